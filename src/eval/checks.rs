@@ -1,0 +1,71 @@
+//! Validation `checks` (SPEC.md §5.5): `[{condition, message}]`, the flat form
+//! `{call, args, message}`, and v1.0 `ValidationResult` results.
+
+use serde_json::Value;
+
+use super::{EvalContext, coerce::truthy};
+
+/// The outcome of one check rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckResult {
+    /// Whether the rule passed.
+    pub valid: bool,
+    /// The message to show when it failed (`None` when valid).
+    pub message: Option<String>,
+    /// `ValidationResult.code`, when the condition returned one.
+    pub code: Option<String>,
+    /// `ValidationResult.severity` (`error`, `warning`, `info`), when returned.
+    pub severity: Option<String>,
+}
+
+/// Evaluate a component's `checks` property in the context's scope; `None` when the
+/// component has no `checks`.
+pub fn evaluate_checks(checks: Option<&Value>, cx: &EvalContext<'_>) -> Option<Vec<CheckResult>> {
+    let rules = checks?;
+    let Value::Array(rules) = rules else {
+        return Some(Vec::new());
+    };
+    Some(rules.iter().map(|r| evaluate_rule(r, cx)).collect())
+}
+
+/// Evaluate one rule.
+pub fn evaluate_rule(rule: &Value, cx: &EvalContext<'_>) -> CheckResult {
+    let condition = match rule {
+        Value::Object(m) => m.get("condition").unwrap_or(rule),
+        other => other,
+    };
+    let rule_message = rule.get("message").and_then(Value::as_str);
+    let result = cx.resolve(condition);
+    let (valid, own_message, code, severity) = match &result {
+        Value::Object(m) => (
+            m.get("valid").and_then(Value::as_bool).unwrap_or(false),
+            m.get("message").and_then(Value::as_str).map(str::to_owned),
+            m.get("code").and_then(Value::as_str).map(str::to_owned),
+            m.get("severity").and_then(Value::as_str).map(str::to_owned),
+        ),
+        other => (truthy(other), None, None, None),
+    };
+    let message = if valid {
+        None
+    } else {
+        Some(
+            own_message
+                .or_else(|| rule_message.map(str::to_owned))
+                .unwrap_or_else(|| "Validation failed".to_owned()),
+        )
+    };
+    CheckResult {
+        valid,
+        message,
+        code,
+        severity,
+    }
+}
+
+/// The first failing message, if any rule failed.
+pub fn first_failure(results: &[CheckResult]) -> Option<&str> {
+    results
+        .iter()
+        .find(|r| !r.valid)
+        .map(|r| r.message.as_deref().unwrap_or("Validation failed"))
+}

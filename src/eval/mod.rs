@@ -1,0 +1,217 @@
+//! Dynamic values: resolving literals, data bindings (absolute or relative to a template
+//! scope) and function calls against a surface's data model, and evaluating checks.
+//!
+//! Nothing here touches egui; the renderer and the conformance dump share it.
+
+pub mod checks;
+pub mod coerce;
+pub mod functions;
+
+use std::cell::{Cell, RefCell};
+
+use serde_json::{Map, Value};
+
+pub use functions::{Function, FunctionRegistry};
+
+use crate::error::A2uiError;
+use crate::limits::Limits;
+use crate::model::data_model::{get_segments, parse_pointer, resolve_path};
+use crate::protocol::Version;
+
+/// Everything needed to resolve a dynamic value: the data model, the scope of the component
+/// being resolved, the protocol version, the functions of the catalog, the locale, limits.
+pub struct EvalContext<'a> {
+    /// The surface's whole data model.
+    pub data: &'a Value,
+    /// The data-context path: `/` outside templates, `/items/3` inside a template instance.
+    pub scope: &'a str,
+    /// The surface's protocol version (validators answer differently in v1.0).
+    pub version: Version,
+    /// The functions callable from bindings.
+    pub functions: &'a FunctionRegistry,
+    /// BCP 47 locale for formatting functions (`en-US` by default).
+    pub locale: &'a str,
+    /// Limits (call nesting, expression depth, regex size).
+    pub limits: &'a Limits,
+    depth: Cell<usize>,
+    diagnostics: RefCell<Vec<A2uiError>>,
+}
+
+impl<'a> EvalContext<'a> {
+    /// A context at `scope`.
+    pub fn new(
+        data: &'a Value,
+        scope: &'a str,
+        version: Version,
+        functions: &'a FunctionRegistry,
+        limits: &'a Limits,
+    ) -> Self {
+        Self {
+            data,
+            scope,
+            version,
+            functions,
+            locale: "en-US",
+            limits,
+            depth: Cell::new(0),
+            diagnostics: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The same context with another locale.
+    pub fn with_locale(mut self, locale: &'a str) -> Self {
+        self.locale = locale;
+        self
+    }
+
+    /// A context for another scope, sharing everything else (diagnostics start empty).
+    pub fn at_scope<'b>(&'b self, scope: &'b str) -> EvalContext<'b>
+    where
+        'a: 'b,
+    {
+        EvalContext {
+            data: self.data,
+            scope,
+            version: self.version,
+            functions: self.functions,
+            locale: self.locale,
+            limits: self.limits,
+            depth: Cell::new(self.depth.get()),
+            diagnostics: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Errors met while resolving (failed calls, bad paths); taking them clears the list.
+    pub fn take_diagnostics(&self) -> Vec<A2uiError> {
+        self.diagnostics.take()
+    }
+
+    /// Record a diagnostic (used by functions that degrade to a value instead of failing).
+    pub fn diagnose(&self, e: A2uiError) {
+        let mut d = self.diagnostics.borrow_mut();
+        if d.len() < 64 {
+            d.push(e);
+        }
+    }
+
+    /// The absolute pointer a binding path denotes in this scope.
+    pub fn absolute_path(&self, path: &str) -> String {
+        resolve_path(path, self.scope)
+    }
+
+    /// The value a binding path points at; `null` when it does not exist.
+    pub fn resolve_path(&self, path: &str) -> Value {
+        let abs = self.absolute_path(path);
+        match parse_pointer(&abs) {
+            Ok(segs) => get_segments(self.data, &segs).cloned().unwrap_or(Value::Null),
+            Err(e) => {
+                self.diagnose(e);
+                Value::Null
+            }
+        }
+    }
+
+    /// Resolve one dynamic value (literal, `{"path"}` or `{"call"}`); nested literals are
+    /// kept as they are. A failed call resolves to `null` and records a diagnostic.
+    pub fn resolve(&self, v: &Value) -> Value {
+        match dynamic_kind(v) {
+            DynamicKind::Path(p) => self.resolve_path(p),
+            DynamicKind::Call(c) => self.call(c).unwrap_or_else(|e| {
+                self.diagnose(e);
+                Value::Null
+            }),
+            DynamicKind::Literal => v.clone(),
+        }
+    }
+
+    /// Resolve every dynamic value inside `v`, at any depth (action contexts, function
+    /// arguments, the conformance dump).
+    pub fn resolve_deep(&self, v: &Value) -> Value {
+        match dynamic_kind(v) {
+            DynamicKind::Literal => match v {
+                Value::Object(m) => Value::Object(
+                    m.iter()
+                        .map(|(k, x)| (k.clone(), self.resolve_deep(x)))
+                        .collect(),
+                ),
+                Value::Array(a) => Value::Array(a.iter().map(|x| self.resolve_deep(x)).collect()),
+                other => other.clone(),
+            },
+            _ => self.resolve(v),
+        }
+    }
+
+    /// Evaluate a function-call object `{"call": name, "args": {...}}`: its arguments are
+    /// resolved in this scope first.
+    pub fn call(&self, call: &Map<String, Value>) -> Result<Value, A2uiError> {
+        let name = call.get("call").and_then(Value::as_str).unwrap_or_default();
+        let depth = self.depth.get();
+        if depth >= self.limits.max_call_depth {
+            return Err(A2uiError::LimitExceeded {
+                what: "max_call_depth",
+                limit: self.limits.max_call_depth,
+                actual: depth + 1,
+            });
+        }
+        self.depth.set(depth + 1);
+        let args = match call.get("args") {
+            Some(Value::Object(a)) => a
+                .iter()
+                .map(|(k, x)| (k.clone(), self.resolve_deep(x)))
+                .collect(),
+            Some(Value::Null) | None => Map::new(),
+            Some(_) => {
+                self.depth.set(depth);
+                return Err(A2uiError::Expression {
+                    expression: name.to_owned(),
+                    message: "args must be an object".into(),
+                });
+            }
+        };
+        let r = self.call_resolved(name, &args);
+        self.depth.set(depth);
+        r
+    }
+
+    /// Call a function by name with already-resolved arguments.
+    pub fn call_resolved(&self, name: &str, args: &Map<String, Value>) -> Result<Value, A2uiError> {
+        let f = self
+            .functions
+            .get(name)
+            .ok_or_else(|| A2uiError::Expression {
+                expression: name.to_owned(),
+                message: "unknown function".into(),
+            })?;
+        f.call(args, self).map_err(|message| A2uiError::Expression {
+            expression: name.to_owned(),
+            message,
+        })
+    }
+}
+
+/// What a JSON value is, as a dynamic value.
+#[derive(Debug, PartialEq)]
+pub enum DynamicKind<'v> {
+    /// A data binding `{"path": ...}`.
+    Path(&'v str),
+    /// A function call `{"call": ..., "args": ...}`.
+    Call(&'v Map<String, Value>),
+    /// Anything else, kept as it is.
+    Literal,
+}
+
+/// Classify a value: an object with a string `path` is a binding, one with a string `call`
+/// is a function call (template ChildLists, which carry `componentId`, are neither).
+pub fn dynamic_kind(v: &Value) -> DynamicKind<'_> {
+    if let Value::Object(m) = v
+        && !m.contains_key("componentId")
+    {
+        if let Some(Value::String(p)) = m.get("path") {
+            return DynamicKind::Path(p);
+        }
+        if let Some(Value::String(_)) = m.get("call") {
+            return DynamicKind::Call(m);
+        }
+    }
+    DynamicKind::Literal
+}

@@ -1,0 +1,60 @@
+//! # egui_a2ui
+//!
+//! Render [A2UI](https://a2ui.org) (`application/a2ui+json`) agent interfaces with native
+//! egui widgets.
+//!
+//! The crate is layered as data flows: [`stream`] frames bytes into JSON messages,
+//! [`protocol`] parses every A2UI version into one message type, [`model`] keeps the
+//! surfaces and their data models, [`eval`] resolves bindings and function calls, and
+//! [`conformance`] dumps the state in the reference oracle's format. All of that is free of
+//! egui.
+//!
+//! ```
+//! use egui_a2ui::model::SurfaceStore;
+//!
+//! let mut store = SurfaceStore::new();
+//! let jsonl = br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
+//! {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/greeting"}}]}}
+//! {"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/greeting","value":"Hello"}}
+//! "#;
+//! store.feed_document(jsonl);
+//! let surface = store.surface("s").unwrap();
+//! assert!(surface.is_visible());
+//! assert_eq!(surface.data.get("/greeting"), Some(&serde_json::json!("Hello")));
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod conformance;
+pub mod error;
+pub mod eval;
+pub mod limits;
+pub mod model;
+pub mod protocol;
+pub mod stream;
+
+pub use error::{A2uiError, ReportedError};
+pub use limits::Limits;
+pub use model::SurfaceStore;
+pub use protocol::Version;
+
+impl model::SurfaceStore {
+    /// Frame a whole document (any accepted form) and apply every message in order.
+    /// Errors are recorded per message and the rest still applies.
+    pub fn feed_document(&mut self, bytes: &[u8]) {
+        let frames = stream::parse_document(bytes, self.limits());
+        self.apply_frames(frames);
+    }
+
+    /// Apply already-framed messages in order, numbering each.
+    pub fn apply_frames(&mut self, frames: Vec<stream::Framed>) {
+        for f in frames {
+            match f {
+                Ok(v) => {
+                    let _ = self.apply_value(&v);
+                }
+                Err(e) => self.reject_unparsed(e),
+            }
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! The egui-free state of every surface: components, data models, and the resolved tree.
+
+mod catalogs;
+mod component;
+pub mod data_model;
+mod store;
+mod surface;
+pub mod tree;
+
+pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, KnownCatalogs, MINIMAL_COMPONENTS};
+pub use component::Component;
+pub use data_model::DataModel;
+pub use store::{SurfaceStore, surface_id_hint};
+pub use surface::Surface;

@@ -1,0 +1,387 @@
+//! The store of every surface a renderer knows, and the rules that apply agent messages to
+//! them (SPEC.md §2).
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use super::{Component, DataModel, KnownCatalogs, Surface};
+use crate::error::{A2uiError, ReportedError};
+use crate::limits::Limits;
+use crate::protocol::{ComponentDef, CreateSurface, Envelope, Message, Version, parse_message};
+
+/// Many surfaces keyed by `surfaceId`, plus the errors met while applying messages.
+#[derive(Clone, Debug)]
+pub struct SurfaceStore {
+    surfaces: IndexMap<String, Surface>,
+    catalogs: KnownCatalogs,
+    limits: Limits,
+    errors: Vec<ReportedError>,
+    messages_seen: usize,
+    revision: u64,
+}
+
+impl Default for SurfaceStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SurfaceStore {
+    /// An empty store that knows the basic and minimal catalogs, with default limits.
+    pub fn new() -> Self {
+        Self::with_config(KnownCatalogs::default(), Limits::default())
+    }
+
+    /// An empty store with these catalogs and limits.
+    pub fn with_config(catalogs: KnownCatalogs, limits: Limits) -> Self {
+        Self {
+            surfaces: IndexMap::new(),
+            catalogs,
+            limits,
+            errors: Vec::new(),
+            messages_seen: 0,
+            revision: 0,
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Change the limits (applies to later messages).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The known catalogs.
+    pub fn catalogs(&self) -> &KnownCatalogs {
+        &self.catalogs
+    }
+
+    /// Mutable access to the known catalogs, to register a host's own.
+    pub fn catalogs_mut(&mut self) -> &mut KnownCatalogs {
+        &mut self.catalogs
+    }
+
+    /// Every live surface, in creation order.
+    pub fn surfaces(&self) -> impl Iterator<Item = &Surface> {
+        self.surfaces.values()
+    }
+
+    /// A surface by id.
+    pub fn surface(&self, id: &str) -> Option<&Surface> {
+        self.surfaces.get(id)
+    }
+
+    /// A surface by id, mutably (user edits write its data model).
+    pub fn surface_mut(&mut self, id: &str) -> Option<&mut Surface> {
+        self.revision += 1;
+        self.surfaces.get_mut(id)
+    }
+
+    /// Bumped on every change to any surface.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// How many messages [`Self::apply_value`] / [`Self::apply_indexed`] have numbered.
+    pub fn messages_seen(&self) -> usize {
+        self.messages_seen
+    }
+
+    /// Errors collected so far, oldest first; draining clears them.
+    pub fn take_errors(&mut self) -> Vec<ReportedError> {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// Errors collected so far, without draining.
+    pub fn errors(&self) -> &[ReportedError] {
+        &self.errors
+    }
+
+    /// Record an error found outside `apply` (framing, rendering).
+    pub fn report(&mut self, surface_id: Option<String>, index: Option<usize>, error: A2uiError) {
+        self.errors.push(ReportedError {
+            surface_id,
+            message_index: index,
+            error,
+        });
+    }
+
+    /// Parse and apply one JSON message, numbering it; a failure is recorded (and returned).
+    /// Messages the store does not own (v1.0 function RPC) are returned for the caller.
+    pub fn apply_value(&mut self, value: &Value) -> Result<Option<Message>, A2uiError> {
+        let index = self.messages_seen;
+        self.messages_seen += 1;
+        let sid = surface_id_hint(value);
+        match parse_message(value).and_then(|env| self.apply(env)) {
+            Ok(m) => Ok(m),
+            Err(e) => {
+                self.report(sid, Some(index), e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// Record a message that failed before it could be parsed (bad JSON), numbering it.
+    pub fn reject_unparsed(&mut self, error: A2uiError) {
+        let index = self.messages_seen;
+        self.messages_seen += 1;
+        self.report(None, Some(index), error);
+    }
+
+    /// Apply one parsed message. A rejected message changes nothing (except a v1.0
+    /// `createSurface` with inline content, applied in three steps as the spec allows).
+    pub fn apply(&mut self, env: Envelope) -> Result<Option<Message>, A2uiError> {
+        let version = env.version;
+        self.revision += 1;
+        match env.message {
+            Message::CreateSurface(cs) => self.create_surface(cs, version).map(|()| None),
+            Message::UpdateComponents {
+                surface_id,
+                components,
+            } => self
+                .update_components(&surface_id, components, version)
+                .map(|()| None),
+            Message::UpdateDataModel { surface_id, writes } => {
+                let limits = self.limits.clone();
+                let surface = self.target(&surface_id, version)?;
+                for w in writes {
+                    if let Some(v) = &w.value {
+                        check_value_size(v, &limits)?;
+                    }
+                    surface.data.set(&w.path, w.value)?;
+                }
+                Ok(None)
+            }
+            Message::DeleteSurface { surface_id } => {
+                if self.surfaces.shift_remove(&surface_id).is_none() {
+                    return Err(A2uiError::SurfaceNotFound(surface_id));
+                }
+                Ok(None)
+            }
+            m @ (Message::CallRendererFunction { .. } | Message::AgentFunctionResponse { .. }) => {
+                Ok(Some(m))
+            }
+        }
+    }
+
+    fn create_surface(&mut self, cs: CreateSurface, version: Version) -> Result<(), A2uiError> {
+        if let Some(cat) = &cs.catalog_id
+            && self.catalogs.get(cat).is_none()
+        {
+            return Err(A2uiError::CatalogNotFound(cat.clone()));
+        }
+        if version == Version::V0_8 {
+            // beginRendering may follow surfaceUpdates that created the surface implicitly.
+            if let Some(s) = self.surfaces.get_mut(&cs.surface_id) {
+                if s.version != Version::V0_8 {
+                    return Err(mismatch(s, version));
+                }
+                if s.began {
+                    return Err(A2uiError::SurfaceExists(cs.surface_id));
+                }
+                s.began = true;
+                s.root_id = cs.root_id;
+                s.catalog_id = cs.catalog_id;
+                s.theme = cs.theme;
+                return Ok(());
+            }
+        } else if self.surfaces.contains_key(&cs.surface_id) {
+            return Err(A2uiError::SurfaceExists(cs.surface_id));
+        }
+        self.check_surface_count()?;
+        if let Some(dm) = &cs.data_model {
+            check_value_size(dm, &self.limits)?;
+        }
+        let mut s = Surface::new(cs.surface_id.clone(), version);
+        s.began = true;
+        s.catalog_id = cs.catalog_id;
+        s.theme = cs.theme;
+        s.send_data_model = cs.send_data_model;
+        s.root_id = cs.root_id;
+        let id = cs.surface_id;
+        self.surfaces.insert(id.clone(), s);
+        // v1.0 inline content: the surface exists even if a later step fails.
+        if !cs.components.is_empty() {
+            self.update_components(&id, cs.components, version)?;
+        }
+        if let Some(dm) = cs.data_model
+            && let Some(s) = self.surfaces.get_mut(&id)
+        {
+            s.data = DataModel::new(dm);
+        }
+        Ok(())
+    }
+
+    fn check_surface_count(&self) -> Result<(), A2uiError> {
+        if self.surfaces.len() >= self.limits.max_surfaces {
+            return Err(A2uiError::LimitExceeded {
+                what: "max_surfaces",
+                limit: self.limits.max_surfaces,
+                actual: self.surfaces.len() + 1,
+            });
+        }
+        Ok(())
+    }
+
+    /// The surface a message targets: it must exist (v0.8 creates it implicitly) and speak
+    /// the message's protocol family.
+    fn target(&mut self, surface_id: &str, version: Version) -> Result<&mut Surface, A2uiError> {
+        if !self.surfaces.contains_key(surface_id) {
+            if version != Version::V0_8 {
+                return Err(A2uiError::SurfaceNotFound(surface_id.to_owned()));
+            }
+            self.check_surface_count()?;
+            self.surfaces.insert(
+                surface_id.to_owned(),
+                Surface::new(surface_id.to_owned(), Version::V0_8),
+            );
+        }
+        let s = self
+            .surfaces
+            .get_mut(surface_id)
+            .ok_or_else(|| A2uiError::SurfaceNotFound(surface_id.to_owned()))?;
+        if s.version.family() != version.family() {
+            return Err(mismatch(s, version));
+        }
+        Ok(s)
+    }
+
+    fn update_components(
+        &mut self,
+        surface_id: &str,
+        defs: Vec<ComponentDef>,
+        version: Version,
+    ) -> Result<(), A2uiError> {
+        let max = self.limits.max_components;
+        // Validate everything before touching the surface.
+        {
+            let existing = self.surfaces.get(surface_id);
+            if existing.is_none() && version != Version::V0_8 {
+                return Err(A2uiError::SurfaceNotFound(surface_id.to_owned()));
+            }
+            if let Some(s) = existing
+                && s.version.family() != version.family()
+            {
+                return Err(mismatch(s, version));
+            }
+            let mut seen = std::collections::HashSet::new();
+            let mut new_ids = 0usize;
+            for (i, d) in defs.iter().enumerate() {
+                let base = format!("/updateComponents/components/{i}");
+                if !seen.insert(d.id.as_str()) {
+                    return Err(A2uiError::validation(
+                        format!("{base}/id"),
+                        format!("duplicate component id {:?} in one message", d.id),
+                    ));
+                }
+                let known = existing.and_then(|s| s.components.get(&d.id));
+                if known.is_none() {
+                    new_ids += 1;
+                    if d.component.is_none() {
+                        return Err(A2uiError::validation(
+                            format!("{base}/component"),
+                            format!("new component {:?} needs a component type", d.id),
+                        ));
+                    }
+                }
+            }
+            let total = existing.map_or(0, |s| s.components.len()) + new_ids;
+            if total > max {
+                return Err(A2uiError::LimitExceeded {
+                    what: "max_components",
+                    limit: max,
+                    actual: total,
+                });
+            }
+        }
+        let surface = self.target(surface_id, version)?;
+        for d in defs {
+            let prev = surface.components.get(&d.id);
+            let component = d
+                .component
+                .or_else(|| prev.map(|p| p.component.clone()))
+                .unwrap_or_default();
+            let wire_component = d
+                .wire_component
+                .or_else(|| prev.map(|p| p.wire_component.clone()))
+                .unwrap_or_else(|| component.clone());
+            let generation = match prev {
+                Some(p) if p.component == component => p.generation,
+                Some(p) => p.generation + 1,
+                None => 0,
+            };
+            surface.components.insert(
+                d.id.clone(),
+                Component {
+                    id: d.id,
+                    component,
+                    props: d.props,
+                    wire_component,
+                    wire_props: d.wire_props,
+                    catalog_id: d.catalog_id,
+                    generation,
+                },
+            );
+        }
+        surface.components_revision += 1;
+        Ok(())
+    }
+}
+
+fn mismatch(s: &Surface, version: Version) -> A2uiError {
+    A2uiError::VersionMismatch {
+        surface_id: s.id.clone(),
+        surface_version: s.version.to_string(),
+        message_version: version.to_string(),
+    }
+}
+
+/// A cheap upper bound of a value's serialized size, stopping once past the limit.
+fn check_value_size(v: &Value, limits: &Limits) -> Result<(), A2uiError> {
+    fn size(v: &Value, budget: usize, acc: &mut usize) {
+        if *acc > budget {
+            return;
+        }
+        match v {
+            Value::Null | Value::Bool(_) => *acc += 5,
+            Value::Number(_) => *acc += 12,
+            Value::String(s) => *acc += s.len() + 2,
+            Value::Array(a) => {
+                *acc += 2;
+                for x in a {
+                    size(x, budget, acc);
+                }
+            }
+            Value::Object(m) => {
+                *acc += 2;
+                for (k, x) in m {
+                    *acc += k.len() + 4;
+                    size(x, budget, acc);
+                }
+            }
+        }
+    }
+    let mut acc = 0;
+    size(v, limits.max_data_model_bytes, &mut acc);
+    if acc > limits.max_data_model_bytes {
+        return Err(A2uiError::LimitExceeded {
+            what: "max_data_model_bytes",
+            limit: limits.max_data_model_bytes,
+            actual: acc,
+        });
+    }
+    Ok(())
+}
+
+/// The `surfaceId` of a raw message, read without validating it (for error attribution).
+pub fn surface_id_hint(value: &Value) -> Option<String> {
+    value.as_object()?.iter().find_map(|(k, v)| {
+        if k == "version" {
+            return None;
+        }
+        v.get("surfaceId")?.as_str().map(str::to_owned)
+    })
+}

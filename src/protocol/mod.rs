@@ -1,0 +1,257 @@
+//! Agent → renderer messages of every protocol version, normalised into one internal
+//! [`Message`] type (the v1.0-shaped superset).
+//!
+//! Each wire version has its own adapter ([`v0_8`], [`v0_9`]); [`parse_message`] detects the
+//! version of every message on its own, so one stream may mix versions.
+
+pub mod v0_8;
+pub mod v0_9;
+mod version;
+
+pub use version::Version;
+
+use serde_json::{Map, Value};
+
+use crate::error::A2uiError;
+
+/// The MIME type of A2UI payloads (v0.9.1 onwards).
+pub const MIME_TYPE: &str = "application/a2ui+json";
+/// The legacy MIME spelling used by v0.8 and early v0.9 drafts.
+pub const MIME_TYPE_LEGACY: &str = "application/json+a2ui";
+
+/// True for both spellings of the A2UI MIME type (parameters are significant and must be
+/// absent; case-insensitive type and subtype as RFC 6838 says).
+pub fn is_a2ui_mime(mime: &str) -> bool {
+    let m = mime.trim();
+    m.eq_ignore_ascii_case(MIME_TYPE) || m.eq_ignore_ascii_case(MIME_TYPE_LEGACY)
+}
+
+/// The basic catalog id of v0.9 and v0.9.1.
+pub const BASIC_CATALOG_V0_9: &str =
+    "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+/// The basic catalog id of v1.0.
+pub const BASIC_CATALOG_V1_0: &str =
+    "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+/// The v0.8 standard catalog id, used when `beginRendering` names none.
+pub const STANDARD_CATALOG_V0_8: &str =
+    "https://a2ui.org/specification/v0_8/standard_catalog_definition.json";
+/// The v0.9 minimal catalog id.
+pub const MINIMAL_CATALOG_V0_9: &str =
+    "https://a2ui.org/specification/v0_9/catalogs/minimal/catalog.json";
+
+/// One agent → renderer message with the version it was written in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Envelope {
+    /// The wire version of the message.
+    pub version: Version,
+    /// The normalised message.
+    pub message: Message,
+}
+
+/// A normalised agent → renderer message.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    /// v0.9+ `createSurface`, or v0.8 `beginRendering` (which also names the root).
+    CreateSurface(CreateSurface),
+    /// `updateComponents` / v0.8 `surfaceUpdate`.
+    UpdateComponents {
+        /// Target surface.
+        surface_id: String,
+        /// Components to add or replace, in message order.
+        components: Vec<ComponentDef>,
+    },
+    /// `updateDataModel` (one write) / v0.8 `dataModelUpdate` (one write per `contents`
+    /// entry), applied in order.
+    UpdateDataModel {
+        /// Target surface.
+        surface_id: String,
+        /// The writes.
+        writes: Vec<DataWrite>,
+    },
+    /// `deleteSurface`.
+    DeleteSurface {
+        /// Target surface.
+        surface_id: String,
+    },
+    /// v1.0 `callRendererFunction`: the agent asks the renderer to run a function.
+    CallRendererFunction {
+        /// Correlation id to answer with.
+        function_call_id: String,
+        /// The `FunctionCall` object (`call`, `args`, `catalogId`).
+        call: Value,
+    },
+    /// v1.0 `agentFunctionResponse`: the answer to an earlier `callAgentFunction`.
+    AgentFunctionResponse {
+        /// Correlation id of the call.
+        function_call_id: String,
+        /// `Ok(value)` or `Err((code, message))`.
+        result: Result<Value, (String, String)>,
+    },
+}
+
+impl Message {
+    /// The surface the message is for, if it targets one.
+    pub fn surface_id(&self) -> Option<&str> {
+        match self {
+            Self::CreateSurface(c) => Some(&c.surface_id),
+            Self::UpdateComponents { surface_id, .. }
+            | Self::UpdateDataModel { surface_id, .. }
+            | Self::DeleteSurface { surface_id } => Some(surface_id),
+            Self::CallRendererFunction { .. } | Self::AgentFunctionResponse { .. } => None,
+        }
+    }
+}
+
+/// One data-model write.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataWrite {
+    /// JSON pointer; `/` or empty is the whole model.
+    pub path: String,
+    /// The value to write; `None` deletes the key.
+    pub value: Option<Value>,
+}
+
+/// A surface creation request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CreateSurface {
+    /// The new surface's id.
+    pub surface_id: String,
+    /// The surface's (default) catalog. `None` only in v1.0, where it is optional.
+    pub catalog_id: Option<String>,
+    /// v0.9 `theme` or v0.8 `styles` (empty when absent; always empty in v1.0).
+    pub theme: Map<String, Value>,
+    /// Whether the data model is attached to outgoing messages.
+    pub send_data_model: bool,
+    /// The root component id: `root` except in v0.8, where `beginRendering` names it.
+    pub root_id: String,
+    /// v1.0 inline initial components.
+    pub components: Vec<ComponentDef>,
+    /// v1.0 inline initial data model.
+    pub data_model: Option<Value>,
+}
+
+/// A component as sent by the agent, with its properties both in the normalised (v0.9/v1.0)
+/// vocabulary that renderers read and in its wire vocabulary (for the conformance dump).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ComponentDef {
+    /// Component id, unique within the surface.
+    pub id: String,
+    /// Type name (`Text`, `Row`, ...). `None` when an update keeps the existing type.
+    pub component: Option<String>,
+    /// Properties, normalised: v0.8 names renamed, BoundValues turned into dynamic values,
+    /// `explicitList`/`template` turned into ChildLists.
+    pub props: Map<String, Value>,
+    /// Properties exactly as sent (v0.8 keeps its own names; `id`/`component` removed).
+    pub wire_props: Map<String, Value>,
+    /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).
+    pub wire_component: Option<String>,
+    /// v1.0 per-component catalog id.
+    pub catalog_id: Option<String>,
+}
+
+/// Parse one agent → renderer message, detecting its version.
+pub fn parse_message(value: &Value) -> Result<Envelope, A2uiError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| A2uiError::validation("", "a message must be a JSON object"))?;
+    match obj.get("version") {
+        None => v0_8::parse(obj).map(|message| Envelope {
+            version: Version::V0_8,
+            message,
+        }),
+        Some(Value::String(v)) => {
+            let version = Version::from_wire(v)
+                .ok_or_else(|| A2uiError::UnsupportedVersion(v.clone()))?;
+            v0_9::parse(obj, version).map(|message| Envelope { version, message })
+        }
+        Some(_) => Err(A2uiError::validation("/version", "version must be a string")),
+    }
+}
+
+pub(crate) fn req_str<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    base: &str,
+) -> Result<&'a str, A2uiError> {
+    match obj.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(A2uiError::validation(
+            format!("{base}/{key}"),
+            format!("{key} must be a string"),
+        )),
+        None => Err(A2uiError::validation(
+            format!("{base}/{key}"),
+            format!("missing required {key}"),
+        )),
+    }
+}
+
+pub(crate) fn opt_str<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    base: &str,
+) -> Result<Option<&'a str>, A2uiError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(A2uiError::validation(
+            format!("{base}/{key}"),
+            format!("{key} must be a string"),
+        )),
+    }
+}
+
+pub(crate) fn opt_bool(
+    obj: &Map<String, Value>,
+    key: &str,
+    base: &str,
+) -> Result<Option<bool>, A2uiError> {
+    match obj.get(key) {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(A2uiError::validation(
+            format!("{base}/{key}"),
+            format!("{key} must be a boolean"),
+        )),
+    }
+}
+
+pub(crate) fn req_obj<'a>(
+    obj: &'a Map<String, Value>,
+    key: &str,
+    base: &str,
+) -> Result<&'a Map<String, Value>, A2uiError> {
+    match obj.get(key) {
+        Some(Value::Object(o)) => Ok(o),
+        Some(_) => Err(A2uiError::validation(
+            format!("{base}/{key}"),
+            format!("{key} must be an object"),
+        )),
+        None => Err(A2uiError::validation(
+            format!("{base}/{key}"),
+            format!("missing required {key}"),
+        )),
+    }
+}
+
+/// Reject keys outside `allowed` (the schemas say `additionalProperties: false`).
+pub(crate) fn only_keys(
+    obj: &Map<String, Value>,
+    allowed: &[&str],
+    base: &str,
+) -> Result<(), A2uiError> {
+    for k in obj.keys() {
+        if !allowed.contains(&k.as_str()) {
+            return Err(A2uiError::validation(
+                format!("{base}/{}", escape_pointer(k)),
+                format!("unexpected property {k:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Escape one JSON pointer segment (RFC 6901).
+pub fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}

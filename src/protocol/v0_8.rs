@@ -1,0 +1,408 @@
+//! v0.8 wire messages (no `version` key): `beginRendering`, `surfaceUpdate`,
+//! `dataModelUpdate`, `deleteSurface`.
+//!
+//! Components are normalised into the v0.9 vocabulary (SPEC.md §1.2): the `{Type: props}`
+//! wrapper is unwrapped, BoundValues become literals or `{path}` bindings,
+//! `explicitList`/`template` become ChildLists, and renamed properties take their v0.9
+//! names. The original props are kept beside them for the conformance dump.
+
+use serde_json::{Map, Value};
+
+use super::{
+    ComponentDef, CreateSurface, DataWrite, Message, STANDARD_CATALOG_V0_8, escape_pointer,
+    only_keys, opt_str, req_obj, req_str,
+};
+use crate::error::A2uiError;
+
+const TYPES: &[&str] = &[
+    "beginRendering",
+    "surfaceUpdate",
+    "dataModelUpdate",
+    "deleteSurface",
+];
+
+/// Parse a v0.8 message.
+pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
+    let mut kind = None;
+    for k in obj.keys() {
+        if !TYPES.contains(&k.as_str()) {
+            return Err(A2uiError::validation(
+                format!("/{}", escape_pointer(k)),
+                format!("unknown message type {k:?} (a message without version is v0.8)"),
+            ));
+        }
+        if kind.is_some() {
+            return Err(A2uiError::validation(
+                "",
+                "a message must contain exactly one message type",
+            ));
+        }
+        kind = Some(k.as_str());
+    }
+    let Some(kind) = kind else {
+        return Err(A2uiError::validation("", "message has no message type"));
+    };
+    let base = format!("/{kind}");
+    let body = req_obj(obj, kind, "")?;
+    match kind {
+        "beginRendering" => {
+            only_keys(body, &["surfaceId", "root", "catalogId", "styles"], &base)?;
+            let theme = match body.get("styles") {
+                None => Map::new(),
+                Some(Value::Object(s)) => s.clone(),
+                Some(_) => {
+                    return Err(A2uiError::validation(
+                        format!("{base}/styles"),
+                        "styles must be an object",
+                    ));
+                }
+            };
+            Ok(Message::CreateSurface(CreateSurface {
+                surface_id: req_str(body, "surfaceId", &base)?.to_owned(),
+                catalog_id: Some(
+                    opt_str(body, "catalogId", &base)?
+                        .unwrap_or(STANDARD_CATALOG_V0_8)
+                        .to_owned(),
+                ),
+                theme,
+                send_data_model: false,
+                root_id: req_str(body, "root", &base)?.to_owned(),
+                components: Vec::new(),
+                data_model: None,
+            }))
+        }
+        "surfaceUpdate" => {
+            only_keys(body, &["surfaceId", "components"], &base)?;
+            let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
+            let path = format!("{base}/components");
+            let list = match body.get("components") {
+                Some(Value::Array(a)) if !a.is_empty() => a,
+                Some(Value::Array(_)) => {
+                    return Err(A2uiError::validation(path, "components must not be empty"));
+                }
+                _ => return Err(A2uiError::validation(path, "components must be an array")),
+            };
+            let mut components = Vec::with_capacity(list.len());
+            for (i, c) in list.iter().enumerate() {
+                components.push(component(c, &format!("{path}/{i}"))?);
+            }
+            Ok(Message::UpdateComponents {
+                surface_id,
+                components,
+            })
+        }
+        "dataModelUpdate" => {
+            only_keys(body, &["surfaceId", "path", "contents"], &base)?;
+            let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
+            let base_path = match opt_str(body, "path", &base)? {
+                Some(p) => {
+                    let p = p.trim();
+                    if p.is_empty() || p == "/" {
+                        String::new()
+                    } else if p.starts_with('/') {
+                        p.trim_end_matches('/').to_owned()
+                    } else {
+                        format!("/{}", p.trim_end_matches('/'))
+                    }
+                }
+                None => String::new(),
+            };
+            let cpath = format!("{base}/contents");
+            let Some(Value::Array(contents)) = body.get("contents") else {
+                return Err(A2uiError::validation(cpath, "contents must be an array"));
+            };
+            let mut writes = Vec::with_capacity(contents.len());
+            for (i, entry) in contents.iter().enumerate() {
+                let epath = format!("{cpath}/{i}");
+                let Value::Object(entry) = entry else {
+                    return Err(A2uiError::validation(epath, "an entry must be an object"));
+                };
+                let key = req_str(entry, "key", &epath)?;
+                let key = key.trim_start_matches('/');
+                let path = if key.is_empty() || key == "." {
+                    if base_path.is_empty() {
+                        "/".to_owned()
+                    } else {
+                        base_path.clone()
+                    }
+                } else {
+                    format!("{base_path}/{key}")
+                };
+                writes.push(DataWrite {
+                    path,
+                    value: entry_value(entry, &epath, 0)?,
+                });
+            }
+            Ok(Message::UpdateDataModel { surface_id, writes })
+        }
+        "deleteSurface" => {
+            only_keys(body, &["surfaceId"], &base)?;
+            Ok(Message::DeleteSurface {
+                surface_id: req_str(body, "surfaceId", &base)?.to_owned(),
+            })
+        }
+        _ => Err(A2uiError::validation(base, "unknown message type")),
+    }
+}
+
+/// The value of one `contents` entry; `valueMap` recurses (samples nest it deeper than the
+/// schema allows, so any depth is accepted up to the JSON depth limit).
+fn entry_value(
+    entry: &Map<String, Value>,
+    path: &str,
+    depth: usize,
+) -> Result<Option<Value>, A2uiError> {
+    for key in [
+        "valueNumber",
+        "valueString",
+        "valueBoolean",
+        "valueObject",
+        "valueArray",
+    ] {
+        if let Some(v) = entry.get(key) {
+            let ok = match key {
+                "valueNumber" => v.is_number(),
+                "valueString" => v.is_string(),
+                "valueBoolean" => v.is_boolean(),
+                _ => true,
+            };
+            if !ok {
+                return Err(A2uiError::validation(
+                    format!("{path}/{key}"),
+                    format!("{key} has the wrong type"),
+                ));
+            }
+            return Ok(Some(v.clone()));
+        }
+    }
+    if let Some(map) = entry.get("valueMap") {
+        let Value::Array(items) = map else {
+            return Err(A2uiError::validation(
+                format!("{path}/valueMap"),
+                "valueMap must be an array",
+            ));
+        };
+        let mut nested = Map::new();
+        for (i, sub) in items.iter().enumerate() {
+            let spath = format!("{path}/valueMap/{i}");
+            if let Value::Object(sub) = sub
+                && let Some(Value::String(k)) = sub.get("key")
+            {
+                if let Some(v) = entry_value(sub, &spath, depth + 1)? {
+                    nested.insert(k.clone(), v);
+                } else {
+                    nested.insert(k.clone(), Value::Null);
+                }
+            }
+        }
+        return Ok(Some(Value::Object(nested)));
+    }
+    Ok(entry.get("value").filter(|v| !v.is_null()).cloned())
+}
+
+fn component(value: &Value, base: &str) -> Result<ComponentDef, A2uiError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| A2uiError::validation(base, "a component must be an object"))?;
+    only_keys(obj, &["id", "weight", "component"], base)?;
+    let id = req_str(obj, "id", base)?.to_owned();
+    let wrapper = req_obj(obj, "component", base)?;
+    if wrapper.len() != 1 {
+        return Err(A2uiError::validation(
+            format!("{base}/component"),
+            "component must have exactly one key, the type name",
+        ));
+    }
+    let Some((wire_type, props)) = wrapper.iter().next() else {
+        return Err(A2uiError::validation(
+            format!("{base}/component"),
+            "component is empty",
+        ));
+    };
+    let Value::Object(wire_props) = props else {
+        return Err(A2uiError::validation(
+            format!("{base}/component/{}", escape_pointer(wire_type)),
+            "component properties must be an object",
+        ));
+    };
+    let weight = match obj.get("weight") {
+        None => None,
+        Some(w @ Value::Number(_)) => Some(w.clone()),
+        Some(_) => {
+            return Err(A2uiError::validation(
+                format!("{base}/weight"),
+                "weight must be a number",
+            ));
+        }
+    };
+    let (component, mut props) = normalise(wire_type, wire_props);
+    if let Some(w) = weight {
+        props.insert("weight".to_owned(), w);
+    }
+    Ok(ComponentDef {
+        id,
+        component: Some(component),
+        props,
+        wire_props: wire_props.clone(),
+        wire_component: Some(wire_type.clone()),
+        catalog_id: None,
+    })
+}
+
+/// True when `map` is a v0.8 BoundValue: a non-empty object whose keys are all among
+/// `path` and the `literal*` keys.
+pub fn is_bound_value(map: &Map<String, Value>) -> bool {
+    !map.is_empty()
+        && map.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "path" | "literalString" | "literalNumber" | "literalBoolean" | "literalArray"
+            )
+        })
+}
+
+/// The literal of a BoundValue, if it carries one.
+pub fn bound_literal(map: &Map<String, Value>) -> Option<&Value> {
+    ["literalString", "literalNumber", "literalBoolean", "literalArray"]
+        .iter()
+        .find_map(|k| map.get(*k))
+}
+
+/// Turn BoundValues (at any depth) into v0.9 dynamic values: the literal when given
+/// (as the reference oracle does), else `{"path": ...}`.
+fn bound_to_dynamic(v: &Value) -> Value {
+    match v {
+        Value::Object(m) if is_bound_value(m) => match bound_literal(m) {
+            Some(lit) => lit.clone(),
+            None => {
+                let mut o = Map::new();
+                if let Some(p) = m.get("path") {
+                    o.insert("path".to_owned(), p.clone());
+                }
+                Value::Object(o)
+            }
+        },
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), bound_to_dynamic(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(bound_to_dynamic).collect()),
+        other => other.clone(),
+    }
+}
+
+fn children_list(v: &Value) -> Value {
+    let Value::Object(m) = v else {
+        return v.clone();
+    };
+    if let Some(list) = m.get("explicitList") {
+        return list.clone();
+    }
+    if let Some(Value::Object(t)) = m.get("template") {
+        let mut o = Map::new();
+        if let Some(c) = t.get("componentId") {
+            o.insert("componentId".to_owned(), c.clone());
+        }
+        if let Some(p) = t.get("dataBinding") {
+            o.insert("path".to_owned(), p.clone());
+        }
+        return Value::Object(o);
+    }
+    v.clone()
+}
+
+/// v0.8 action `{name, context: [{key, value}]}` → v0.9 `{event: {name, context: {k: v}}}`.
+pub fn action_to_v09(v: &Value) -> Value {
+    let Value::Object(m) = v else {
+        return v.clone();
+    };
+    let mut event = Map::new();
+    if let Some(n) = m.get("name") {
+        event.insert("name".to_owned(), n.clone());
+    }
+    let mut ctx = Map::new();
+    match m.get("context") {
+        Some(Value::Array(items)) => {
+            for item in items {
+                if let Value::Object(it) = item
+                    && let Some(Value::String(k)) = it.get("key")
+                {
+                    let val = it.get("value").map(bound_to_dynamic).unwrap_or(Value::Null);
+                    ctx.insert(k.clone(), val);
+                }
+            }
+        }
+        Some(Value::Object(o)) => {
+            for (k, val) in o {
+                ctx.insert(k.clone(), bound_to_dynamic(val));
+            }
+        }
+        _ => {}
+    }
+    event.insert("context".to_owned(), Value::Object(ctx));
+    let mut out = Map::new();
+    out.insert("event".to_owned(), Value::Object(event));
+    Value::Object(out)
+}
+
+/// Rename v0.8 properties to their v0.9 names and convert their values.
+fn normalise(wire_type: &str, wire: &Map<String, Value>) -> (String, Map<String, Value>) {
+    let mut ty = wire_type.to_owned();
+    let mut out = Map::new();
+    for (k, v) in wire {
+        let (name, value) = match (wire_type, k.as_str()) {
+            (_, "children") => ("children", children_list(v)),
+            (_, "action") => ("action", action_to_v09(v)),
+            (_, "distribution") => ("justify", bound_to_dynamic(v)),
+            (_, "alignment") => ("align", bound_to_dynamic(v)),
+            ("Modal", "entryPointChild") => ("trigger", v.clone()),
+            ("Modal", "contentChild") => ("content", v.clone()),
+            ("Tabs", "tabItems") => ("tabs", bound_to_dynamic(v)),
+            ("TextField", "text") => ("value", bound_to_dynamic(v)),
+            ("TextField", "textFieldType") => ("variant", bound_to_dynamic(v)),
+            (_, "usageHint") => ("variant", bound_to_dynamic(v)),
+            ("Image", "altText") => ("description", bound_to_dynamic(v)),
+            ("Image", "fit") => (
+                "fit",
+                match v {
+                    Value::String(s) if s == "scale-down" => Value::String("scaleDown".into()),
+                    other => other.clone(),
+                },
+            ),
+            ("MultipleChoice", "selections") => ("value", bound_to_dynamic(v)),
+            ("MultipleChoice", "variant") => ("displayStyle", bound_to_dynamic(v)),
+            ("MultipleChoice", "maxAllowedSelections") => {
+                let exclusive = v.as_f64() == Some(1.0);
+                out.insert(
+                    "variant".to_owned(),
+                    Value::String(
+                        if exclusive {
+                            "mutuallyExclusive"
+                        } else {
+                            "multipleSelection"
+                        }
+                        .into(),
+                    ),
+                );
+                continue;
+            }
+            ("Slider", "minValue") => ("min", bound_to_dynamic(v)),
+            ("Slider", "maxValue") => ("max", bound_to_dynamic(v)),
+            ("Button", "primary") => {
+                if v.as_bool() == Some(true) {
+                    out.insert("variant".to_owned(), Value::String("primary".into()));
+                }
+                continue;
+            }
+            (_, other) => (other, bound_to_dynamic(v)),
+        };
+        out.insert(name.to_owned(), value);
+    }
+    if wire_type == "MultipleChoice" {
+        ty = "ChoicePicker".to_owned();
+        out.entry("variant".to_owned())
+            .or_insert_with(|| Value::String("multipleSelection".into()));
+    }
+    (ty, out)
+}

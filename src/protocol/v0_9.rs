@@ -1,0 +1,307 @@
+//! v0.9, v0.9.1 and v1.0 wire messages: `{"version": ..., "<type>": {...}}`.
+//!
+//! The three share one envelope; v1.0 adds inline `components`/`dataModel` to
+//! `createSurface`, requires `updateDataModel.value`, drops `theme`, and adds the
+//! function-call RPC messages.
+
+use serde_json::{Map, Value};
+
+use super::{
+    ComponentDef, CreateSurface, DataWrite, Message, Version, escape_pointer, only_keys, opt_bool, opt_str,
+    req_obj, req_str,
+};
+use crate::error::A2uiError;
+
+const V09_TYPES: &[&str] = &[
+    "createSurface",
+    "updateComponents",
+    "updateDataModel",
+    "deleteSurface",
+];
+const V10_TYPES: &[&str] = &[
+    "createSurface",
+    "updateComponents",
+    "updateDataModel",
+    "deleteSurface",
+    "callRendererFunction",
+    "agentFunctionResponse",
+];
+
+/// Parse a versioned message (`version` already read).
+pub fn parse(obj: &Map<String, Value>, version: Version) -> Result<Message, A2uiError> {
+    let types = if version == Version::V1_0 {
+        V10_TYPES
+    } else {
+        V09_TYPES
+    };
+    let mut kind = None;
+    for k in obj.keys() {
+        if k == "version" {
+            continue;
+        }
+        if k == "functionCallId" && version == Version::V1_0 {
+            continue;
+        }
+        if !types.contains(&k.as_str()) {
+            return Err(A2uiError::validation(
+                format!("/{}", escape_pointer(k)),
+                format!("unknown message type {k:?} for {version}"),
+            ));
+        }
+        if kind.is_some() {
+            return Err(A2uiError::validation(
+                "",
+                "a message must contain exactly one message type",
+            ));
+        }
+        kind = Some(k.as_str());
+    }
+    let Some(kind) = kind else {
+        return Err(A2uiError::validation("", "message has no message type"));
+    };
+    if obj.contains_key("functionCallId") && kind != "callRendererFunction" {
+        return Err(A2uiError::validation(
+            "/functionCallId",
+            "unexpected property \"functionCallId\"",
+        ));
+    }
+    let base = format!("/{kind}");
+    let body = req_obj(obj, kind, "")?;
+    match kind {
+        "createSurface" => create_surface(body, version, &base),
+        "updateComponents" => {
+            only_keys(body, &["surfaceId", "components"], &base)?;
+            let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
+            let components = components(body.get("components"), version, &base, true)?;
+            Ok(Message::UpdateComponents {
+                surface_id,
+                components,
+            })
+        }
+        "updateDataModel" => {
+            only_keys(body, &["surfaceId", "path", "value"], &base)?;
+            let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
+            let path = opt_str(body, "path", &base)?.unwrap_or("/").to_owned();
+            if version == Version::V1_0 && !body.contains_key("value") {
+                return Err(A2uiError::validation(
+                    format!("{base}/value"),
+                    "v1.0 updateDataModel requires value (null deletes)",
+                ));
+            }
+            let value = match body.get("value") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(v.clone()),
+            };
+            Ok(Message::UpdateDataModel {
+                surface_id,
+                writes: vec![DataWrite { path, value }],
+            })
+        }
+        "deleteSurface" => {
+            only_keys(body, &["surfaceId"], &base)?;
+            Ok(Message::DeleteSurface {
+                surface_id: req_str(body, "surfaceId", &base)?.to_owned(),
+            })
+        }
+        "callRendererFunction" => {
+            // Two draft shapes: the id at top level or inside the body.
+            let function_call_id = match obj.get("functionCallId") {
+                Some(Value::String(s)) => s.clone(),
+                Some(_) => {
+                    return Err(A2uiError::validation(
+                        "/functionCallId",
+                        "functionCallId must be a string",
+                    ));
+                }
+                None => req_str(body, "functionCallId", &base)?.to_owned(),
+            };
+            let call = match body.get("callFunction") {
+                Some(Value::Object(c)) => Value::Object(c.clone()),
+                Some(_) => {
+                    return Err(A2uiError::validation(
+                        format!("{base}/callFunction"),
+                        "callFunction must be an object",
+                    ));
+                }
+                None => Value::Object(body.clone()),
+            };
+            if !call.get("call").is_some_and(Value::is_string) {
+                return Err(A2uiError::validation(
+                    format!("{base}/callFunction/call"),
+                    "a function call needs a string call",
+                ));
+            }
+            Ok(Message::CallRendererFunction {
+                function_call_id,
+                call,
+            })
+        }
+        "agentFunctionResponse" => {
+            only_keys(body, &["functionCallId", "value", "error"], &base)?;
+            let function_call_id = req_str(body, "functionCallId", &base)?.to_owned();
+            let result = match (body.get("value"), body.get("error")) {
+                (Some(v), None) => Ok(v.clone()),
+                (None, Some(Value::Object(e))) => {
+                    let eb = format!("{base}/error");
+                    Err((
+                        req_str(e, "code", &eb)?.to_owned(),
+                        req_str(e, "message", &eb)?.to_owned(),
+                    ))
+                }
+                _ => {
+                    return Err(A2uiError::validation(
+                        base,
+                        "a function response has exactly one of value or error",
+                    ));
+                }
+            };
+            Ok(Message::AgentFunctionResponse {
+                function_call_id,
+                result,
+            })
+        }
+        _ => Err(A2uiError::validation(base, "unknown message type")),
+    }
+}
+
+fn create_surface(
+    body: &Map<String, Value>,
+    version: Version,
+    base: &str,
+) -> Result<Message, A2uiError> {
+    if version == Version::V1_0 {
+        only_keys(
+            body,
+            &[
+                "surfaceId",
+                "catalogId",
+                "sendDataModel",
+                "components",
+                "dataModel",
+                "metadata",
+            ],
+            base,
+        )?;
+    } else {
+        only_keys(
+            body,
+            &["surfaceId", "catalogId", "theme", "sendDataModel"],
+            base,
+        )?;
+    }
+    let surface_id = req_str(body, "surfaceId", base)?.to_owned();
+    let catalog_id = if version == Version::V1_0 {
+        opt_str(body, "catalogId", base)?.map(str::to_owned)
+    } else {
+        Some(req_str(body, "catalogId", base)?.to_owned())
+    };
+    let theme = match body.get("theme") {
+        None => Map::new(),
+        Some(Value::Object(t)) => t.clone(),
+        Some(_) => {
+            return Err(A2uiError::validation(
+                format!("{base}/theme"),
+                "theme must be an object",
+            ));
+        }
+    };
+    let send_data_model = opt_bool(body, "sendDataModel", base)?.unwrap_or(false);
+    let components = match body.get("components") {
+        None => Vec::new(),
+        Some(v) => components(Some(v), version, base, false)?,
+    };
+    let data_model = match body.get("dataModel") {
+        None => None,
+        Some(Value::Object(o)) => Some(Value::Object(o.clone())),
+        Some(_) => {
+            return Err(A2uiError::validation(
+                format!("{base}/dataModel"),
+                "dataModel must be an object",
+            ));
+        }
+    };
+    if let Some(Value::Object(meta)) = body.get("metadata") {
+        // Unknown extension keys are ignored, as the spec says; only the shape is checked.
+        if let Some(ext) = meta.get("extensions")
+            && !ext.is_object()
+        {
+            return Err(A2uiError::validation(
+                format!("{base}/metadata/extensions"),
+                "extensions must be an object",
+            ));
+        }
+    } else if body.contains_key("metadata") {
+        return Err(A2uiError::validation(
+            format!("{base}/metadata"),
+            "metadata must be an object",
+        ));
+    }
+    Ok(Message::CreateSurface(CreateSurface {
+        surface_id,
+        catalog_id,
+        theme,
+        send_data_model,
+        root_id: "root".to_owned(),
+        components,
+        data_model,
+    }))
+}
+
+fn components(
+    value: Option<&Value>,
+    version: Version,
+    base: &str,
+    non_empty: bool,
+) -> Result<Vec<ComponentDef>, A2uiError> {
+    let path = format!("{base}/components");
+    let list = match value {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(A2uiError::validation(path, "components must be an array")),
+        None => return Err(A2uiError::validation(path, "missing required components")),
+    };
+    if non_empty && list.is_empty() {
+        return Err(A2uiError::validation(path, "components must not be empty"));
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for (i, c) in list.iter().enumerate() {
+        out.push(component(c, version, &format!("{path}/{i}"))?);
+    }
+    Ok(out)
+}
+
+fn component(value: &Value, version: Version, base: &str) -> Result<ComponentDef, A2uiError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| A2uiError::validation(base, "a component must be an object"))?;
+    let id = req_str(obj, "id", base)?.to_owned();
+    let component = opt_str(obj, "component", base)?.map(str::to_owned);
+    if version == Version::V1_0 && component.as_deref() == Some("Surface") {
+        return Err(A2uiError::validation(
+            format!("{base}/component"),
+            "the Surface component is reserved and created implicitly",
+        ));
+    }
+    let catalog_id = if version == Version::V1_0 {
+        opt_str(obj, "catalogId", base)?.map(str::to_owned)
+    } else {
+        None
+    };
+    let mut props = Map::new();
+    for (k, v) in obj {
+        match k.as_str() {
+            "id" | "component" => {}
+            "catalogId" if version == Version::V1_0 => {}
+            _ => {
+                props.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Ok(ComponentDef {
+        id,
+        wire_component: component.clone(),
+        component,
+        wire_props: props.clone(),
+        props,
+        catalog_id,
+    })
+}
