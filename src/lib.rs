@@ -25,6 +25,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod action;
 pub mod conformance;
 pub mod error;
 pub mod eval;
