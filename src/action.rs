@@ -80,10 +80,7 @@ impl ClientError {
             body.insert("surfaceId".into(), json!(""));
         }
         if code == crate::error::VALIDATION_FAILED {
-            body.insert(
-                "path".into(),
-                json!(self.error.path().unwrap_or_default()),
-            );
+            body.insert("path".into(), json!(self.error.path().unwrap_or_default()));
         }
         body.insert("message".into(), json!(self.error.to_string()));
         match self.version {
@@ -97,4 +94,35 @@ impl ClientError {
 pub fn now_timestamp() -> String {
     let ts = jiff::Timestamp::now();
     ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// Something that happened during a frame, for the host to act on. The crate never sends
+/// anything itself.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The user activated a component with an `action.event`: send
+    /// [`ActionEvent::to_message`] to the agent (or map it to an MCP `tools/call`).
+    Action(ActionEvent),
+    /// An error to report to the agent that owns the surface.
+    Error(ClientError),
+    /// The user asked to open a URL (an `openUrl` function call or a Markdown link). Only
+    /// `http`/`https` URLs reach the host, and only from a user gesture; the host decides
+    /// whether to open it.
+    OpenUrl {
+        /// The surface.
+        surface_id: String,
+        /// The component the gesture came from.
+        source_component_id: String,
+        /// The URL.
+        url: String,
+    },
+    /// A user edit wrote the local data model (no agent traffic implied).
+    DataChanged {
+        /// The surface.
+        surface_id: String,
+        /// The absolute JSON pointer written.
+        path: String,
+        /// The new value.
+        value: Value,
+    },
 }

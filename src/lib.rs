@@ -24,20 +24,30 @@
 //! ```
 
 #![forbid(unsafe_code)]
+// Library code never unwraps or panics on data; tests and examples may.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod action;
+pub mod catalog;
 pub mod conformance;
 pub mod error;
 pub mod eval;
 pub mod limits;
 pub mod model;
 pub mod protocol;
+pub mod render;
 pub mod stream;
 
+pub use action::{ActionEvent, ClientError, Event};
+pub use catalog::{Catalog, ComponentRenderer};
 pub use error::{A2uiError, ReportedError};
 pub use limits::Limits;
 pub use model::SurfaceStore;
 pub use protocol::Version;
+pub use render::{ComponentContext, Renderer, RendererOptions};
 
 impl model::SurfaceStore {
     /// Frame a whole document (any accepted form) and apply every message in order.

@@ -1,6 +1,8 @@
 //! The store of every surface a renderer knows, and the rules that apply agent messages to
 //! them (SPEC.md §2).
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde_json::Value;
 
@@ -315,7 +317,7 @@ impl SurfaceStore {
             };
             surface.components.insert(
                 d.id.clone(),
-                Component {
+                Arc::new(Component {
                     id: d.id,
                     component,
                     props: d.props,
@@ -323,7 +325,7 @@ impl SurfaceStore {
                     wire_props: d.wire_props,
                     catalog_id: d.catalog_id,
                     generation,
-                },
+                }),
             );
         }
         surface.components_revision += 1;

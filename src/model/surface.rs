@@ -1,5 +1,7 @@
 //! One surface: its catalog, theme, components and data model.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
@@ -23,8 +25,9 @@ pub struct Surface {
     pub root_id: String,
     /// v0.8: whether `beginRendering` has arrived (v0.9+: always true).
     pub began: bool,
-    /// Components by id, in first-arrival order.
-    pub components: IndexMap<String, Component>,
+    /// Components by id, in first-arrival order (shared so a frame can hold one while the
+    /// data model is written).
+    pub components: IndexMap<String, Arc<Component>>,
     /// The data model.
     pub data: DataModel,
     /// Bumped on every component change.
@@ -55,7 +58,7 @@ impl Surface {
     }
 
     /// A component by id.
-    pub fn component(&self, id: &str) -> Option<&Component> {
+    pub fn component(&self, id: &str) -> Option<&Arc<Component>> {
         self.components.get(id)
     }
 

@@ -152,6 +152,12 @@ fn entry_value(
     path: &str,
     depth: usize,
 ) -> Result<Option<Value>, A2uiError> {
+    if depth > 64 {
+        return Err(A2uiError::validation(
+            path,
+            "valueMap nested deeper than 64 levels",
+        ));
+    }
     for key in [
         "valueNumber",
         "valueString",
@@ -263,9 +269,14 @@ pub fn is_bound_value(map: &Map<String, Value>) -> bool {
 
 /// The literal of a BoundValue, if it carries one.
 pub fn bound_literal(map: &Map<String, Value>) -> Option<&Value> {
-    ["literalString", "literalNumber", "literalBoolean", "literalArray"]
-        .iter()
-        .find_map(|k| map.get(*k))
+    [
+        "literalString",
+        "literalNumber",
+        "literalBoolean",
+        "literalArray",
+    ]
+    .iter()
+    .find_map(|k| map.get(*k))
 }
 
 /// Turn BoundValues (at any depth) into v0.9 dynamic values: the literal when given

@@ -1,0 +1,556 @@
+//! The per-frame walk of one surface and the [`ComponentContext`] handed to every
+//! component renderer: bound values, two-way writes, children, checks, actions, state.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::RendererOptions;
+use crate::action::{ActionEvent, ClientError, Event, now_timestamp};
+use crate::catalog::Catalog;
+use crate::error::A2uiError;
+use crate::eval::checks::{CheckResult, evaluate_checks, first_failure};
+use crate::eval::{DynamicKind, EvalContext, coerce, dynamic_kind};
+use crate::limits::Limits;
+use crate::model::tree::{
+    ChildRef, Template, child_refs, is_known_type, template_instance, template_len, template_of,
+};
+use crate::model::{Component, KnownCatalogs, Surface};
+use crate::protocol::Version;
+
+/// The state of one surface's walk during a frame.
+pub(crate) struct SurfaceFrame<'f> {
+    pub(crate) surface: &'f mut Surface,
+    pub(crate) catalog: &'f Catalog,
+    pub(crate) catalogs: &'f KnownCatalogs,
+    pub(crate) options: &'f RendererOptions,
+    pub(crate) limits: &'f Limits,
+    pub(crate) events: &'f mut Vec<Event>,
+    pub(crate) reported_unknown: &'f mut HashSet<(String, String)>,
+    /// `(id, scope)` of every ancestor of the node being drawn.
+    pub(crate) stack: Vec<(String, String)>,
+    /// The egui context (widget-local state lives in its memory).
+    pub(crate) ctx: egui::Context,
+}
+
+impl SurfaceFrame<'_> {
+    /// Report an error once per surface and key (never once per frame).
+    fn report_once(&mut self, key: String, error: A2uiError) {
+        if self.reported_unknown.insert((self.surface.id.clone(), key)) {
+            self.events.push(Event::Error(ClientError {
+                surface_id: Some(self.surface.id.clone()),
+                function_call_id: None,
+                version: self.surface.version,
+                error,
+            }));
+        }
+    }
+
+    /// Draw the node `id` at `scope`, with every guard: missing, cycle, depth, unknown type.
+    pub(crate) fn node_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        scope: &str,
+        index: Option<usize>,
+    ) -> egui::Response {
+        let Some(component) = self.surface.components.get(id).cloned() else {
+            return missing_placeholder(ui, id);
+        };
+        if self.stack.iter().any(|(i, s)| i == id && s == scope) {
+            self.report_once(format!("cycle:{id}"), A2uiError::Cycle(id.to_owned()));
+            return error_placeholder(ui, &format!("cycle at {id}"));
+        }
+        if self.stack.len() >= self.limits.max_tree_depth {
+            self.report_once(
+                "depth".to_owned(),
+                A2uiError::LimitExceeded {
+                    what: "max_tree_depth",
+                    limit: self.limits.max_tree_depth,
+                    actual: self.stack.len() + 1,
+                },
+            );
+            return error_placeholder(ui, "too deep");
+        }
+        let known = is_known_type(self.surface, &component, self.catalogs);
+        let renderer = if known {
+            self.catalog.renderer(&component.component)
+        } else {
+            None
+        };
+        let Some(renderer) = renderer else {
+            self.report_once(
+                format!("type:{}", component.wire_component),
+                A2uiError::validation(
+                    "",
+                    format!("unknown component type {:?}", component.wire_component),
+                ),
+            );
+            if self.options.show_unsupported {
+                return error_placeholder(
+                    ui,
+                    &format!("Unsupported component: {}", component.wire_component),
+                );
+            }
+            return ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover());
+        };
+        self.stack.push((id.to_owned(), scope.to_owned()));
+        let widget_id =
+            egui::Id::unique(("a2ui", &self.surface.id, id, scope, component.generation));
+        let response = ui
+            .push_id(widget_id, |ui| {
+                let mut cx = ComponentContext {
+                    frame: self,
+                    component: component.clone(),
+                    scope: scope.to_owned(),
+                    index,
+                    widget_id,
+                };
+                let r = renderer.ui(ui, &mut cx);
+                cx.apply_accessibility(ui, &r);
+                r
+            })
+            .inner;
+        self.stack.pop();
+        response
+    }
+}
+
+/// A small "loading" placeholder for a child that has not arrived yet.
+fn missing_placeholder(ui: &mut egui::Ui, id: &str) -> egui::Response {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.weak("Loading…");
+    })
+    .response
+    .on_hover_text(format!("component {id:?} has not arrived yet"))
+}
+
+/// A visible, non-fatal error box.
+fn error_placeholder(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    egui::Frame::new()
+        .stroke(egui::Stroke::new(1.0, ui.visuals().warn_fg_color))
+        .corner_radius(4.0)
+        .inner_margin(4.0)
+        .show(ui, |ui| {
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+        })
+        .response
+}
+
+/// The optional header with the agent's name and icon (`theme.agentDisplayName`).
+pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface) {
+    let name = surface
+        .theme
+        .get("agentDisplayName")
+        .and_then(Value::as_str);
+    if let Some(name) = name {
+        ui.horizontal(|ui| {
+            if let Some(icon) = surface.theme.get("iconUrl").and_then(Value::as_str)
+                && icon.starts_with("https://")
+            {
+                ui.add(
+                    egui::Image::new(icon.to_owned())
+                        .fit_to_exact_size(egui::vec2(20.0, 20.0))
+                        .corner_radius(10.0),
+                );
+            }
+            ui.strong(name);
+        });
+        ui.add_space(4.0);
+    }
+}
+
+/// What a [`ComponentRenderer`](crate::catalog::ComponentRenderer) gets for one node:
+/// its component, its data scope, and helpers to read bound values, write edits back,
+/// draw children, evaluate checks and fire actions.
+pub struct ComponentContext<'c, 'f> {
+    frame: &'c mut SurfaceFrame<'f>,
+    component: Arc<Component>,
+    scope: String,
+    index: Option<usize>,
+    widget_id: egui::Id,
+}
+
+impl ComponentContext<'_, '_> {
+    /// The component being drawn.
+    pub fn component(&self) -> &Component {
+        &self.component
+    }
+
+    /// Its id.
+    pub fn id(&self) -> &str {
+        &self.component.id
+    }
+
+    /// The data-context path (`/` outside templates).
+    pub fn scope(&self) -> &str {
+        &self.scope
+    }
+
+    /// The template item index, inside a template instance.
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The surface id.
+    pub fn surface_id(&self) -> &str {
+        &self.frame.surface.id
+    }
+
+    /// The surface's protocol version.
+    pub fn version(&self) -> Version {
+        self.frame.surface.version
+    }
+
+    /// The surface (theme, data model, components).
+    pub fn surface(&self) -> &Surface {
+        self.frame.surface
+    }
+
+    /// The renderer options (image policy, locale, ...).
+    pub fn options(&self) -> &RendererOptions {
+        self.frame.options
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        self.frame.limits
+    }
+
+    /// A stable egui id for this node: (surface, component id, scope, generation). Widget
+    /// state keyed by it survives re-renders and unrelated updates, and resets when the
+    /// component is replaced by one of another type.
+    pub fn widget_id(&self) -> egui::Id {
+        self.widget_id
+    }
+
+    /// `theme.primaryColor` as an egui colour.
+    pub fn primary_color(&self) -> Option<egui::Color32> {
+        self.frame
+            .surface
+            .primary_color()
+            .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b))
+    }
+
+    /// Evaluate with an [`EvalContext`] at this node's scope.
+    pub fn with_eval<R>(&self, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
+        let cx = EvalContext::new(
+            self.frame.surface.data.root(),
+            &self.scope,
+            self.frame.surface.version,
+            self.frame.catalog.functions(),
+            self.frame.limits,
+        )
+        .with_locale(&self.frame.options.locale);
+        f(&cx)
+    }
+
+    /// The raw (unresolved) property.
+    pub fn prop(&self, name: &str) -> Option<&Value> {
+        self.component.props.get(name)
+    }
+
+    /// A property resolved in this scope (`null` when absent). Inputs whose value is not
+    /// bound to a path return their local edit, if any.
+    pub fn value(&self, name: &str) -> Value {
+        let Some(raw) = self.component.props.get(name) else {
+            return Value::Null;
+        };
+        if !matches!(dynamic_kind(raw), DynamicKind::Path(_))
+            && let Some(local) = self.local_edit(name)
+        {
+            return local;
+        }
+        self.with_eval(|cx| cx.resolve(raw))
+    }
+
+    /// Every dynamic value inside a property resolved (e.g. ChoicePicker options).
+    pub fn value_deep(&self, name: &str) -> Value {
+        let Some(raw) = self.component.props.get(name) else {
+            return Value::Null;
+        };
+        self.with_eval(|cx| cx.resolve_deep(raw))
+    }
+
+    /// A property as text (`""` when absent or null), cut at the string limit.
+    pub fn string(&self, name: &str) -> String {
+        let s = coerce::to_display_string(&self.value(name));
+        truncate(s, self.frame.limits.max_string_chars)
+    }
+
+    /// A property as text, `None` when absent or null.
+    pub fn opt_string(&self, name: &str) -> Option<String> {
+        match self.value(name) {
+            Value::Null => None,
+            v => Some(truncate(
+                coerce::to_display_string(&v),
+                self.frame.limits.max_string_chars,
+            )),
+        }
+    }
+
+    /// A property as a number, `None` when absent or null.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        match self.value(name) {
+            Value::Null => None,
+            v => Some(coerce::to_number(&v)),
+        }
+    }
+
+    /// A property as a boolean, `default` when absent or null.
+    pub fn bool(&self, name: &str, default: bool) -> bool {
+        match self.value(name) {
+            Value::Null => default,
+            v => coerce::to_bool(&v),
+        }
+    }
+
+    /// A property as a list of strings.
+    pub fn string_list(&self, name: &str) -> Vec<String> {
+        coerce::to_string_list(&self.value(name))
+    }
+
+    /// A literal enum-like property (`variant`, `justify`...), `None` when absent.
+    pub fn literal_str(&self, name: &str) -> Option<&str> {
+        self.component.props.get(name).and_then(Value::as_str)
+    }
+
+    /// The absolute data path a property is bound to, if it is a `{"path"}` binding.
+    pub fn binding_path(&self, name: &str) -> Option<String> {
+        match dynamic_kind(self.component.props.get(name)?) {
+            DynamicKind::Path(p) => Some(crate::model::data_model::resolve_path(p, &self.scope)),
+            _ => None,
+        }
+    }
+
+    fn local_key(&self, name: &str) -> egui::Id {
+        self.widget_id.with(("a2ui-local", name))
+    }
+
+    fn local_edit(&self, name: &str) -> Option<Value> {
+        let key = self.local_key(name);
+        self.frame.ctx.data(|d| d.get_temp::<Value>(key))
+    }
+
+    /// Write a user edit: into the data model when the property is bound to a path (every
+    /// other binding to that path sees it at once; a `DataChanged` event is queued), else
+    /// into local widget state. Never produces agent traffic.
+    pub fn write(&mut self, ui: &egui::Ui, name: &str, value: Value) {
+        if let Some(path) = self.binding_path(name) {
+            match self.frame.surface.data.set(&path, Some(value.clone())) {
+                Ok(()) => {
+                    self.frame.events.push(Event::DataChanged {
+                        surface_id: self.frame.surface.id.clone(),
+                        path,
+                        value,
+                    });
+                }
+                Err(e) => {
+                    let key = format!("write:{path}");
+                    self.frame.report_once(key, e);
+                }
+            }
+        } else {
+            let key = self.local_key(name);
+            ui.data_mut(|d| d.insert_temp(key, value));
+        }
+        ui.ctx().request_repaint();
+    }
+
+    /// This component's `checks`, evaluated now (empty when it has none).
+    pub fn checks(&self) -> Vec<CheckResult> {
+        self.with_eval(|cx| evaluate_checks(self.component.props.get("checks"), cx))
+            .unwrap_or_default()
+    }
+
+    /// The message of the first failing check.
+    pub fn first_check_failure(&self) -> Option<String> {
+        first_failure(&self.checks()).map(str::to_owned)
+    }
+
+    /// The children of this node (static lists, single-child slots and templates expanded),
+    /// in slot order.
+    pub fn children(&self) -> Vec<ChildRef> {
+        child_refs(
+            &self.component,
+            &self.scope,
+            self.frame.surface.data.root(),
+            self.frame.surface.version,
+            self.frame.limits.max_template_instances,
+        )
+    }
+
+    /// The child in a single-child slot (`child`, `trigger`, `content`).
+    pub fn child_id(&self, slot: &str) -> Option<&str> {
+        self.component.props.get(slot).and_then(Value::as_str)
+    }
+
+    /// The template of `children`, if it is one, with its current length (for virtualised
+    /// lists: draw only the rows in view with [`Self::template_child_ui`]).
+    pub fn children_template(&self) -> Option<(String, String, usize)> {
+        let tpl: Template<'_> = template_of(self.component.props.get("children")?, &self.scope)?;
+        let n = template_len(
+            self.frame.surface.data.root(),
+            &tpl,
+            self.frame.surface.version,
+        );
+        Some((tpl.component_id.to_owned(), tpl.path.clone(), n))
+    }
+
+    /// Draw template instance `i` of `children`.
+    pub fn template_child_ui(&mut self, ui: &mut egui::Ui, i: usize) -> Option<egui::Response> {
+        let children = self.component.props.get("children")?.clone();
+        let tpl = template_of(&children, &self.scope)?;
+        let r = template_instance(
+            self.frame.surface.data.root(),
+            &tpl,
+            i,
+            self.frame.surface.version,
+        )?;
+        Some(self.child_ui(ui, &r))
+    }
+
+    /// Draw a child node.
+    pub fn child_ui(&mut self, ui: &mut egui::Ui, child: &ChildRef) -> egui::Response {
+        self.frame.node_ui(ui, &child.id, &child.scope, child.index)
+    }
+
+    /// Draw the component with this id at this node's scope (single-child slots).
+    pub fn child_id_ui(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
+        let scope = self.scope.clone();
+        self.frame.node_ui(ui, id, &scope, None)
+    }
+
+    /// Queue an event for the host.
+    pub fn emit(&mut self, event: Event) {
+        self.frame.events.push(event);
+    }
+
+    /// Report an error to the agent, once per key for this surface.
+    pub fn report_once(&mut self, key: &str, error: A2uiError) {
+        self.frame
+            .report_once(format!("{}:{key}", self.component.id), error);
+    }
+
+    /// Fire this component's `action` after a user gesture. An `event` action becomes an
+    /// [`Event::Action`] with its context resolved in this scope; a `functionCall` runs
+    /// locally (`openUrl` becomes an [`Event::OpenUrl`] for http/https only). Nothing
+    /// happens while a check fails. Returns whether anything was fired.
+    pub fn fire_action(&mut self) -> bool {
+        if self.checks().iter().any(|c| !c.valid) {
+            return false;
+        }
+        let Some(action) = self.component.props.get("action").cloned() else {
+            return false;
+        };
+        if let Some(Value::Object(ev)) = action.get("event") {
+            let name = ev.get("name").and_then(Value::as_str).unwrap_or_default();
+            let (context, user_message) = self.with_eval(|cx| {
+                let context = match ev.get("context") {
+                    Some(Value::Object(c)) => c
+                        .iter()
+                        .map(|(k, v)| (k.clone(), cx.resolve_deep(v)))
+                        .collect(),
+                    _ => Map::new(),
+                };
+                let um = ev
+                    .get("userMessage")
+                    .map(|u| coerce::to_display_string(&cx.resolve(u)));
+                (context, um)
+            });
+            let event = ActionEvent {
+                surface_id: self.frame.surface.id.clone(),
+                source_component_id: self.component.id.clone(),
+                name: name.to_owned(),
+                context,
+                timestamp: now_timestamp(),
+                user_message,
+                version: self.frame.surface.version,
+                scope: self.scope.clone(),
+            };
+            self.frame.events.push(Event::Action(event));
+            return true;
+        }
+        if let Some(Value::Object(fc)) = action.get("functionCall") {
+            let call = fc.get("call").and_then(Value::as_str).unwrap_or_default();
+            if call == "openUrl" {
+                let url = self.with_eval(|cx| {
+                    fc.get("args")
+                        .and_then(|a| a.get("url"))
+                        .map(|u| coerce::to_display_string(&cx.resolve(u)))
+                        .unwrap_or_default()
+                });
+                return self.open_url(&url);
+            }
+            let result = self.with_eval(|cx| cx.call(fc));
+            if let Err(e) = result {
+                self.report_once(&format!("call:{call}"), e);
+                return false;
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Ask the host to open a URL after a user gesture: only `http`/`https` pass; any other
+    /// scheme is refused with an error event.
+    pub fn open_url(&mut self, url: &str) -> bool {
+        let lower = url.trim().to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            self.frame.events.push(Event::OpenUrl {
+                surface_id: self.frame.surface.id.clone(),
+                source_component_id: self.component.id.clone(),
+                url: url.trim().to_owned(),
+            });
+            true
+        } else {
+            let e = A2uiError::Expression {
+                expression: "openUrl".into(),
+                message: format!("refused URL {url:?}: only http and https may be opened"),
+            };
+            self.frame.events.push(Event::Error(ClientError {
+                surface_id: Some(self.frame.surface.id.clone()),
+                function_call_id: None,
+                version: self.frame.surface.version,
+                error: e,
+            }));
+            false
+        }
+    }
+
+    /// Apply `accessibility.label` / `description` to the response's AccessKit node.
+    fn apply_accessibility(&self, ui: &egui::Ui, response: &egui::Response) {
+        let Some(Value::Object(a11y)) = self.component.props.get("accessibility") else {
+            return;
+        };
+        let (label, description) = self.with_eval(|cx| {
+            (
+                a11y.get("label")
+                    .map(|v| coerce::to_display_string(&cx.resolve(v))),
+                a11y.get("description")
+                    .map(|v| coerce::to_display_string(&cx.resolve(v))),
+            )
+        });
+        ui.ctx().accesskit_node_builder(response.id, |node| {
+            if let Some(l) = label {
+                node.set_label(l);
+            }
+            if let Some(d) = description {
+                node.set_description(d);
+            }
+        });
+    }
+}
+
+fn truncate(s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s;
+    }
+    let mut out: String = s.chars().take(max).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}

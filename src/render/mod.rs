@@ -1,0 +1,271 @@
+//! The egui side: [`Renderer`] draws every visible surface inside any `egui::Ui`, walking
+//! each surface from its root and handing every node to its catalog's
+//! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
+
+mod context;
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+pub use context::ComponentContext;
+
+use crate::action::{ClientError, Event};
+use crate::catalog::Catalog;
+use crate::error::A2uiError;
+use crate::limits::Limits;
+use crate::model::SurfaceStore;
+use crate::protocol::Version;
+use crate::stream::StreamDecoder;
+
+/// Which URLs images may load from. The default allows `https:` and `data:` only; never
+/// `file:`, `javascript:` or local paths.
+pub trait ImagePolicy: Send + Sync {
+    /// Whether the image at `url` may be loaded.
+    fn allows(&self, url: &str) -> bool;
+}
+
+/// The default [`ImagePolicy`]: `https:` and `data:` only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DefaultImagePolicy;
+
+impl ImagePolicy for DefaultImagePolicy {
+    fn allows(&self, url: &str) -> bool {
+        let lower = url.trim_start().to_ascii_lowercase();
+        lower.starts_with("https://") || lower.starts_with("data:")
+    }
+}
+
+/// Host settings for drawing.
+pub struct RendererOptions {
+    /// Draw a header with `theme.agentDisplayName` / `iconUrl` above each surface.
+    pub show_surface_header: bool,
+    /// Draw a visible placeholder for unknown component types (else draw nothing).
+    pub show_unsupported: bool,
+    /// Where images may load from.
+    pub image_policy: Box<dyn ImagePolicy>,
+    /// BCP 47 locale for formatting functions.
+    pub locale: String,
+}
+
+impl Default for RendererOptions {
+    fn default() -> Self {
+        Self {
+            show_surface_header: true,
+            show_unsupported: true,
+            image_policy: Box::new(DefaultImagePolicy),
+            locale: "en-US".to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Debug for RendererOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RendererOptions")
+            .field("show_surface_header", &self.show_surface_header)
+            .field("show_unsupported", &self.show_unsupported)
+            .field("locale", &self.locale)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Renders A2UI surfaces with egui: feed it agent messages, call [`Renderer::ui`] every
+/// frame, act on the returned [`Event`]s.
+///
+/// ```
+/// let mut a2ui = egui_a2ui::Renderer::new(egui_a2ui::Catalog::basic());
+/// a2ui.feed_jsonl(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
+/// {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"Hi"}]}}
+/// "#);
+/// let ctx = egui::Context::default();
+/// let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+///     for event in a2ui.ui(ui) {
+///         println!("{event:?}");
+///     }
+/// });
+/// output.textures_delta.clear(); // a real integration hands these to its painter
+/// ```
+pub struct Renderer {
+    store: SurfaceStore,
+    catalog: Catalog,
+    options: RendererOptions,
+    decoder: StreamDecoder,
+    events: Vec<Event>,
+    /// (surface, type) pairs already reported as unknown, so each is reported once.
+    reported_unknown: HashSet<(String, String)>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("surfaces", &self.store.surfaces().count())
+            .field("catalog", &self.catalog)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Renderer {
+    /// A renderer drawing with `catalog`, with default limits and options.
+    pub fn new(catalog: Catalog) -> Self {
+        Self::with_limits(catalog, Limits::default())
+    }
+
+    /// A renderer with custom limits.
+    pub fn with_limits(catalog: Catalog, limits: Limits) -> Self {
+        let store = SurfaceStore::with_config(catalog.known_catalogs(), limits.clone());
+        Self {
+            store,
+            catalog,
+            options: RendererOptions::default(),
+            decoder: StreamDecoder::new(limits),
+            events: Vec::new(),
+            reported_unknown: HashSet::new(),
+        }
+    }
+
+    /// Replace the drawing options.
+    pub fn with_options(mut self, options: RendererOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The drawing options.
+    pub fn options_mut(&mut self) -> &mut RendererOptions {
+        &mut self.options
+    }
+
+    /// The surfaces.
+    pub fn store(&self) -> &SurfaceStore {
+        &self.store
+    }
+
+    /// The surfaces, mutably (e.g. to seed a data model).
+    pub fn store_mut(&mut self) -> &mut SurfaceStore {
+        &mut self.store
+    }
+
+    /// The catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Apply one agent message (a JSON value). Errors are returned and also queued as
+    /// [`Event::Error`] for the agent.
+    pub fn apply_value(&mut self, value: &Value) -> Result<(), A2uiError> {
+        let version = message_version(value);
+        match self.store.apply_value(value) {
+            Ok(_rpc) => Ok(()),
+            Err(e) => {
+                self.queue_error(crate::model::surface_id_hint(value), version, e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// Feed a chunk of a JSONL stream (partial lines are buffered until complete).
+    pub fn feed_jsonl(&mut self, chunk: &[u8]) {
+        let frames = self.decoder.feed(chunk);
+        self.apply_frames(frames);
+    }
+
+    /// Flush the JSONL buffer at the end of a stream.
+    pub fn finish_jsonl(&mut self) {
+        let frames = self.decoder.finish();
+        self.apply_frames(frames);
+    }
+
+    /// Apply a whole document: JSONL, a JSON array, `{"messages": [...]}` or an example file.
+    pub fn feed_document(&mut self, bytes: &[u8]) {
+        let frames = crate::stream::parse_document(bytes, self.store.limits());
+        self.apply_frames(frames);
+    }
+
+    fn apply_frames(&mut self, frames: Vec<crate::stream::Framed>) {
+        for f in frames {
+            match f {
+                Ok(v) => {
+                    let _ = self.apply_value(&v);
+                }
+                Err(e) => {
+                    self.store.reject_unparsed(e.clone());
+                    self.queue_error(None, Version::V0_9, e);
+                }
+            }
+        }
+    }
+
+    fn queue_error(&mut self, surface_id: Option<String>, version: Version, error: A2uiError) {
+        let version = surface_id
+            .as_deref()
+            .and_then(|s| self.store.surface(s))
+            .map_or(version, |s| s.version);
+        self.events.push(Event::Error(ClientError {
+            surface_id,
+            function_call_id: None,
+            version,
+            error,
+        }));
+    }
+
+    /// Take the events queued since the last call (also returned by [`Self::ui`]).
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Draw every visible surface, one after another, and return the frame's events.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
+        let ids: Vec<String> = self
+            .store
+            .surfaces()
+            .filter(|s| s.is_visible())
+            .map(|s| s.id.clone())
+            .collect();
+        for id in ids {
+            self.draw_surface(&id, ui);
+        }
+        self.take_events()
+    }
+
+    /// Draw one surface (nothing if it is not visible) and return the frame's events.
+    pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
+        self.draw_surface(surface_id, ui);
+        self.take_events()
+    }
+
+    fn draw_surface(&mut self, surface_id: &str, ui: &mut egui::Ui) {
+        let limits = self.store.limits().clone();
+        let catalogs = self.store.catalogs().clone();
+        let Some(surface) = self.store.surface_mut(surface_id) else {
+            return;
+        };
+        if !surface.is_visible() {
+            return;
+        }
+        let root = surface.root_id.clone();
+        ui.push_id(("a2ui-surface", surface_id), |ui| {
+            if self.options.show_surface_header {
+                context::surface_header(ui, surface);
+            }
+            let mut frame = context::SurfaceFrame {
+                surface,
+                catalog: &self.catalog,
+                catalogs: &catalogs,
+                options: &self.options,
+                limits: &limits,
+                events: &mut self.events,
+                reported_unknown: &mut self.reported_unknown,
+                stack: Vec::new(),
+                ctx: ui.ctx().clone(),
+            };
+            frame.node_ui(ui, &root, "/", None);
+        });
+    }
+}
+
+fn message_version(v: &Value) -> Version {
+    match v.get("version").and_then(Value::as_str) {
+        None => Version::V0_8,
+        Some(s) => Version::from_wire(s).unwrap_or(Version::V0_9),
+    }
+}
