@@ -166,11 +166,11 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface) {
 /// its component, its data scope, and helpers to read bound values, write edits back,
 /// draw children, evaluate checks and fire actions.
 pub struct ComponentContext<'c, 'f> {
-    frame: &'c mut SurfaceFrame<'f>,
-    component: Arc<Component>,
-    scope: String,
-    index: Option<usize>,
-    widget_id: egui::Id,
+    pub(crate) frame: &'c mut SurfaceFrame<'f>,
+    pub(crate) component: Arc<Component>,
+    pub(crate) scope: String,
+    pub(crate) index: Option<usize>,
+    pub(crate) widget_id: egui::Id,
 }
 
 impl ComponentContext<'_, '_> {
