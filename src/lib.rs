@@ -40,6 +40,8 @@ pub mod model;
 pub mod protocol;
 pub mod render;
 pub mod stream;
+#[cfg(feature = "validation")]
+pub mod validate;
 
 pub use action::{ActionEvent, ClientError, Event};
 pub use catalog::{Catalog, ComponentRenderer};

@@ -131,6 +131,12 @@ pub fn parse(obj: &Map<String, Value>, version: Version) -> Result<Message, A2ui
                     "a function call needs a string call",
                 ));
             }
+            if !call.get("catalogId").is_some_and(Value::is_string) {
+                return Err(A2uiError::validation(
+                    format!("{base}/callFunction/catalogId"),
+                    "callRendererFunction must name the function's catalogId",
+                ));
+            }
             Ok(Message::CallRendererFunction {
                 function_call_id,
                 call,
