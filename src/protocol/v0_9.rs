@@ -214,7 +214,7 @@ fn create_surface(
     let send_data_model = opt_bool(body, "sendDataModel", base)?.unwrap_or(false);
     let components = match body.get("components") {
         None => Vec::new(),
-        Some(v) => components(Some(v), version, base, false)?,
+        Some(v) => components(Some(v), version, base, true)?,
     };
     let data_model = match body.get("dataModel") {
         None => None,
