@@ -227,6 +227,7 @@ fn create_surface(
         }
     };
     if let Some(Value::Object(meta)) = body.get("metadata") {
+        only_keys(meta, &["extensions"], &format!("{base}/metadata"))?;
         // Unknown extension keys are ignored, as the spec says; only the shape is checked.
         if let Some(ext) = meta.get("extensions")
             && !ext.is_object()
