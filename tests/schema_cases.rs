@@ -135,3 +135,32 @@ fn the_strict_validator_agrees_with_every_schema_test_case() {
     );
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
 }
+
+#[cfg(feature = "validation")]
+#[test]
+fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
+    use egui_a2ui::SurfaceStore;
+    use egui_a2ui::validate::SchemaValidator;
+    use serde_json::json;
+    let mut store = SurfaceStore::new();
+    store.set_validator(Some(std::sync::Arc::new(
+        SchemaValidator::basic().expect("validator"),
+    )));
+    let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    store
+        .apply_value(
+            &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+        )
+        .expect("create");
+    let bad = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "x", "variant": "shout"}]}});
+    let err = store
+        .apply_value(&bad)
+        .expect_err("variant outside the enum");
+    assert_eq!(err.code(), "VALIDATION_FAILED");
+    assert!(store.surface("s").expect("surface").components.is_empty());
+    let good = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "x", "variant": "h2"}]}});
+    store.apply_value(&good).expect("valid message applies");
+    assert!(store.surface("s").expect("surface").is_visible());
+}

@@ -20,6 +20,8 @@ pub struct SurfaceStore {
     errors: Vec<ReportedError>,
     messages_seen: usize,
     revision: u64,
+    #[cfg(feature = "validation")]
+    validator: Option<Arc<crate::validate::SchemaValidator>>,
 }
 
 impl Default for SurfaceStore {
@@ -43,6 +45,8 @@ impl SurfaceStore {
             errors: Vec::new(),
             messages_seen: 0,
             revision: 0,
+            #[cfg(feature = "validation")]
+            validator: None,
         }
     }
 
@@ -111,12 +115,25 @@ impl SurfaceStore {
         });
     }
 
+    /// Strict mode: check every later message against the official schemas first.
+    #[cfg(feature = "validation")]
+    pub fn set_validator(&mut self, validator: Option<Arc<crate::validate::SchemaValidator>>) {
+        self.validator = validator;
+    }
+
     /// Parse and apply one JSON message, numbering it; a failure is recorded (and returned).
     /// Messages the store does not own (v1.0 function RPC) are returned for the caller.
     pub fn apply_value(&mut self, value: &Value) -> Result<Option<Message>, A2uiError> {
         let index = self.messages_seen;
         self.messages_seen += 1;
         let sid = surface_id_hint(value);
+        #[cfg(feature = "validation")]
+        if let Some(v) = &self.validator
+            && let Err(e) = v.validate(value)
+        {
+            self.report(sid, Some(index), e.clone());
+            return Err(e);
+        }
         match parse_message(value).and_then(|env| self.apply(env)) {
             Ok(m) => Ok(m),
             Err(e) => {
