@@ -1,0 +1,266 @@
+//! Protocol adapters: every version parsed into one message type with one vocabulary.
+
+use egui_a2ui::SurfaceStore;
+use egui_a2ui::protocol::{Message, Version, is_a2ui_mime, parse_message};
+use serde_json::json;
+
+#[test]
+fn the_version_is_detected_per_message() {
+    let v08 = parse_message(&json!({"deleteSurface": {"surfaceId": "a"}})).expect("v0.8");
+    assert_eq!(v08.version, Version::V0_8);
+    for (wire, v) in [
+        ("v0.9", Version::V0_9),
+        ("v0.9.1", Version::V0_9_1),
+        ("v1.0", Version::V1_0),
+    ] {
+        let e = parse_message(&json!({"version": wire, "deleteSurface": {"surfaceId": "a"}}))
+            .expect("parses");
+        assert_eq!(e.version, v);
+    }
+    let err = parse_message(&json!({"version": "v7", "deleteSurface": {"surfaceId": "a"}}))
+        .expect_err("unknown version");
+    assert!(err.to_string().contains("v7"));
+}
+
+#[test]
+fn a_message_with_two_types_or_none_is_rejected() {
+    assert!(parse_message(&json!({"version": "v0.9"})).is_err());
+    assert!(parse_message(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}, "createSurface": {"surfaceId": "b", "catalogId": "c"}})).is_err());
+    assert!(parse_message(&json!([1, 2])).is_err());
+    assert!(
+        parse_message(&json!({"surfaceUpdate": {"surfaceId": "a", "components": []}})).is_err()
+    );
+}
+
+#[test]
+fn v08_components_are_normalised_to_the_v09_vocabulary() {
+    let e = parse_message(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+        {"id": "r", "weight": 2, "component": {"Row": {"children": {"explicitList": ["a"]}, "distribution": "spaceBetween", "alignment": "center"}}},
+        {"id": "l", "component": {"List": {"children": {"template": {"componentId": "t", "dataBinding": "/items"}}}}},
+        {"id": "m", "component": {"Modal": {"entryPointChild": "a", "contentChild": "b"}}},
+        {"id": "tf", "component": {"TextField": {"label": {"literalString": "Name"}, "text": {"path": "/n"}, "textFieldType": "obscured"}}},
+        {"id": "mc", "component": {"MultipleChoice": {"selections": {"literalArray": ["x"]}, "options": [], "maxAllowedSelections": 1}}},
+        {"id": "b", "component": {"Button": {"child": "a", "primary": true, "action": {"name": "go", "context": [{"key": "k", "value": {"path": "/v"}}]}}}},
+        {"id": "i", "component": {"Image": {"url": {"literalString": "u"}, "fit": "scale-down", "usageHint": "avatar", "altText": {"literalString": "d"}}}},
+        {"id": "sl", "component": {"Slider": {"value": {"literalNumber": 3}, "minValue": 1, "maxValue": 9}}}
+    ]}}))
+    .expect("parses");
+    let Message::UpdateComponents { components, .. } = e.message else {
+        panic!("not an update");
+    };
+    let p = |i: usize| &components[i].props;
+    assert_eq!(p(0)["children"], json!(["a"]));
+    assert_eq!(p(0)["justify"], "spaceBetween");
+    assert_eq!(p(0)["align"], "center");
+    assert_eq!(p(0)["weight"], 2);
+    assert_eq!(
+        p(1)["children"],
+        json!({"componentId": "t", "path": "/items"})
+    );
+    assert_eq!(p(2)["trigger"], "a");
+    assert_eq!(p(2)["content"], "b");
+    assert_eq!(p(3)["label"], "Name");
+    assert_eq!(p(3)["value"], json!({"path": "/n"}));
+    assert_eq!(p(3)["variant"], "obscured");
+    assert_eq!(components[4].component.as_deref(), Some("ChoicePicker"));
+    assert_eq!(p(4)["value"], json!(["x"]));
+    assert_eq!(p(4)["variant"], "mutuallyExclusive");
+    assert_eq!(p(5)["variant"], "primary");
+    assert_eq!(
+        p(5)["action"],
+        json!({"event": {"name": "go", "context": {"k": {"path": "/v"}}}})
+    );
+    assert_eq!(p(6)["fit"], "scaleDown");
+    assert_eq!(p(6)["variant"], "avatar");
+    assert_eq!(p(6)["description"], "d");
+    assert_eq!(p(7)["min"], 1);
+    assert_eq!(p(7)["max"], 9);
+    // The wire form is kept for the conformance dump.
+    assert_eq!(components[0].wire_props["distribution"], "spaceBetween");
+    assert!(components[0].wire_props.get("weight").is_none());
+}
+
+#[test]
+fn v08_data_model_contents_recurse_into_value_maps() {
+    let mut s = SurfaceStore::new();
+    s.apply_value(&json!({"dataModelUpdate": {"surfaceId": "s", "path": "/user", "contents": [
+        {"key": "name", "valueString": "Ada"},
+        {"key": "address", "valueMap": [{"key": "city", "valueString": "London"}, {"key": "geo", "valueMap": [{"key": "lat", "valueNumber": 51.5}]}]},
+        {"key": "admin", "valueBoolean": true}
+    ]}}))
+    .expect("applies");
+    let surface = s.surface("s").expect("implicitly created");
+    assert!(!surface.is_visible(), "v0.8 waits for beginRendering");
+    assert_eq!(
+        surface.data.root(),
+        &json!({"user": {"name": "Ada", "address": {"city": "London", "geo": {"lat": 51.5}}, "admin": true}})
+    );
+}
+
+#[test]
+fn v08_begin_rendering_makes_the_surface_visible_with_its_root() {
+    let mut s = SurfaceStore::new();
+    s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "top", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).expect("update");
+    assert!(!s.surface("s").expect("s").is_visible());
+    s.apply_value(&json!({"beginRendering": {"surfaceId": "s", "root": "top", "styles": {"primaryColor": "#ff0000"}}})).expect("begin");
+    let surface = s.surface("s").expect("s");
+    assert!(surface.is_visible());
+    assert_eq!(surface.root_id, "top");
+    assert_eq!(surface.primary_color(), Some([255, 0, 0]));
+    assert_eq!(
+        surface.catalog_id.as_deref(),
+        Some("https://a2ui.org/specification/v0_8/standard_catalog_definition.json")
+    );
+}
+
+#[test]
+fn v10_create_surface_carries_inline_components_and_data() {
+    let mut s = SurfaceStore::new();
+    s.apply_value(
+        &json!({"version": "v1.0", "createSurface": {"surfaceId": "s",
+        "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+        "components": [{"id": "root", "component": "Text", "text": {"path": "/t"}}],
+        "dataModel": {"t": "inline"}}}),
+    )
+    .expect("create");
+    let surface = s.surface("s").expect("s");
+    assert!(surface.is_visible());
+    assert_eq!(surface.data.get("/t"), Some(&json!("inline")));
+}
+
+#[test]
+fn v10_update_data_model_requires_value_and_null_deletes() {
+    assert!(
+        parse_message(
+            &json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/a"}})
+        )
+        .is_err()
+    );
+    let mut s = SurfaceStore::new();
+    s.apply_value(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "dataModel": {"a": 1, "b": 2}}})).expect("create");
+    s.apply_value(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/a", "value": null}})).expect("delete");
+    assert_eq!(s.surface("s").expect("s").data.root(), &json!({"b": 2}));
+}
+
+#[test]
+fn create_surface_on_a_live_id_is_an_error_and_changes_nothing() {
+    let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let mut s = SurfaceStore::new();
+    s.apply_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat, "sendDataModel": true}})).expect("create");
+    let err = s
+        .apply_value(
+            &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+        )
+        .expect_err("duplicate");
+    assert_eq!(err.code(), "SURFACE_ALREADY_EXISTS");
+    assert!(s.surface("s").expect("s").send_data_model);
+}
+
+#[test]
+fn updates_to_an_unknown_surface_are_errors_in_v09() {
+    let mut s = SurfaceStore::new();
+    let err = s
+        .apply_value(
+            &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "nope", "value": {}}}),
+        )
+        .expect_err("unknown");
+    assert_eq!(err.code(), "SURFACE_NOT_FOUND");
+    assert_eq!(s.errors()[0].surface_id.as_deref(), Some("nope"));
+}
+
+#[test]
+fn an_unknown_catalog_is_refused() {
+    let mut s = SurfaceStore::new();
+    let err = s.apply_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "https://evil.example/catalog.json"}})).expect_err("unknown catalog");
+    assert_eq!(err.code(), "CATALOG_NOT_FOUND");
+    assert!(s.surface("s").is_none());
+}
+
+#[test]
+fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_generation() {
+    let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let mut s = SurfaceStore::new();
+    s.apply_value(
+        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+    )
+    .expect("create");
+    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "a", "variant": "h1"}]}})).expect("first");
+    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "b"}]}})).expect("same type");
+    let c = s
+        .surface("s")
+        .expect("s")
+        .component("root")
+        .expect("root")
+        .clone();
+    assert_eq!(
+        c.props.get("variant"),
+        None,
+        "props are replaced, not merged"
+    );
+    assert_eq!(c.generation, 0);
+    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Image", "url": "x"}]}})).expect("type change");
+    assert_eq!(
+        s.surface("s")
+            .expect("s")
+            .component("root")
+            .expect("root")
+            .generation,
+        1
+    );
+}
+
+#[test]
+fn duplicate_ids_in_one_message_reject_the_whole_message() {
+    let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let mut s = SurfaceStore::new();
+    s.apply_value(
+        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+    )
+    .expect("create");
+    let err = s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "a"}, {"id": "root", "component": "Text", "text": "b"}]}})).expect_err("dup");
+    assert_eq!(err.path(), Some("/updateComponents/components/1/id"));
+    assert!(s.surface("s").expect("s").components.is_empty());
+}
+
+#[test]
+fn delete_surface_frees_everything() {
+    let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    let mut s = SurfaceStore::new();
+    s.apply_value(
+        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+    )
+    .expect("create");
+    s.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+        .expect("delete");
+    assert!(s.surface("s").is_none());
+    assert!(
+        s.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+            .is_err()
+    );
+    s.apply_value(
+        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+    )
+    .expect("recreate after delete");
+}
+
+#[test]
+fn a_message_for_a_surface_of_another_version_is_refused() {
+    let mut s = SurfaceStore::new();
+    s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).expect("v0.8");
+    let err = s
+        .apply_value(
+            &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {}}}),
+        )
+        .expect_err("mismatch");
+    assert_eq!(err.code(), "VERSION_MISMATCH");
+}
+
+#[test]
+fn both_mime_spellings_are_recognised() {
+    assert!(is_a2ui_mime("application/a2ui+json"));
+    assert!(is_a2ui_mime("application/json+a2ui"));
+    assert!(is_a2ui_mime("Application/A2UI+JSON"));
+    assert!(!is_a2ui_mime("application/json"));
+    assert!(!is_a2ui_mime("application/a2ui+json; charset=utf-8"));
+}
