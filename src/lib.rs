@@ -30,6 +30,7 @@ pub mod conformance;
 pub mod error;
 pub mod eval;
 pub mod limits;
+pub mod mcp;
 pub mod model;
 pub mod protocol;
 pub mod stream;
