@@ -169,7 +169,7 @@ fn oversize_payload_is_dropped_and_the_rest_kept() {
         max_payload_bytes: 100,
         ..SplitPolicy::default()
     };
-    let big = format!("[{}]", vec![MSG; 5].join(","));
+    let big = format!("[{}]", [MSG; 5].join(","));
     let r = split_tool_result(
         &json!({"content": [marked("a2ui://x/big", A2UI, &big), marked("a2ui://x/ok", A2UI, MSG), text("t")]}),
         &policy,
