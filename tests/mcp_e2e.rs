@@ -264,6 +264,20 @@ async fn flight_search_select_round_trip_over_real_mcp() {
             .is_err()
     );
 
+    // A select for a flight the server does not know: isError, shown on the surface.
+    let mut bogus = event.clone();
+    bogus.context.insert("flightId".into(), json!("ZZ999"));
+    let request = hub.on_action("agent-call-1", &bogus).unwrap();
+    let failed = client.call_tool(to_params(&request)).await.unwrap();
+    assert_eq!(failed.is_error, Some(true));
+    hub.on_action_result(&request.call_ref, &to_json(&failed))
+        .unwrap();
+    let notices = hub.get("agent-call-1").unwrap().notices();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].surface_id, "flights");
+    assert_eq!(notices[0].code, egui_a2ui::mcp::session::TOOL_ERROR);
+    assert_eq!(notices[0].message, "Unknown flight ZZ999.");
+
     client.cancel().await.unwrap();
     server_task.await.unwrap();
 }

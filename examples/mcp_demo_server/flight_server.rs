@@ -215,7 +215,7 @@ impl ServerHandler for FlightServer {
                 let id = arguments.get("flightId").and_then(Value::as_str);
                 match FLIGHTS.iter().find(|f| Some(f.id) == id) {
                     None => result(json!({"isError": true, "content": [
-                        {"type": "text", "text": format!("Unknown flight {id:?}.")}]})),
+                        {"type": "text", "text": format!("Unknown flight {}.", id.unwrap_or("(none)"))}]})),
                     Some(f) => result(json!({"content": [
                         {"type": "text", "text": format!("Booked {}.", f.id)},
                         payload_block(&format!("a2ui://flights/select/{}", f.id),
