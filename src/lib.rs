@@ -36,6 +36,7 @@ pub mod conformance;
 pub mod error;
 pub mod eval;
 pub mod limits;
+pub mod mcp;
 pub mod model;
 pub mod protocol;
 pub mod render;
