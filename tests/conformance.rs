@@ -13,28 +13,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// Fixtures whose goldens need something not implemented yet, with the reason. Empty once
 /// everything matches.
-const PENDING: &[(&str, &str)] = &[
-    ("cases/v09_edge_cases.json", "needs the basic functions"),
-    ("cases/v10_edge_cases.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/00_formatted-text.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/01_flight-status.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/03_calendar-day.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/04_weather-current.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/08_user-profile.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/11_purchase-complete.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/13_coffee-order.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/15_account-balance.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/16_workout-summary.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/17_event-detail.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/19_software-purchase.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/23_step-counter.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/24_recipe-card.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/27_stats-card.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/28_countdown-timer.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/30_live-invitation-builder.json", "needs the basic functions"),
-    ("specification/v0_9/catalogs/basic/examples/32_advanced-form-validator.json", "needs the basic functions"),
-    ("specification/v0_9/test/cases/contact_form_example.before-delete.json", "needs the basic functions"),
-    ("specification/v1_0/test/cases/contact_form_example.before-delete.json", "needs the basic functions"),];
+const PENDING: &[(&str, &str)] = &[];
 
 fn goldens() -> Vec<PathBuf> {
     let mut out = Vec::new();
