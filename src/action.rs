@@ -80,10 +80,7 @@ impl ClientError {
             body.insert("surfaceId".into(), json!(""));
         }
         if code == crate::error::VALIDATION_FAILED {
-            body.insert(
-                "path".into(),
-                json!(self.error.path().unwrap_or_default()),
-            );
+            body.insert("path".into(), json!(self.error.path().unwrap_or_default()));
         }
         body.insert("message".into(), json!(self.error.to_string()));
         match self.version {

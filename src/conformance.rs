@@ -73,7 +73,12 @@ pub fn dump_surface(store: &SurfaceStore, s: &Surface, functions: &FunctionRegis
     })
 }
 
-fn dump_node(store: &SurfaceStore, s: &Surface, n: &TreeNode, functions: &FunctionRegistry) -> Value {
+fn dump_node(
+    store: &SurfaceStore,
+    s: &Surface,
+    n: &TreeNode,
+    functions: &FunctionRegistry,
+) -> Value {
     let mut o = Map::new();
     o.insert("id".into(), json!(n.id));
     o.insert("component".into(), json!(n.component));

@@ -52,7 +52,10 @@ fn check_size(v: Value, _limits: &Limits) -> Framed {
 }
 
 fn trim_ascii(b: &[u8]) -> &[u8] {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
     let end = b
         .iter()
         .rposition(|c| !c.is_ascii_whitespace())
@@ -69,8 +72,8 @@ pub fn parse_line(line: &[u8], limits: &Limits) -> Framed {
             actual: line.len(),
         });
     }
-    let text = std::str::from_utf8(line)
-        .map_err(|e| A2uiError::Json(format!("invalid UTF-8: {e}")))?;
+    let text =
+        std::str::from_utf8(line).map_err(|e| A2uiError::Json(format!("invalid UTF-8: {e}")))?;
     serde_json::from_str(text).map_err(|e| A2uiError::Json(e.to_string()))
 }
 

@@ -87,7 +87,11 @@ fn diff(path: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
         }
         (Value::Array(x), Value::Array(y)) => {
             if x.len() != y.len() {
-                out.push(format!("{path}: length oracle={} ours={}", x.len(), y.len()));
+                out.push(format!(
+                    "{path}: length oracle={} ours={}",
+                    x.len(),
+                    y.len()
+                ));
             }
             for (i, (va, vb)) in x.iter().zip(y).enumerate() {
                 diff(&format!("{path}[{i}]"), va, vb, out);

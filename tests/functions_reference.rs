@@ -9,6 +9,8 @@
 //! `tests/functions_deviations.md`, each with the reason we are right by the spec; a listed
 //! case that matches again is reported as stale.
 
+#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)] // a test reports by panicking
+
 use std::path::PathBuf;
 
 use egui_a2ui::Limits;
@@ -52,9 +54,13 @@ fn evaluate(case: &Value, registry: &FunctionRegistry, limits: &Limits) -> Outco
         Some("v1.0") => Version::V1_0,
         _ => Version::V0_9,
     };
-    let locale = case.get("locale").and_then(Value::as_str).unwrap_or("en-US");
+    let locale = case
+        .get("locale")
+        .and_then(Value::as_str)
+        .unwrap_or("en-US");
     let cx = EvalContext::new(&data, scope, version, registry, limits).with_locale(locale);
-    let call = json!({"call": case["call"], "args": case.get("args").cloned().unwrap_or(json!({}))});
+    let call =
+        json!({"call": case["call"], "args": case.get("args").cloned().unwrap_or(json!({}))});
     let result = cx.resolve(&call);
     let failed = !cx.take_diagnostics().is_empty();
     Outcome { result, failed }
@@ -94,7 +100,11 @@ fn every_function_case_matches_the_reference_core() {
         let expected = read_json(expected_file);
         let cases = cases.as_array().expect("cases array");
         let results = expected["results"].as_array().expect("results array");
-        assert_eq!(cases.len(), results.len(), "{cases_file}: one result per case");
+        assert_eq!(
+            cases.len(),
+            results.len(),
+            "{cases_file}: one result per case"
+        );
         for (i, (case, reference)) in cases.iter().zip(results).enumerate() {
             total += 1;
             let id = match case.get("id").and_then(Value::as_str) {

@@ -42,7 +42,12 @@ pub fn to_bool(v: &Value) -> bool {
 pub fn to_number(v: &Value) -> f64 {
     match v {
         Value::Number(n) => n.as_f64().unwrap_or(0.0),
-        Value::String(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()).unwrap_or(0.0),
+        Value::String(s) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .unwrap_or(0.0),
         Value::Bool(b) => f64::from(u8::from(*b)),
         _ => 0.0,
     }

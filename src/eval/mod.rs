@@ -104,7 +104,9 @@ impl<'a> EvalContext<'a> {
     pub fn resolve_path(&self, path: &str) -> Value {
         let abs = self.absolute_path(path);
         match parse_pointer(&abs) {
-            Ok(segs) => get_segments(self.data, &segs).cloned().unwrap_or(Value::Null),
+            Ok(segs) => get_segments(self.data, &segs)
+                .cloned()
+                .unwrap_or(Value::Null),
             Err(e) => {
                 self.diagnose(e);
                 Value::Null

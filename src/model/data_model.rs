@@ -264,9 +264,7 @@ impl DataModel {
                     cur = a.get(idx);
                 }
                 Some(_) => {
-                    return Err(err(format!(
-                        "segment {seg:?} is below a primitive value"
-                    )));
+                    return Err(err(format!("segment {seg:?} is below a primitive value")));
                 }
             }
         }

@@ -202,13 +202,21 @@ impl TreeNode {
     /// Nodes whose component exists (instances, cycle and truncated nodes included).
     pub fn node_count(&self) -> usize {
         usize::from(self.kind != NodeKind::Missing)
-            + self.children.iter().map(TreeNode::node_count).sum::<usize>()
+            + self
+                .children
+                .iter()
+                .map(TreeNode::node_count)
+                .sum::<usize>()
     }
 
     /// Nodes with `missing`.
     pub fn missing_count(&self) -> usize {
         usize::from(self.kind == NodeKind::Missing)
-            + self.children.iter().map(TreeNode::missing_count).sum::<usize>()
+            + self
+                .children
+                .iter()
+                .map(TreeNode::missing_count)
+                .sum::<usize>()
     }
 }
 

@@ -160,11 +160,14 @@ pub fn parse_message(value: &Value) -> Result<Envelope, A2uiError> {
             message,
         }),
         Some(Value::String(v)) => {
-            let version = Version::from_wire(v)
-                .ok_or_else(|| A2uiError::UnsupportedVersion(v.clone()))?;
+            let version =
+                Version::from_wire(v).ok_or_else(|| A2uiError::UnsupportedVersion(v.clone()))?;
             v0_9::parse(obj, version).map(|message| Envelope { version, message })
         }
-        Some(_) => Err(A2uiError::validation("/version", "version must be a string")),
+        Some(_) => Err(A2uiError::validation(
+            "/version",
+            "version must be a string",
+        )),
     }
 }
 

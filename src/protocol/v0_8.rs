@@ -263,9 +263,14 @@ pub fn is_bound_value(map: &Map<String, Value>) -> bool {
 
 /// The literal of a BoundValue, if it carries one.
 pub fn bound_literal(map: &Map<String, Value>) -> Option<&Value> {
-    ["literalString", "literalNumber", "literalBoolean", "literalArray"]
-        .iter()
-        .find_map(|k| map.get(*k))
+    [
+        "literalString",
+        "literalNumber",
+        "literalBoolean",
+        "literalArray",
+    ]
+    .iter()
+    .find_map(|k| map.get(*k))
 }
 
 /// Turn BoundValues (at any depth) into v0.9 dynamic values: the literal when given

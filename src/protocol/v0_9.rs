@@ -7,8 +7,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    ComponentDef, CreateSurface, DataWrite, Message, Version, escape_pointer, only_keys, opt_bool, opt_str,
-    req_obj, req_str,
+    ComponentDef, CreateSurface, DataWrite, Message, Version, escape_pointer, only_keys, opt_bool,
+    opt_str, req_obj, req_str,
 };
 use crate::error::A2uiError;
 

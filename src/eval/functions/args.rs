@@ -102,7 +102,11 @@ impl Function for Builtin {
 }
 
 /// Check written arguments against a parameter list.
-pub fn check_params(params: &[Param], raw: &Map<String, Value>, version: Version) -> Result<(), String> {
+pub fn check_params(
+    params: &[Param],
+    raw: &Map<String, Value>,
+    version: Version,
+) -> Result<(), String> {
     for key in raw.keys() {
         if !params.iter().any(|p| p.name == key) {
             return Err(format!("unexpected argument `{key}`"));
@@ -113,11 +117,14 @@ pub fn check_params(params: &[Param], raw: &Map<String, Value>, version: Version
             None if p.required => return Err(format!("missing argument `{}`", p.name)),
             None => {}
             Some(Value::Null) if !p.required || p.kind == Kind::Any => {}
-            Some(v) => {
-                if !kind_accepts(p.kind, v, version) {
-                    return Err(format!("argument `{}` should be {}", p.name, describe(p.kind)));
-                }
+            Some(v) if !kind_accepts(p.kind, v, version) => {
+                return Err(format!(
+                    "argument `{}` should be {}",
+                    p.name,
+                    describe(p.kind)
+                ));
             }
+            Some(_) => {}
         }
     }
     Ok(())
@@ -172,7 +179,9 @@ fn kind_accepts(kind: Kind, v: &Value, version: Version) -> bool {
             _ => false,
         },
         Kind::BoolList => match v {
-            Value::Array(a) => a.len() >= 2 && a.iter().all(|x| kind_accepts(Kind::DynBool, x, version)),
+            Value::Array(a) => {
+                a.len() >= 2 && a.iter().all(|x| kind_accepts(Kind::DynBool, x, version))
+            }
             _ => false,
         },
     }
@@ -214,13 +223,19 @@ pub fn is_identifier(s: &str) -> bool {
 
 /// The v1.0 call envelope: the function name (a leading `@` allowed) and every argument
 /// name must be UAX #31 identifiers. Earlier versions accept any names.
-pub fn check_envelope(name: &str, raw: &Map<String, Value>, version: Version) -> Result<(), String> {
+pub fn check_envelope(
+    name: &str,
+    raw: &Map<String, Value>,
+    version: Version,
+) -> Result<(), String> {
     if version != Version::V1_0 {
         return Ok(());
     }
     let bare = name.strip_prefix('@').unwrap_or(name);
     if !is_identifier(bare) {
-        return Err(format!("function name `{name}` is not a UAX #31 identifier"));
+        return Err(format!(
+            "function name `{name}` is not a UAX #31 identifier"
+        ));
     }
     if let Some(k) = raw.keys().find(|k| !is_identifier(k)) {
         return Err(format!("argument name `{k}` is not a UAX #31 identifier"));

@@ -42,10 +42,14 @@ pub fn register(r: &mut FunctionRegistry) {
         Ok(Value::Bool(num(arg(a, "a")) < num(arg(a, "b"))))
     }));
     r.register(Builtin::new("contains", CONTAINS, |a, _| {
-        Ok(Value::Bool(text(a, "string").contains(&text(a, "substring"))))
+        Ok(Value::Bool(
+            text(a, "string").contains(&text(a, "substring")),
+        ))
     }));
     r.register(Builtin::new("starts_with", STARTS, |a, _| {
-        Ok(Value::Bool(text(a, "string").starts_with(&text(a, "prefix"))))
+        Ok(Value::Bool(
+            text(a, "string").starts_with(&text(a, "prefix")),
+        ))
     }));
     r.register(Builtin::new("ends_with", ENDS, |a, _| {
         Ok(Value::Bool(text(a, "string").ends_with(&text(a, "suffix"))))

@@ -62,8 +62,9 @@ fn digits(s: &[u8], at: usize, n: usize) -> Option<u32> {
     if !part.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    part.iter()
-        .try_fold(0u32, |acc, &b| acc.checked_mul(10)?.checked_add(u32::from(b - b'0')))
+    part.iter().try_fold(0u32, |acc, &b| {
+        acc.checked_mul(10)?.checked_add(u32::from(b - b'0'))
+    })
 }
 
 /// Where the date part ends (CPython's `_find_isoformat_datetime_separator`).
@@ -265,13 +266,36 @@ pub fn apply_pattern(dt: &DateTime, pattern: &str, loc: &LocaleData) -> String {
         let year = dt.year().to_string();
         let text = match *tok {
             "yyyy" => year,
-            "yy" => year.get(year.len().saturating_sub(2)..).unwrap_or_default().to_owned(),
-            "MMMM" => loc.months_wide.get(month).copied().unwrap_or_default().to_owned(),
-            "MMM" => loc.months_abbr.get(month).copied().unwrap_or_default().to_owned(),
+            "yy" => year
+                .get(year.len().saturating_sub(2)..)
+                .unwrap_or_default()
+                .to_owned(),
+            "MMMM" => loc
+                .months_wide
+                .get(month)
+                .copied()
+                .unwrap_or_default()
+                .to_owned(),
+            "MMM" => loc
+                .months_abbr
+                .get(month)
+                .copied()
+                .unwrap_or_default()
+                .to_owned(),
             "MM" => format!("{:02}", dt.month()),
             "M" => dt.month().to_string(),
-            "EEEE" => loc.days_wide.get(weekday).copied().unwrap_or_default().to_owned(),
-            "E" => loc.days_abbr.get(weekday).copied().unwrap_or_default().to_owned(),
+            "EEEE" => loc
+                .days_wide
+                .get(weekday)
+                .copied()
+                .unwrap_or_default()
+                .to_owned(),
+            "E" => loc
+                .days_abbr
+                .get(weekday)
+                .copied()
+                .unwrap_or_default()
+                .to_owned(),
             "dd" => format!("{:02}", dt.day()),
             "d" => dt.day().to_string(),
             "HH" => format!("{:02}", dt.hour()),
@@ -329,7 +353,9 @@ mod tests {
     use super::*;
 
     fn utc(s: &str) -> Option<String> {
-        parse_iso(s).and_then(Parsed::to_utc).map(|d| iso_string(&d))
+        parse_iso(s)
+            .and_then(Parsed::to_utc)
+            .map(|d| iso_string(&d))
     }
 
     #[test]
@@ -349,8 +375,14 @@ mod tests {
 
     #[test]
     fn basic_and_week_forms_parse() {
-        assert_eq!(utc("20260304T050607").as_deref(), Some("2026-03-04T05:06:07.000Z"));
-        assert_eq!(utc("2026-W10-3").as_deref(), Some("2026-03-04T00:00:00.000Z"));
+        assert_eq!(
+            utc("20260304T050607").as_deref(),
+            Some("2026-03-04T05:06:07.000Z")
+        );
+        assert_eq!(
+            utc("2026-W10-3").as_deref(),
+            Some("2026-03-04T00:00:00.000Z")
+        );
     }
 
     #[test]

@@ -37,7 +37,11 @@ const FORMAT_CURRENCY: &[Param] = &[
 /// Register `formatNumber` and `formatCurrency`.
 pub fn register(r: &mut FunctionRegistry) {
     r.register(Builtin::new("formatNumber", FORMAT_NUMBER, format_number));
-    r.register(Builtin::new("formatCurrency", FORMAT_CURRENCY, format_currency));
+    r.register(Builtin::new(
+        "formatCurrency",
+        FORMAT_CURRENCY,
+        format_currency,
+    ));
 }
 
 /// How to lay out the digits of a number.
@@ -140,7 +144,13 @@ fn group_digits(int: &str, sep: &str, (primary, secondary): (usize, usize)) -> S
     let mut end = chars.len();
     let mut size = primary;
     while end > size {
-        groups.push(chars.get(end - size..end).unwrap_or_default().iter().collect());
+        groups.push(
+            chars
+                .get(end - size..end)
+                .unwrap_or_default()
+                .iter()
+                .collect(),
+        );
         end -= size;
         size = secondary;
     }
@@ -151,11 +161,21 @@ fn group_digits(int: &str, sep: &str, (primary, secondary): (usize, usize)) -> S
 
 /// A formatted number: sign, then the digits (`∞` for infinities). NaN gives `""` (SPEC.md
 /// §5.6: "NaN → `""`").
-fn signed(x: f64, neg_prefix: &str, pos_prefix: &str, suffixes: (&str, &str), digits: impl FnOnce() -> String) -> String {
+fn signed(
+    x: f64,
+    neg_prefix: &str,
+    pos_prefix: &str,
+    suffixes: (&str, &str),
+    digits: impl FnOnce() -> String,
+) -> String {
     if x.is_nan() {
         return String::new();
     }
-    let body = if x.is_infinite() { "\u{221e}".to_owned() } else { digits() };
+    let body = if x.is_infinite() {
+        "\u{221e}".to_owned()
+    } else {
+        digits()
+    };
     if x.is_sign_negative() {
         format!("{neg_prefix}{body}{}", suffixes.1)
     } else {
@@ -172,7 +192,8 @@ fn decimals_arg(args: &Map<String, Value>) -> Result<Option<usize>, String> {
     match given(args, "decimals") {
         None => Ok(None),
         Some(d) => {
-            let d = to_int(d).ok_or_else(|| format!("decimals is not an integer: {}", py_str(d)))?;
+            let d =
+                to_int(d).ok_or_else(|| format!("decimals is not an integer: {}", py_str(d)))?;
             Ok(Some(d.clamp(0, MAX_DECIMALS) as usize))
         }
     }
@@ -204,8 +225,15 @@ fn format_number(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Valu
 fn is_symbol_char(c: char) -> bool {
     match c {
         '$' | '+' | '<' | '=' | '>' | '^' | '`' | '|' | '~' => true,
-        '\u{a2}'..='\u{a6}' | '\u{a8}' | '\u{a9}' | '\u{ac}' | '\u{ae}'..='\u{b1}' | '\u{b4}'
-        | '\u{b8}' | '\u{d7}' | '\u{f7}' => true,
+        '\u{a2}'..='\u{a6}'
+        | '\u{a8}'
+        | '\u{a9}'
+        | '\u{ac}'
+        | '\u{ae}'..='\u{b1}'
+        | '\u{b4}'
+        | '\u{b8}'
+        | '\u{d7}'
+        | '\u{f7}' => true,
         '\u{20a0}'..='\u{20c0}'
         | '\u{58f}'
         | '\u{60b}'
@@ -342,7 +370,13 @@ mod tests {
 
     #[test]
     fn currency_spacing_only_for_alphabetic_symbol_edges() {
-        assert_eq!(apply_currency_spacing("\u{a4}#,##0.00", "$"), "\u{a4}#,##0.00");
-        assert_eq!(apply_currency_spacing("\u{a4}#,##0.00", "CHF"), "\u{a4}\u{a0}#,##0.00");
+        assert_eq!(
+            apply_currency_spacing("\u{a4}#,##0.00", "$"),
+            "\u{a4}#,##0.00"
+        );
+        assert_eq!(
+            apply_currency_spacing("\u{a4}#,##0.00", "CHF"),
+            "\u{a4}\u{a0}#,##0.00"
+        );
     }
 }

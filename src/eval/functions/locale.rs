@@ -48,11 +48,19 @@ impl LocaleData {
     /// locale of the same language, else en-US.
     pub fn get(tag: &str) -> &'static LocaleData {
         let norm = tag.replace('_', "-");
-        let lang = norm.split('-').next().unwrap_or_default().to_ascii_lowercase();
+        let lang = norm
+            .split('-')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         LOCALES
             .iter()
             .find(|l| l.tag.eq_ignore_ascii_case(&norm))
-            .or_else(|| LOCALES.iter().find(|l| l.tag.split('-').next() == Some(lang.as_str())))
+            .or_else(|| {
+                LOCALES
+                    .iter()
+                    .find(|l| l.tag.split('-').next() == Some(lang.as_str()))
+            })
             .or_else(|| LOCALES.first())
             .unwrap_or(&EN_US)
     }
@@ -166,7 +174,10 @@ impl Operands {
         let (int_digits, frac_len) = if n == 0.0 {
             (String::from("0"), 0u32)
         } else if exp < 0 {
-            (String::from("0"), (digits.len() as i64 - 1 - i64::from(exp)).max(0) as u32)
+            (
+                String::from("0"),
+                (digits.len() as i64 - 1 - i64::from(exp)).max(0) as u32,
+            )
         } else {
             let int_len = (exp as usize) + 1;
             let mut int_digits: String = digits.chars().take(int_len).collect();
@@ -177,7 +188,11 @@ impl Operands {
             (int_digits, frac_len)
         };
         let tail_start = int_digits.len().saturating_sub(6);
-        let i_mod = int_digits.get(tail_start..).unwrap_or("0").parse::<u64>().unwrap_or(0);
+        let i_mod = int_digits
+            .get(tail_start..)
+            .unwrap_or("0")
+            .parse::<u64>()
+            .unwrap_or(0);
         Some(Self {
             n,
             i_mod,

@@ -34,7 +34,7 @@ pub fn holds(v: &Value, cx: &EvalContext<'_>) -> bool {
     truthy(v)
 }
 
-fn values<'a>(args: &'a Map<String, Value>) -> Result<&'a [Value], String> {
+fn values(args: &Map<String, Value>) -> Result<&[Value], String> {
     match args.get("values") {
         Some(Value::Array(a)) if a.len() >= 2 => Ok(a),
         _ => Err("needs at least 2 values".into()),
@@ -50,5 +50,8 @@ fn or(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> 
 }
 
 fn not(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {
-    Ok(Value::Bool(!holds(args.get("value").unwrap_or(&Value::Null), cx)))
+    Ok(Value::Bool(!holds(
+        args.get("value").unwrap_or(&Value::Null),
+        cx,
+    )))
 }

@@ -11,9 +11,9 @@ use serde_json::{Map, Value};
 use crate::eval::EvalContext;
 use crate::protocol::Version;
 
+use super::Function;
 use super::FunctionRegistry;
 use super::args::{Kind, Param, check_params, req};
-use super::Function;
 
 const URL_V0_9: &[Param] = &[req("url", Kind::Str)];
 const URL_V1_0: &[Param] = &[req("url", Kind::StrOrDynamic)];

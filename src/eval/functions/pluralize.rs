@@ -31,7 +31,11 @@ pub fn register(r: &mut FunctionRegistry) {
 
 /// The category `pluralize` picks for `x` given which texts the call has.
 pub fn choose(x: f64, has: impl Fn(&str) -> bool, locale: &str) -> Result<Category, String> {
-    let explicit = [(0.0, Category::Zero), (1.0, Category::One), (2.0, Category::Two)];
+    let explicit = [
+        (0.0, Category::Zero),
+        (1.0, Category::One),
+        (2.0, Category::Two),
+    ];
     if let Some((_, c)) = explicit.iter().find(|(n, c)| x == *n && has(c.as_str())) {
         return Ok(*c);
     }

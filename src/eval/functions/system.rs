@@ -34,7 +34,9 @@ fn index(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, Strin
     }
     let offset = match given(args, "offset") {
         None => 0,
-        Some(v) => to_int(v).ok_or_else(|| format!("@index needs a numeric offset, got {}", py_str(v)))?,
+        Some(v) => {
+            to_int(v).ok_or_else(|| format!("@index needs a numeric offset, got {}", py_str(v)))?
+        }
     };
     let i = scope_index(cx.scope)
         .ok_or("@index can only be evaluated inside a collection template scope")?;
