@@ -1,4 +1,6 @@
-# Generates src/eval/functions/locale_data.rs from Babel's CLDR data (run with the oracle venv).
+# Generates src/eval/functions/locale_data.rs from Babel's CLDR data. Run with the oracle's
+# venv (Babel 2.19) from the crate root, then `cargo fmt`:
+#   /work/oracle-venv/bin/python tests/data/functions/gen_locales.py > src/eval/functions/locale_data.rs
 from babel import Locale
 from babel.numbers import parse_pattern
 import babel
@@ -12,6 +14,7 @@ def rs(s):
     return out+'"'
 lines=[]
 lines.append("// @generated from CLDR via Babel %s by tests/data/functions/gen_locales.py; do not edit." % babel.__version__)
+lines.append("// CLDR data: Copyright Unicode, Inc., Unicode License v3 (https://www.unicode.org/license.txt).")
 lines.append("use super::locale::{LocaleData, Plural};")
 lines.append("")
 lines.append("/// Every locale with its own data; the first of a language is that language's default.")
