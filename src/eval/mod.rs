@@ -5,6 +5,7 @@
 
 pub mod checks;
 pub mod coerce;
+pub mod expression;
 pub mod functions;
 
 use std::cell::{Cell, RefCell};
@@ -155,22 +156,30 @@ impl<'a> EvalContext<'a> {
                 actual: depth + 1,
             });
         }
-        self.depth.set(depth + 1);
-        let args = match call.get("args") {
-            Some(Value::Object(a)) => a
-                .iter()
-                .map(|(k, x)| (k.clone(), self.resolve_deep(x)))
-                .collect(),
-            Some(Value::Null) | None => Map::new(),
-            Some(_) => {
-                self.depth.set(depth);
-                return Err(A2uiError::Expression {
-                    expression: name.to_owned(),
-                    message: "args must be an object".into(),
-                });
-            }
+        let expression_error = |message: String| A2uiError::Expression {
+            expression: name.to_owned(),
+            message,
         };
-        let r = self.call_resolved(name, &args);
+        let empty = Map::new();
+        let raw = match call.get("args") {
+            Some(Value::Object(a)) => a,
+            Some(Value::Null) | None => &empty,
+            Some(_) => return Err(expression_error("args must be an object".into())),
+        };
+        // As the reference does: the envelope, the function's existence and the written
+        // arguments are checked before anything is resolved.
+        functions::args::check_envelope(name, raw, self.version).map_err(expression_error)?;
+        let f = self
+            .functions
+            .get(name)
+            .ok_or_else(|| expression_error("unknown function".into()))?;
+        f.check_args(raw, self).map_err(expression_error)?;
+        self.depth.set(depth + 1);
+        let args: Map<String, Value> = raw
+            .iter()
+            .map(|(k, x)| (k.clone(), self.resolve_deep(x)))
+            .collect();
+        let r = f.call(&args, self).map_err(expression_error);
         self.depth.set(depth);
         r
     }

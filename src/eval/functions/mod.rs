@@ -1,7 +1,30 @@
 //! Client-side functions callable from bindings (`{"call": name, "args": {...}}`).
 //!
 //! A [`FunctionRegistry`] holds the functions of a catalog; a host adds its own by
-//! implementing [`Function`].
+//! implementing [`Function`] (or wrapping a closure in [`FnFunction`]).
+//! [`FunctionRegistry::basic`] holds the basic catalog's 14 functions (SPEC.md §5.6), the
+//! minimal catalog's `capitalize`, the web_core extras and the v1.0 system function
+//! `@index`.
+//!
+//! Semantics follow the reference core (a2ui-core, FORMAT.md §5) unless the spec says
+//! otherwise; every difference is listed in `tests/functions_deviations.md`. One file per
+//! family: [`validation`], [`format_number`], [`format_date`], [`pluralize`], [`logic`],
+//! [`format_string`], [`extras`] and [`system`]; [`args`] checks arguments as written and
+//! [`pyfmt`] turns values into text the way the reference does.
+
+pub mod args;
+pub mod extras;
+pub mod format_date;
+pub mod format_number;
+pub mod format_string;
+pub mod locale;
+mod locale_data;
+pub mod logic;
+pub mod open_url;
+pub mod pluralize;
+pub mod pyfmt;
+pub mod system;
+pub mod validation;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,6 +37,15 @@ use super::EvalContext;
 pub trait Function: Send + Sync {
     /// The name agents call it by.
     fn name(&self) -> &str;
+
+    /// Check the arguments as the payload wrote them, before bindings and nested calls are
+    /// resolved (the catalog's argument schema: a `DynamicNumber` admits a number, a
+    /// `{"path"}` or a `{"call"}`, but not a literal string). An `Err` fails the call
+    /// without resolving anything. The default accepts everything.
+    fn check_args(&self, raw: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<(), String> {
+        let _ = (raw, cx);
+        Ok(())
+    }
 
     /// Evaluate with arguments already resolved in the caller's scope. An `Err` is reported
     /// as an `EXPRESSION_ERROR` and the binding resolves to `null`.
@@ -74,9 +106,22 @@ impl FunctionRegistry {
         Self::default()
     }
 
-    /// The basic catalog's functions (and the web_core extras and `capitalize`).
+    /// The basic catalog's 14 functions, the minimal catalog's `capitalize`, the web_core
+    /// extras (`add`, `subtract`, `multiply`, `divide`, `equals`, `not_equals`,
+    /// `greater_than`, `less_than`, `contains`, `starts_with`, `ends_with`) and the v1.0
+    /// system function `@index`.
     pub fn basic() -> Self {
-        Self::empty()
+        let mut r = Self::empty();
+        validation::register(&mut r);
+        format_string::register(&mut r);
+        format_number::register(&mut r);
+        format_date::register(&mut r);
+        pluralize::register(&mut r);
+        logic::register(&mut r);
+        open_url::register(&mut r);
+        extras::register(&mut r);
+        system::register(&mut r);
+        r
     }
 
     /// Add (or replace) a function.
