@@ -479,3 +479,27 @@ fn a_list_over_missing_or_odd_data_draws_nothing_and_does_not_panic() {
         assert_eq!(list_item_count(&h), 0);
     }
 }
+
+#[test]
+fn a_list_in_a_stretched_row_keeps_its_content_height() {
+    let mut components = vec![
+        json!({"id": "root", "component": "Column", "children": ["row", "after"]}),
+        json!({"id": "row", "component": "Row", "children": ["list"]}),
+        json!({"id": "list", "component": "List",
+               "children": (0..8).map(|i| format!("t{i}")).collect::<Vec<_>>()}),
+        json!({"id": "after", "component": "Text", "text": "After"}),
+    ];
+    components.extend(
+        (0..8).map(
+            |i| json!({"id": format!("t{i}"), "component": "Text", "text": format!("Line {i}")}),
+        ),
+    );
+    let h = harness(renderer(Value::Array(components), None));
+    let last = rect(&h, "Line 7");
+    let after = rect(&h, "After");
+    assert!(after.top() >= last.bottom() - TOL, "{last:?} {after:?}");
+    assert!(
+        after.top() - last.bottom() < 10.0,
+        "and no taller: {last:?} {after:?}"
+    );
+}

@@ -435,6 +435,19 @@ pub(crate) fn weight_of(cx: &ComponentContext<'_, '_>, child_id: &str) -> f32 {
     }
 }
 
+/// Whether the child `child_id` should have its leaf widgets fill a stretched slot's width.
+///
+/// egui makes a widget fill the width through a justified layout, and a justified layout
+/// also justifies wrapped text word by word; a `Text` is therefore never made to fill (its
+/// box would be invisible anyway). Containers size themselves from the slot's extent and
+/// ignore the layout, so for them this changes nothing.
+pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
+    cx.surface()
+        .components
+        .get(child_id)
+        .is_none_or(|c| c.component != "Text")
+}
+
 /// What a flex container remembers between passes.
 #[derive(Clone, Debug, Default)]
 struct FlexMemory {
@@ -509,7 +522,7 @@ pub(crate) fn flex_ui(
             let fill_width = match axis {
                 Axis::Horizontal => grow.is_some(),
                 Axis::Vertical => cross_extent.is_some(),
-            };
+            } && fills_width(cx, &child.id);
             let key = cx
                 .widget_id()
                 .with(("a2ui-slot", i, &child.id, &child.scope));
@@ -607,20 +620,29 @@ pub(crate) fn list_ui(
     let available = sanitize_rect(ui.available_rect_before_wrap());
     let width = incoming.extent.width.and_then(finite);
     let height = incoming.extent.height.and_then(finite);
-    let box_width = width.unwrap_or_else(|| bounded(available.width()));
-    let box_height = height.unwrap_or_else(|| match axis {
-        // A vertical list sized to content still has to stop somewhere: at the space left
-        // in the parent, or at the screen's height inside an unbounded parent.
+    // A list sized to content still has to stop somewhere along its axis: at the space
+    // left in the parent, or (vertically, inside an unbounded parent) at the screen's
+    // height. Its natural length is capped the same way whatever extent it was given, so a
+    // list stretched to a row's height does not report that height back as its own.
+    let main_cap = match axis {
         Axis::Vertical => {
             let left = available.height();
-            let cap = if left.is_finite() && left < UNBOUNDED {
+            let cap = if left < UNBOUNDED {
                 left
             } else {
-                ui.ctx().content_rect().height()
+                bounded(ui.ctx().content_rect().height())
             };
             cap.max(MIN_LIST_HEIGHT)
         }
-        Axis::Horizontal => bounded(available.height()),
+        Axis::Horizontal => available.width(),
+    };
+    let box_width = width.unwrap_or(match axis {
+        Axis::Vertical => available.width(),
+        Axis::Horizontal => main_cap,
+    });
+    let box_height = height.unwrap_or(match axis {
+        Axis::Vertical => main_cap,
+        Axis::Horizontal => available.height(),
     });
     let box_rect = Rect::from_min_size(available.min, vec2(box_width, box_height));
 
@@ -691,7 +713,14 @@ pub(crate) fn list_ui(
                     axis.vec(UNBOUNDED, if stretch { line } else { bounded(view_cross) }),
                 );
                 let extent = Extent::from_axes(axis, None, stretch.then_some(line));
-                let fill_width = axis == Axis::Vertical && stretch;
+                let fill_width = axis == Axis::Vertical
+                    && stretch
+                    && match statics.get(i) {
+                        Some(child) => fills_width(cx, &child.id),
+                        None => template
+                            .as_ref()
+                            .is_some_and(|(id, _, _)| fills_width(cx, id)),
+                    };
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
                     .role(Role::ListItem)
@@ -728,8 +757,7 @@ pub(crate) fn list_ui(
     });
     let output = inner.inner;
     let (average, cross_used, content_main) = output.inner;
-    let view = output.inner_rect.size();
-    let natural = axis.vec(content_main.min(axis.main(view).max(0.0)), cross_used);
+    let natural = axis.vec(content_main.min(main_cap), cross_used);
     incoming.report(ui, natural);
 
     let mut next = memory;

@@ -4,7 +4,7 @@ use egui::{Rect, Shape, StrokeKind, UiBuilder, Vec2, vec2};
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::layout::{Incoming, Slot, sanitize_rect};
+use crate::render::layout::{Incoming, Slot, fills_width, sanitize_rect};
 
 /// Space between the outline and the child (implementation guide: 16).
 pub(crate) const CARD_PADDING: f32 = 16.0;
@@ -43,7 +43,7 @@ impl ComponentRenderer for Card {
             let natural = match &child {
                 Some(id) => {
                     Slot::new(key, inner_rect, child_extent)
-                        .fill_width(child_extent.width.is_some())
+                        .fill_width(child_extent.width.is_some() && fills_width(cx, id))
                         .show(ui, |ui| cx.child_id_ui(ui, id))
                         .natural
                 }

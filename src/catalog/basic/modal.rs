@@ -4,7 +4,7 @@ use egui::{Align, Layout, Rect, Sense, Vec2, vec2};
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::layout::{Extent, Incoming, Slot, sanitize_rect};
+use crate::render::layout::{Extent, Incoming, Slot, fills_width, sanitize_rect};
 
 /// The dialog's width at most; narrower screens get their width less a margin.
 const DIALOG_WIDTH: f32 = 480.0;
@@ -35,7 +35,7 @@ impl ComponentRenderer for Modal {
                     available,
                     incoming.extent,
                 )
-                .fill_width(incoming.extent.width.is_some())
+                .fill_width(incoming.extent.width.is_some() && fills_width(cx, &id))
                 .sense(Sense::click())
                 .show(ui, |ui| cx.child_id_ui(ui, &id));
                 if placed.response.clicked() || placed.slot.clicked() {
@@ -81,7 +81,7 @@ impl ComponentRenderer for Modal {
                         height: None,
                     };
                     let placed = Slot::new(content_key, rect, extent)
-                        .fill_width(true)
+                        .fill_width(fills_width(cx, id))
                         .show(ui, |ui| cx.child_id_ui(ui, id));
                     ui.advance_cursor_after_rect(Rect::from_min_size(
                         top_left,

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::catalog::ComponentRenderer;
 use crate::eval::coerce;
 use crate::render::ComponentContext;
-use crate::render::layout::{Incoming, Slot, sanitize_rect};
+use crate::render::layout::{Extent, Incoming, Slot, fills_width, sanitize_rect};
 
 /// Space between the tab bar and the selected child.
 const BAR_GAP: f32 = 4.0;
@@ -116,7 +116,7 @@ impl ComponentRenderer for Tabs {
                 .and_then(|t| t.get("child"))
                 .and_then(Value::as_str)
                 .map(str::to_owned);
-            let extent = crate::render::layout::Extent {
+            let extent = Extent {
                 width,
                 height: incoming.extent.height.map(|h| (h - chrome_height).max(0.0)),
             };
@@ -127,7 +127,7 @@ impl ComponentRenderer for Tabs {
                         panel_rect,
                         extent,
                     )
-                    .fill_width(width.is_some())
+                    .fill_width(width.is_some() && fills_width(cx, &id))
                     .role(Role::TabPanel)
                     .show(ui, |ui| cx.child_id_ui(ui, &id))
                     .natural
