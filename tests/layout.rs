@@ -288,10 +288,10 @@ fn row_align_stretch_is_the_default_and_makes_children_as_tall_as_the_row() {
     );
 }
 
-/// A Column (align given or default) of a wide text and a Row (justify end) holding a
-/// short text: the short text ends where the Row ends.
-fn column_with_row(align: Option<&str>) -> (Rect, Rect) {
-    let mut column = json!({"id": "root", "component": "Column", "children": ["wide", "row"]});
+/// A Column (align given or default) of a wide text and a Card around a Row (justify end)
+/// holding a short text: the short text ends where the Card's content ends.
+fn column_with_card(align: Option<&str>) -> (Rect, Rect) {
+    let mut column = json!({"id": "root", "component": "Column", "children": ["wide", "card"]});
     if let Some(a) = align {
         column["align"] = json!(a);
     }
@@ -299,6 +299,7 @@ fn column_with_row(align: Option<&str>) -> (Rect, Rect) {
         json!([
             column,
             {"id": "wide", "component": "Text", "text": "A wide text on top"},
+            {"id": "card", "component": "Card", "child": "row"},
             {"id": "row", "component": "Row", "justify": "end", "children": ["short"]},
             {"id": "short", "component": "Text", "text": "short"},
         ]),
@@ -310,28 +311,62 @@ fn column_with_row(align: Option<&str>) -> (Rect, Rect) {
 #[test]
 fn column_align_stretch_is_the_default_and_makes_children_as_wide_as_the_column() {
     for align in [None, Some("stretch")] {
-        let (_, short) = column_with_row(align);
+        let (_, short) = column_with_card(align);
+        let inset = HOST.right() - short.right();
         assert!(
-            HOST.right() - short.right() < 10.0,
-            "the row fills the width: {short:?}"
+            (10.0..=30.0).contains(&inset),
+            "the card fills the width: {short:?}"
         );
     }
+    let (wide, short) = column_with_card(Some("start"));
+    assert!(
+        short.right() < wide.right() + 40.0,
+        "unstretched, the card wraps its content"
+    );
+}
+
+/// A Column with this `align` of a wide and a short text.
+fn column_of_texts(align: &str) -> (Rect, Rect) {
+    let h = harness(renderer(
+        json!([
+            {"id": "root", "component": "Column", "align": align, "children": ["wide", "short"]},
+            {"id": "wide", "component": "Text", "text": "A wide text on top"},
+            {"id": "short", "component": "Text", "text": "short"},
+        ]),
+        None,
+    ));
+    (rect(&h, "A wide text on top"), rect(&h, "short"))
 }
 
 #[test]
 fn column_align_start_center_end_place_children_across_the_column() {
-    let (wide, short) = column_with_row(Some("start"));
+    let (wide, short) = column_of_texts("start");
     close(wide.left(), short.left(), "start: left edges");
-    let (wide, short) = column_with_row(Some("end"));
-    close(
-        HOST.right() - wide.right(),
-        HOST.right() - short.right(),
-        "end: right edges",
-    );
+    assert!(wide.left() - HOST.left() < 10.0);
+    let (wide, short) = column_of_texts("end");
+    close(wide.right(), short.right(), "end: right edges");
     assert!(HOST.right() - short.right() < 10.0);
-    let (wide, short) = column_with_row(Some("center"));
+    let (wide, short) = column_of_texts("center");
     close(wide.center().x, short.center().x, "center: centres");
     close(wide.center().x, HOST.center().x, "centred in the column");
+}
+
+#[test]
+fn a_row_fills_the_width_of_a_column_whatever_its_align() {
+    for align in ["start", "center", "end"] {
+        let h = harness(renderer(
+            json!([
+                {"id": "root", "component": "Column", "align": align, "children": ["wide", "row"]},
+                {"id": "wide", "component": "Text", "text": "A wide text on top"},
+                {"id": "row", "component": "Row", "justify": "spaceBetween", "children": ["l", "r"]},
+                {"id": "l", "component": "Text", "text": "Left"},
+                {"id": "r", "component": "Text", "text": "Right"},
+            ]),
+            None,
+        ));
+        assert!(rect(&h, "Left").left() - HOST.left() < 10.0, "{align}");
+        assert!(HOST.right() - rect(&h, "Right").right() < 10.0, "{align}");
+    }
 }
 
 #[test]

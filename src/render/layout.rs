@@ -448,6 +448,16 @@ pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool
         .is_none_or(|c| c.component != "Text")
 }
 
+/// Whether the child `child_id` spans the full width of a column it sits in whatever the
+/// column's `align`: the guide has a Row fill the available width, and a List is a
+/// scrolling block; both are laid out across the column rather than aligned in it.
+pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
+    cx.surface()
+        .components
+        .get(child_id)
+        .is_some_and(|c| matches!(c.component.as_str(), "Row" | "List"))
+}
+
 /// What a flex container remembers between passes.
 #[derive(Clone, Debug, Default)]
 struct FlexMemory {
@@ -508,6 +518,8 @@ pub(crate) fn flex_ui(
             position += plan.lead.get(i).copied().unwrap_or(0.0);
             let grow = plan.grow.get(i).copied().flatten();
             let main_size = grow.unwrap_or((main_limit - taken).max(0.0));
+            let stretch = stretch
+                || (axis == Axis::Vertical && cross_fixed.is_some() && spans_width(cx, &child.id));
             let (cross_offset, cross_size, cross_extent) = if stretch {
                 (0.0, line, Some(line))
             } else {
@@ -702,6 +714,14 @@ pub(crate) fn list_ui(
                 }
                 let key = row_key.with(("a2ui-row", i));
                 let size_key = key.with("a2ui-row-size");
+                let child_id = match statics.get(i) {
+                    Some(child) => Some(child.id.as_str()),
+                    None => template.as_ref().map(|(id, _, _)| id.as_str()),
+                };
+                let stretch = stretch
+                    || (axis == Axis::Vertical
+                        && cross_fixed.is_some()
+                        && child_id.is_some_and(|id| spans_width(cx, id)));
                 let offset = if stretch || align == CrossAlign::Start {
                     0.0
                 } else {
@@ -715,12 +735,7 @@ pub(crate) fn list_ui(
                 let extent = Extent::from_axes(axis, None, stretch.then_some(line));
                 let fill_width = axis == Axis::Vertical
                     && stretch
-                    && match statics.get(i) {
-                        Some(child) => fills_width(cx, &child.id),
-                        None => template
-                            .as_ref()
-                            .is_some_and(|(id, _, _)| fills_width(cx, id)),
-                    };
+                    && child_id.is_some_and(|id| fills_width(cx, id));
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
                     .role(Role::ListItem)
