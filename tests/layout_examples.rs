@@ -1,11 +1,12 @@
-//! Every example of the basic catalog lays out in a kittest harness without panicking.
+//! Every example of the basic catalog lays out in a kittest harness without panicking and
+//! without anything sticking out of the window sideways.
 
 use egui_a2ui::{Catalog, Renderer};
 use egui_kittest::Harness;
 use egui_kittest::kittest::NodeT as _;
 
 #[test]
-fn every_basic_example_lays_out_without_panicking() {
+fn every_basic_example_lays_out_within_the_window_without_panicking() {
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/a2ui/specification/v0_9/catalogs/basic/examples"
@@ -33,24 +34,30 @@ fn every_basic_example_lays_out_without_panicking() {
                 r,
             );
         h.run_steps(6);
-        if std::env::var_os("A2UI_DUMP").is_some() {
+        let dump = std::env::var_os("A2UI_DUMP").is_some();
+        if dump {
             eprintln!("== {}", path.display());
-            for n in h.root().children_recursive() {
-                let a = n.accesskit_node();
-                if let (Some(text), Some(b)) = (a.label().or_else(|| a.value()), a.bounding_box()) {
-                    if a.role() != egui::accesskit::Role::TextRun {
-                        eprintln!(
-                            "  {:?} {:?} [{:.0},{:.0} {:.0}x{:.0}]",
-                            a.role(),
-                            text,
-                            b.x0,
-                            b.y0,
-                            b.x1 - b.x0,
-                            b.y1 - b.y0
-                        );
-                    }
-                }
+        }
+        for n in h.root().children_recursive() {
+            let a = n.accesskit_node();
+            let Some(b) = a.bounding_box() else { continue };
+            let text = a.label().or_else(|| a.value()).unwrap_or_default();
+            if dump && !text.is_empty() && a.role() != egui::accesskit::Role::TextRun {
+                eprintln!(
+                    "  {:?} {text:?} [{:.0},{:.0} {:.0}x{:.0}]",
+                    a.role(),
+                    b.x0,
+                    b.y0,
+                    b.x1 - b.x0,
+                    b.y1 - b.y0
+                );
             }
+            assert!(
+                b.x1 <= 480.5,
+                "{}: {:?} {text:?} overflows the window: {b:?}",
+                path.display(),
+                a.role()
+            );
         }
     }
 }

@@ -36,7 +36,9 @@ impl ComponentRenderer for Modal {
                     incoming.extent,
                 )
                 .fill_width(incoming.extent.width.is_some() && fills_width(cx, &id))
-                .sense(Sense::click())
+                // Click without focus: a focusable container would be a keyboard stop with no
+                // name. A Button trigger is focusable itself.
+                .sense(Sense::CLICK)
                 .show(ui, |ui| cx.child_id_ui(ui, &id));
                 if placed.response.clicked() || placed.slot.clicked() {
                     open = true;
