@@ -538,3 +538,19 @@ fn a_list_in_a_stretched_row_keeps_its_content_height() {
         "and no taller: {last:?} {after:?}"
     );
 }
+
+#[test]
+fn items_of_a_horizontal_list_are_no_wider_than_the_list() {
+    let long = "word ".repeat(200);
+    let h = harness(renderer(
+        json!([
+            {"id": "root", "component": "List", "direction": "horizontal", "children": ["long", "next"]},
+            {"id": "long", "component": "Text", "text": long.trim()},
+            {"id": "next", "component": "Text", "text": "Next"},
+        ]),
+        None,
+    ));
+    let text = h.get_by_label_contains("word word").rect();
+    assert!(text.width() <= HOST.width() + TOL, "{text:?}");
+    assert!(text.height() > 30.0, "it wraps: {text:?}");
+}

@@ -681,6 +681,12 @@ pub(crate) fn list_ui(
         scroll.show_viewport(ui, |ui, viewport| {
             let base = ui.max_rect().min;
             let view_cross = axis.cross(ui.max_rect().size());
+            // Items of a horizontal list are at most as wide as the list (the guide gives
+            // them a max width), so long text wraps instead of running on.
+            let row_max = match axis {
+                Axis::Vertical => UNBOUNDED,
+                Axis::Horizontal => bounded(ui.max_rect().width()),
+            };
             // Rows fill the list's cross size only when that size is not itself measured
             // from the rows' widths (see `flex_ui`).
             let cross_fixed = match axis {
@@ -730,7 +736,7 @@ pub(crate) fn list_ui(
                 };
                 let rect = Rect::from_min_size(
                     base + axis.vec(position, offset),
-                    axis.vec(UNBOUNDED, if stretch { line } else { bounded(view_cross) }),
+                    axis.vec(row_max, if stretch { line } else { bounded(view_cross) }),
                 );
                 let extent = Extent::from_axes(axis, None, stretch.then_some(line));
                 let fill_width = axis == Axis::Vertical
