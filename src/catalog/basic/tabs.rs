@@ -1,19 +1,151 @@
-//! `Tabs`.
+//! `Tabs`: a tab bar of titles over the selected tab's child.
+
+use egui::accesskit::Role;
+use egui::{Align, Layout, Rect, Sense, Stroke, UiBuilder, Vec2, vec2};
+use serde_json::Value;
 
 use crate::catalog::ComponentRenderer;
+use crate::eval::coerce;
 use crate::render::ComponentContext;
+use crate::render::layout::{Extent, Incoming, Slot, fills_width, sanitize_rect};
 
-/// The `Tabs` component.
+/// Space between the tab bar and the selected child.
+const BAR_GAP: f32 = 4.0;
+/// Thickness of the mark under the selected title.
+const SELECTED_MARK: f32 = 2.0;
+
+/// The `Tabs` component: a wrapping bar with each `tabs[i].title` (bound titles are
+/// resolved), and below it only the selected tab's `child`. The selected index is widget
+/// state keyed by the node, so it survives re-renders and data updates; it starts at 0 and
+/// is clamped when tabs are removed.
 pub struct Tabs;
 
 impl ComponentRenderer for Tabs {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let children = cx.children();
-        ui.vertical(|ui| {
-            if let Some(first) = children.first() {
-                cx.child_ui(ui, first);
-            }
-        })
-        .response
+        let tabs: Vec<Value> = match cx.prop("tabs") {
+            Some(Value::Array(tabs)) => tabs.clone(),
+            _ => Vec::new(),
+        };
+        let incoming = Incoming::of(ui);
+        if tabs.is_empty() {
+            incoming.report(ui, Vec2::ZERO);
+            return ui.allocate_response(Vec2::ZERO, Sense::hover());
+        }
+        let max_chars = cx.limits().max_string_chars;
+        let titles: Vec<String> = tabs
+            .iter()
+            .enumerate()
+            .map(|(i, tab)| {
+                let title = tab
+                    .get("title")
+                    .map(|t| cx.with_eval(|e| coerce::to_display_string(&e.resolve(t))))
+                    .unwrap_or_default();
+                let title = title.trim();
+                // Every tab needs a name, for the eye and for assistive technology.
+                if title.is_empty() {
+                    format!("Tab {}", i + 1)
+                } else {
+                    title.chars().take(max_chars).collect()
+                }
+            })
+            .collect();
+        let last = tabs.len() - 1;
+        let selected_key = cx.widget_id().with("a2ui-tabs-selected");
+        let mut selected = ui
+            .data(|d| d.get_temp::<usize>(selected_key))
+            .unwrap_or(0)
+            .min(last);
+        let accent = cx
+            .primary_color()
+            .unwrap_or(ui.visuals().selection.stroke.color);
+
+        let available = sanitize_rect(ui.available_rect_before_wrap());
+        let origin = available.min;
+        let width = incoming.extent.width;
+        let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
+            let bar_rect = Rect::from_min_size(
+                origin,
+                vec2(width.unwrap_or(available.width()), available.height()),
+            );
+            let bar = ui.scope_builder(
+                UiBuilder::new()
+                    .max_rect(bar_rect)
+                    .layout(Layout::left_to_right(Align::Center).with_main_wrap(true))
+                    .accessibility_role(Role::TabList),
+                |ui| {
+                    for (i, title) in titles.iter().enumerate() {
+                        let is_selected = i == selected;
+                        let response = ui.add(egui::Button::selectable(is_selected, title));
+                        ui.ctx().accesskit_node_builder(response.id, |node| {
+                            node.set_role(Role::Tab);
+                            node.set_selected(is_selected);
+                        });
+                        if is_selected {
+                            ui.painter().hline(
+                                response.rect.x_range(),
+                                response.rect.bottom() + SELECTED_MARK / 2.0,
+                                Stroke::new(SELECTED_MARK, accent),
+                            );
+                        }
+                        if response.clicked() && !is_selected {
+                            selected = i;
+                            ui.data_mut(|d| d.insert_temp(selected_key, i));
+                        }
+                    }
+                },
+            );
+            let bar_rect = bar.response.rect;
+            let line_y = bar_rect.bottom() + SELECTED_MARK;
+            let line_width = width.unwrap_or(bar_rect.width());
+            ui.painter().hline(
+                origin.x..=origin.x + line_width,
+                line_y + 0.5,
+                ui.visuals().widgets.noninteractive.bg_stroke,
+            );
+            let top = line_y + 1.0 + BAR_GAP;
+            let chrome_height = top - origin.y;
+            let panel_rect = Rect::from_min_max(
+                egui::pos2(origin.x, top),
+                egui::pos2(
+                    origin.x + width.unwrap_or(available.width()),
+                    available.max.y.max(top),
+                ),
+            );
+            let child = tabs
+                .get(selected)
+                .and_then(|t| t.get("child"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let extent = Extent {
+                width,
+                height: incoming.extent.height.map(|h| (h - chrome_height).max(0.0)),
+            };
+            let content = match child {
+                Some(id) => {
+                    Slot::new(
+                        cx.widget_id().with(("a2ui-tab-panel", selected)),
+                        panel_rect,
+                        extent,
+                    )
+                    .fill_width(width.is_some() && fills_width(cx, &id))
+                    .role(Role::TabPanel)
+                    .show(ui, |ui| cx.child_id_ui(ui, &id))
+                    .natural
+                }
+                None => Vec2::ZERO,
+            };
+            let natural = vec2(bar_rect.width().max(content.x), chrome_height + content.y);
+            let size = vec2(
+                width.unwrap_or(natural.x),
+                incoming
+                    .extent
+                    .height
+                    .map_or(natural.y, |h| h.max(natural.y)),
+            );
+            ui.expand_to_include_rect(Rect::from_min_size(origin, size));
+            natural
+        });
+        incoming.report(ui, inner.inner);
+        inner.response
     }
 }

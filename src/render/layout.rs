@@ -1,0 +1,906 @@
+//! Layout for the container components: the *slot* protocol every container uses to place a
+//! child, a small flexbox for `Row` and `Column`, and the (virtualised) `List`.
+//!
+//! egui lays a frame out in one pass, top-down, so a container cannot ask a child how big it
+//! wants to be before placing it. A container therefore remembers the sizes its children had
+//! in the previous pass (egui memory, keyed by the container's `widget_id`), plans with them,
+//! draws every child in a child `Ui` with an exact rectangle (a *slot*) and measures again.
+//! When a size changed it asks egui to discard the pass and run another, so the first guess
+//! is never shown.
+//!
+//! A slot carries an [`Extent`] in its `UiStackInfo` tags: per axis, either a size the child
+//! must fill (a stretched or weighted child) or "size to content". A container drawn in a
+//! slot fills the given axes and reports its *natural* (content) size back through egui
+//! memory, so a stretched child never feeds its stretched size into the next measurement and
+//! layouts cannot ratchet. A leaf widget just draws; its natural size is what it allocated.
+//!
+//! Spacing follows the implementation guide's leaf-margin strategy: containers add no
+//! padding and no gaps; leaf widgets and outlined controls carry their own margin.
+//!
+//! This module owns only geometry and the bookkeeping above; it reads the component tree
+//! through [`ComponentContext`] and touches no data model.
+
+use egui::accesskit::Role;
+use egui::{Align, Id, Layout, Rect, Response, ScrollArea, Sense, Ui, UiBuilder, Vec2, vec2};
+use serde_json::Value;
+
+use super::ComponentContext;
+
+/// The `UiStackInfo` tag a slot carries its [`SlotTag`] under.
+const SLOT_TAG: &str = "a2ui-slot";
+
+/// Sizes closer than this (points) count as equal, so float noise never keeps a layout busy.
+const EPSILON: f32 = 0.5;
+
+/// Passes in a row a container may ask for because its measurements changed. A layout that
+/// has not settled by then is left alone until something else repaints, rather than
+/// burning a core on an oscillation.
+const MAX_UNSETTLED: u8 = 6;
+
+/// Stands in for an unbounded length (a `Ui` inside a scroll area) so rectangles stay finite.
+const UNBOUNDED: f32 = 100_000.0;
+
+/// Weights above this are clamped: they only matter relative to each other, and huge values
+/// would make sums overflow.
+const MAX_WEIGHT: f64 = 1.0e6;
+
+/// A `List` never gets shorter than this when its height comes from the space left over.
+const MIN_LIST_HEIGHT: f32 = 120.0;
+
+/// Rows a list lays out in one pass at most, whatever the row sizes (zero-height rows would
+/// otherwise make "fill the viewport" unbounded).
+const MAX_LIST_ROWS_PER_PASS: usize = 256;
+
+/// The row size a virtualised list assumes before it has measured one.
+const DEFAULT_ROW_SIZE: f32 = 24.0;
+
+/// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
+/// `None` to size to content.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Extent {
+    /// The exact width, or `None` for content width.
+    pub(crate) width: Option<f32>,
+    /// The exact height, or `None` for content height.
+    pub(crate) height: Option<f32>,
+}
+
+impl Extent {
+    /// The extent along `axis`.
+    pub(crate) fn along(self, axis: Axis) -> Option<f32> {
+        match axis {
+            Axis::Horizontal => self.width,
+            Axis::Vertical => self.height,
+        }
+    }
+
+    /// The extent across `axis`.
+    pub(crate) fn across(self, axis: Axis) -> Option<f32> {
+        match axis {
+            Axis::Horizontal => self.height,
+            Axis::Vertical => self.width,
+        }
+    }
+
+    /// An extent from its main and cross parts.
+    pub(crate) fn from_axes(axis: Axis, main: Option<f32>, cross: Option<f32>) -> Self {
+        match axis {
+            Axis::Horizontal => Self {
+                width: main,
+                height: cross,
+            },
+            Axis::Vertical => Self {
+                width: cross,
+                height: main,
+            },
+        }
+    }
+
+    /// Both axes made smaller by `by` (padding), never below zero.
+    pub(crate) fn shrink(self, by: Vec2) -> Self {
+        Self {
+            width: self.width.map(|w| (w - by.x).max(0.0)),
+            height: self.height.map(|h| (h - by.y).max(0.0)),
+        }
+    }
+}
+
+/// What a slot hands its child: the extent, and where to report a natural size.
+#[derive(Clone, Copy, Debug)]
+struct SlotTag {
+    extent: Extent,
+    report: Id,
+}
+
+/// What the parent of a container asks of it, and where to report its natural size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Incoming {
+    /// The extent to fill.
+    pub(crate) extent: Extent,
+    report: Option<Id>,
+}
+
+impl Incoming {
+    /// What the parent of the component drawing into `ui` asks of it. Outside a slot (the
+    /// surface root, a child of a host or foreign widget) a container behaves like a block:
+    /// it fills the available width and sizes its height to content.
+    pub(crate) fn of(ui: &Ui) -> Self {
+        // The renderer's `Ui` is the per-node scope the tree walk opens inside the slot, so
+        // the tag sits on it or on its parent. Looking further up would pick up the slot of
+        // some ancestor (e.g. a Button wrapping this node) and apply its sizes here.
+        let stack = ui.stack();
+        let tag = std::iter::once(&**stack)
+            .chain(stack.parent.as_deref())
+            .find_map(|s| s.tags().get_downcast::<SlotTag>(SLOT_TAG).copied());
+        match tag {
+            Some(t) => Self {
+                extent: t.extent,
+                report: Some(t.report),
+            },
+            None => Self {
+                extent: Extent {
+                    width: finite(ui.available_width()),
+                    height: None,
+                },
+                report: None,
+            },
+        }
+    }
+
+    /// Tell the parent slot (if any) how big the content is, independent of any stretching.
+    pub(crate) fn report(&self, ui: &Ui, natural: Vec2) {
+        if let Some(id) = self.report {
+            let natural = sanitize_size(natural);
+            ui.data_mut(|d| d.insert_temp(id, natural));
+        }
+    }
+}
+
+/// A child drawn in a slot.
+pub(crate) struct Placed {
+    /// The child's own response.
+    pub(crate) response: Response,
+    /// The slot `Ui`'s response (with the slot's sense).
+    pub(crate) slot: Response,
+    /// How big the child's content is, whatever it was stretched to.
+    pub(crate) natural: Vec2,
+}
+
+/// A child `Ui` with an exact rectangle that tells the child how big to be.
+pub(crate) struct Slot {
+    key: Id,
+    rect: Rect,
+    extent: Extent,
+    fill_width: bool,
+    role: Option<Role>,
+    sense: Option<Sense>,
+}
+
+impl Slot {
+    /// A slot at `rect` (the child may not draw beyond it, except to overflow) asking for
+    /// `extent`. `key` must be unique among the parent's slots and stable across passes.
+    pub(crate) fn new(key: Id, rect: Rect, extent: Extent) -> Self {
+        Self {
+            key,
+            rect: sanitize_rect(rect),
+            extent,
+            fill_width: false,
+            role: None,
+            sense: None,
+        }
+    }
+
+    /// Make leaf widgets (text fields, buttons) fill the slot's width. Only sound where the
+    /// width does not come from the child's own measured width, or the width would ratchet.
+    pub(crate) fn fill_width(mut self, fill: bool) -> Self {
+        self.fill_width = fill;
+        self
+    }
+
+    /// The AccessKit role of the slot's node (a list item, a tab panel).
+    pub(crate) fn role(mut self, role: Role) -> Self {
+        self.role = Some(role);
+        self
+    }
+
+    /// Let the slot itself sense input behind the child (a clickable Modal trigger).
+    pub(crate) fn sense(mut self, sense: Sense) -> Self {
+        self.sense = Some(sense);
+        self
+    }
+
+    /// Draw the child with `add`.
+    pub(crate) fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+        let report = self.key.with("a2ui-natural");
+        ui.data_mut(|d| d.remove::<Vec2>(report));
+        let tag = SlotTag {
+            extent: self.extent,
+            report,
+        };
+        let mut builder = UiBuilder::new()
+            .id_salt(self.key)
+            .max_rect(self.rect)
+            .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width))
+            .ui_stack_info(egui::UiStackInfo::default().with_tag_value(SLOT_TAG, tag));
+        if let Some(role) = self.role {
+            builder = builder.accessibility_role(role);
+        }
+        if let Some(sense) = self.sense {
+            builder = builder.sense(sense);
+        }
+        let mut child = ui.new_child(builder);
+        let response = add(&mut child);
+        let reported = ui.data_mut(|d| d.remove_temp::<Vec2>(report));
+        let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
+        let slot = child.response();
+        Placed {
+            response,
+            slot,
+            natural,
+        }
+    }
+}
+
+/// A main axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Axis {
+    /// Left to right (`Row`, horizontal `List`).
+    Horizontal,
+    /// Top to bottom (`Column`, vertical `List`).
+    Vertical,
+}
+
+impl Axis {
+    /// The main-axis component of `v`.
+    pub(crate) fn main(self, v: Vec2) -> f32 {
+        match self {
+            Self::Horizontal => v.x,
+            Self::Vertical => v.y,
+        }
+    }
+
+    /// The cross-axis component of `v`.
+    pub(crate) fn cross(self, v: Vec2) -> f32 {
+        match self {
+            Self::Horizontal => v.y,
+            Self::Vertical => v.x,
+        }
+    }
+
+    /// A vector from its main and cross components.
+    pub(crate) fn vec(self, main: f32, cross: f32) -> Vec2 {
+        match self {
+            Self::Horizontal => vec2(main, cross),
+            Self::Vertical => vec2(cross, main),
+        }
+    }
+}
+
+/// `justify`: distribution along the main axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Justify {
+    /// Packed at the start (the default).
+    #[default]
+    Start,
+    /// Packed in the middle.
+    Center,
+    /// Packed at the end.
+    End,
+    /// First and last at the edges, equal gaps between.
+    SpaceBetween,
+    /// Equal space around each child (half-size at the edges).
+    SpaceAround,
+    /// Equal gaps between children and at both edges.
+    SpaceEvenly,
+    /// Children share the whole length equally (each child without a `weight` grows as if
+    /// it had weight 1).
+    Stretch,
+}
+
+impl Justify {
+    /// Parse a wire value; unknown or missing values are the default (`start`). Lenient
+    /// about case and CSS spellings (`space-between`, `flex-end`).
+    pub(crate) fn parse(value: Option<&str>) -> Self {
+        match value.map(normalize_keyword).as_deref() {
+            Some("center") => Self::Center,
+            Some("end" | "flexend") => Self::End,
+            Some("spacebetween") => Self::SpaceBetween,
+            Some("spacearound") => Self::SpaceAround,
+            Some("spaceevenly") => Self::SpaceEvenly,
+            Some("stretch") => Self::Stretch,
+            _ => Self::Start,
+        }
+    }
+}
+
+/// `align`: placement across the main axis.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum CrossAlign {
+    /// At the start (top of a row, left of a column).
+    Start,
+    /// Centred.
+    Center,
+    /// At the end.
+    End,
+    /// Filling the cross size (the default for Row, Column and List).
+    #[default]
+    Stretch,
+}
+
+impl CrossAlign {
+    /// Parse a wire value; unknown or missing values are the default (`stretch`).
+    pub(crate) fn parse(value: Option<&str>) -> Self {
+        match value.map(normalize_keyword).as_deref() {
+            Some("start" | "flexstart") => Self::Start,
+            Some("center") => Self::Center,
+            Some("end" | "flexend") => Self::End,
+            _ => Self::Stretch,
+        }
+    }
+
+    /// The offset of a child of cross size `natural` in a line of cross size `line`.
+    pub(crate) fn offset(self, line: f32, natural: f32) -> f32 {
+        let free = (line - natural).max(0.0);
+        match self {
+            Self::Start | Self::Stretch => 0.0,
+            Self::Center => free / 2.0,
+            Self::End => free,
+        }
+    }
+}
+
+fn normalize_keyword(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '-' | '_' | ' '))
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Where each child of a flex line goes along the main axis.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MainPlan {
+    /// Space before each child: the leading offset for the first, the gap for the others.
+    pub(crate) lead: Vec<f32>,
+    /// The exact main size of each growing child; `None` for a child sized to content.
+    pub(crate) grow: Vec<Option<f32>>,
+}
+
+/// Plan a flex line of `length` (`None`: sized to content, so there is no free space and
+/// neither `justify` nor `weight` has any effect) from the children's `naturals` (main
+/// sizes, from the previous pass) and `weights` (flex-grow, `0` for none).
+///
+/// Growing children have a basis of zero (CSS `flex: <weight>`): they share the free space
+/// in proportion to their weights, so weights 1:2 give widths 1:2. With `justify: stretch`
+/// every child without a weight grows with weight 1.
+pub(crate) fn plan_main(
+    length: Option<f32>,
+    naturals: &[f32],
+    weights: &[f32],
+    justify: Justify,
+) -> MainPlan {
+    let n = naturals.len();
+    let Some(length) = length.and_then(finite) else {
+        return MainPlan {
+            lead: vec![0.0; n],
+            grow: vec![None; n],
+        };
+    };
+    let weights: Vec<f32> = (0..n)
+        .map(|i| match weights.get(i).copied() {
+            Some(w) if w > 0.0 && w.is_finite() => w,
+            _ if justify == Justify::Stretch => 1.0,
+            _ => 0.0,
+        })
+        .collect();
+    let fixed: f32 = naturals
+        .iter()
+        .zip(&weights)
+        .filter(|(_, w)| **w <= 0.0)
+        .map(|(n, _)| if n.is_finite() { n.max(0.0) } else { 0.0 })
+        .sum();
+    let free = (length - fixed).max(0.0);
+    let total: f32 = weights.iter().sum();
+    let grow = weights
+        .iter()
+        .map(|w| (*w > 0.0 && total > 0.0).then(|| free * w / total))
+        .collect();
+    let left = if total > 0.0 { 0.0 } else { free };
+    let count = n as f32;
+    let (first, gap) = match justify {
+        Justify::Start | Justify::Stretch => (0.0, 0.0),
+        Justify::Center => (left / 2.0, 0.0),
+        Justify::End => (left, 0.0),
+        Justify::SpaceBetween if n > 1 => (0.0, left / (count - 1.0)),
+        Justify::SpaceBetween => (0.0, 0.0),
+        Justify::SpaceAround if n > 0 => (left / count / 2.0, left / count),
+        Justify::SpaceAround => (0.0, 0.0),
+        Justify::SpaceEvenly => (left / (count + 1.0), left / (count + 1.0)),
+    };
+    let lead = (0..n).map(|i| if i == 0 { first } else { gap }).collect();
+    MainPlan { lead, grow }
+}
+
+/// A child's `weight` (flex-grow): positive and finite, else `0` (no weight).
+pub(crate) fn weight_of(cx: &ComponentContext<'_, '_>, child_id: &str) -> f32 {
+    let w = cx
+        .surface()
+        .components
+        .get(child_id)
+        .and_then(|c| c.props.get("weight"))
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0);
+    if w.is_finite() && w > 0.0 {
+        w.min(MAX_WEIGHT) as f32
+    } else {
+        0.0
+    }
+}
+
+/// Whether the child `child_id` should have its leaf widgets fill a stretched slot's width.
+///
+/// egui makes a widget fill the width through a justified layout, and a justified layout
+/// also justifies wrapped text word by word; a `Text` is therefore never made to fill (its
+/// box would be invisible anyway). Containers size themselves from the slot's extent and
+/// ignore the layout, so for them this changes nothing.
+pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
+    cx.surface()
+        .components
+        .get(child_id)
+        .is_none_or(|c| c.component != "Text")
+}
+
+/// Whether the child `child_id` spans the full width of a column it sits in whatever the
+/// column's `align`: the guide has a Row fill the available width, and a List is a
+/// scrolling block; both are laid out across the column rather than aligned in it.
+pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
+    cx.surface()
+        .components
+        .get(child_id)
+        .is_some_and(|c| matches!(c.component.as_str(), "Row" | "List"))
+}
+
+/// What a flex container remembers between passes.
+#[derive(Clone, Debug, Default)]
+struct FlexMemory {
+    /// Each child's natural size.
+    naturals: Vec<Vec2>,
+    /// Passes in a row whose measurements changed.
+    unsettled: u8,
+}
+
+/// Lay `Row` (`Axis::Horizontal`) or `Column` (`Axis::Vertical`) children out as a flex line.
+pub(crate) fn flex_ui(
+    ui: &mut Ui,
+    cx: &mut ComponentContext<'_, '_>,
+    axis: Axis,
+    justify: Justify,
+    align: CrossAlign,
+) -> Response {
+    let children = cx.children();
+    let weights: Vec<f32> = children.iter().map(|c| weight_of(cx, &c.id)).collect();
+    let memory_key = cx.widget_id().with("a2ui-flex");
+    let memory: FlexMemory = ui.data(|d| d.get_temp(memory_key)).unwrap_or_default();
+    let previous = |i: usize| memory.naturals.get(i).copied().unwrap_or(Vec2::ZERO);
+
+    let incoming = Incoming::of(ui);
+    let available = sanitize_rect(ui.available_rect_before_wrap());
+    let origin = available.min;
+    let main_fixed = incoming.extent.along(axis).and_then(finite);
+    let cross_fixed = incoming.extent.across(axis).and_then(finite);
+    let main_limit = main_fixed.unwrap_or_else(|| bounded(axis.main(available.size())));
+    let cross_limit = cross_fixed.unwrap_or_else(|| bounded(axis.cross(available.size())));
+
+    let previous_main: Vec<f32> = (0..children.len())
+        .map(|i| axis.main(previous(i)))
+        .collect();
+    let plan = plan_main(main_fixed, &previous_main, &weights, justify);
+    let line = cross_fixed.unwrap_or_else(|| {
+        (0..children.len())
+            .map(|i| axis.cross(previous(i)))
+            .fold(0.0, f32::max)
+    });
+    // Stretching hands the line's cross size down as an exact size. A height may come from
+    // the children's own heights (a Row sized to its tallest child): containers report
+    // their natural height apart from the stretched one, so that cannot ratchet. A width
+    // may not: text wraps to it and would measure no wider than it was given, so a Column
+    // sized to its content leaves its children at their own widths.
+    let stretch =
+        align == CrossAlign::Stretch && (axis == Axis::Horizontal || cross_fixed.is_some());
+
+    let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
+        let mut naturals = Vec::with_capacity(children.len());
+        let mut position = 0.0_f32;
+        // Main size taken by children sized to content, measured this pass: what is left
+        // is what the next such child may wrap to. Growing children are left out, their
+        // basis is zero.
+        let mut taken = 0.0_f32;
+        let mut cross_used = 0.0_f32;
+        for (i, child) in children.iter().enumerate() {
+            position += plan.lead.get(i).copied().unwrap_or(0.0);
+            let grow = plan.grow.get(i).copied().flatten();
+            let main_size = grow.unwrap_or((main_limit - taken).max(0.0));
+            let stretch = stretch
+                || (axis == Axis::Vertical && cross_fixed.is_some() && spans_width(cx, &child.id));
+            let (cross_offset, cross_size, cross_extent) = if stretch {
+                (0.0, line, Some(line))
+            } else {
+                let offset = align.offset(line, axis.cross(previous(i)));
+                (offset, cross_limit, None)
+            };
+            let rect = Rect::from_min_size(
+                origin + axis.vec(position, cross_offset),
+                axis.vec(main_size, cross_size),
+            );
+            let extent = Extent::from_axes(axis, grow, cross_extent);
+            let fill_width = match axis {
+                Axis::Horizontal => grow.is_some(),
+                Axis::Vertical => cross_extent.is_some(),
+            } && fills_width(cx, &child.id);
+            let key = cx
+                .widget_id()
+                .with(("a2ui-slot", i, &child.id, &child.scope));
+            let placed = Slot::new(key, rect, extent)
+                .fill_width(fill_width)
+                .show(ui, |ui| cx.child_ui(ui, child));
+            let natural = placed.natural;
+            let advance = grow.unwrap_or(axis.main(natural));
+            if grow.is_none() {
+                taken += advance;
+            }
+            position += advance;
+            cross_used = cross_used.max(axis.cross(natural));
+            naturals.push(natural);
+        }
+        // A fixed width is kept even when the children overflow it (they would wrap had
+        // they measured it); a fixed height grows to the content instead of overlapping
+        // what follows, as it can only be short while a stretched line is still settling.
+        let main_len = match (main_fixed, axis) {
+            (Some(m), Axis::Horizontal) => m,
+            (Some(m), Axis::Vertical) => m.max(position),
+            (None, _) => position,
+        };
+        let cross_len = match (cross_fixed, axis) {
+            (Some(c), Axis::Vertical) => c,
+            (Some(c), Axis::Horizontal) => c.max(cross_used),
+            (None, _) => cross_used,
+        };
+        let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
+        ui.expand_to_include_rect(rect);
+        let natural_main: f32 = naturals.iter().map(|n| axis.main(*n)).sum();
+        (naturals, axis.vec(natural_main, cross_used))
+    });
+    let (naturals, natural) = inner.inner;
+    incoming.report(ui, natural);
+    remember(ui, memory_key, memory, naturals);
+    inner.response
+}
+
+/// Store this pass's measurements; when they moved, ask for another pass.
+fn remember(ui: &Ui, key: Id, mut memory: FlexMemory, naturals: Vec<Vec2>) {
+    let changed = naturals.len() != memory.naturals.len()
+        || naturals
+            .iter()
+            .zip(&memory.naturals)
+            .any(|(a, b)| differs(*a, *b));
+    if changed {
+        memory.naturals = naturals;
+        memory.unsettled = memory.unsettled.saturating_add(1);
+        if memory.unsettled <= MAX_UNSETTLED {
+            settle(ui);
+        }
+    } else {
+        memory.unsettled = 0;
+    }
+    ui.data_mut(|d| d.insert_temp(key, memory));
+}
+
+/// Ask egui to run the pass again before showing it (or, when it may not, to repaint soon).
+fn settle(ui: &Ui) {
+    let ctx = ui.ctx();
+    ctx.request_discard("a2ui layout measured new sizes");
+    if !ctx.will_discard() {
+        ctx.request_repaint();
+    }
+}
+
+fn differs(a: Vec2, b: Vec2) -> bool {
+    (a.x - b.x).abs() > EPSILON || (a.y - b.y).abs() > EPSILON
+}
+
+/// What a `List` remembers between passes.
+#[derive(Clone, Copy, Debug, Default)]
+struct ListMemory {
+    /// Average main size of the rows laid out last pass (`0` before the first).
+    row: f32,
+    /// Largest cross size of those rows.
+    cross: f32,
+    /// Passes in a row whose measurements changed.
+    unsettled: u8,
+}
+
+/// Draw a `List`: a scroll area along `axis` whose rows are the children. Template-driven
+/// lists are virtualised: only the rows in view are laid out, from an estimated row size
+/// (the average of the rows measured), so the cost of a pass does not depend on the length.
+pub(crate) fn list_ui(
+    ui: &mut Ui,
+    cx: &mut ComponentContext<'_, '_>,
+    axis: Axis,
+    align: CrossAlign,
+) -> Response {
+    let incoming = Incoming::of(ui);
+    let memory_key = cx.widget_id().with("a2ui-list");
+    let memory: ListMemory = ui.data(|d| d.get_temp(memory_key)).unwrap_or_default();
+    let available = sanitize_rect(ui.available_rect_before_wrap());
+    let width = incoming.extent.width.and_then(finite);
+    let height = incoming.extent.height.and_then(finite);
+    // A list sized to content still has to stop somewhere along its axis: at the space
+    // left in the parent, or (vertically, inside an unbounded parent) at the screen's
+    // height. Its natural length is capped the same way whatever extent it was given, so a
+    // list stretched to a row's height does not report that height back as its own.
+    let main_cap = match axis {
+        Axis::Vertical => {
+            let left = available.height();
+            let cap = if left < UNBOUNDED {
+                left
+            } else {
+                bounded(ui.ctx().content_rect().height())
+            };
+            cap.max(MIN_LIST_HEIGHT)
+        }
+        Axis::Horizontal => available.width(),
+    };
+    let box_width = width.unwrap_or(match axis {
+        Axis::Vertical => available.width(),
+        Axis::Horizontal => main_cap,
+    });
+    let box_height = height.unwrap_or(match axis {
+        Axis::Vertical => main_cap,
+        Axis::Horizontal => available.height(),
+    });
+    let box_rect = Rect::from_min_size(available.min, vec2(box_width, box_height));
+
+    let template = cx.children_template();
+    let statics = if template.is_some() {
+        Vec::new()
+    } else {
+        cx.children()
+    };
+    let count = template.as_ref().map_or(statics.len(), |(_, _, n)| *n);
+    let virtual_rows = template.is_some();
+
+    let scroll = match axis {
+        Axis::Vertical => ScrollArea::vertical(),
+        Axis::Horizontal => ScrollArea::horizontal()
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden),
+    };
+    let scroll = scroll
+        .id_salt(cx.widget_id().with("a2ui-list-scroll"))
+        .auto_shrink([width.is_none(), height.is_none()]);
+
+    let row_key = cx.widget_id();
+    let inner = ui.scope_builder(UiBuilder::new().max_rect(box_rect), |ui| {
+        scroll.show_viewport(ui, |ui, viewport| {
+            let base = ui.max_rect().min;
+            let view_cross = axis.cross(ui.max_rect().size());
+            // Items of a horizontal list are at most as wide as the list (the guide gives
+            // them a max width), so long text wraps instead of running on.
+            let row_max = match axis {
+                Axis::Vertical => UNBOUNDED,
+                Axis::Horizontal => bounded(ui.max_rect().width()),
+            };
+            // Rows fill the list's cross size only when that size is not itself measured
+            // from the rows' widths (see `flex_ui`).
+            let cross_fixed = match axis {
+                Axis::Vertical => width.map(|_| bounded(view_cross)),
+                Axis::Horizontal => Some(height.unwrap_or(memory.cross)),
+            };
+            let stretch = align == CrossAlign::Stretch && cross_fixed.is_some();
+            let line = cross_fixed.unwrap_or(memory.cross);
+            let estimate = if memory.row > 0.0 {
+                memory.row
+            } else {
+                DEFAULT_ROW_SIZE
+            };
+            let (view_start, view_end) = match axis {
+                Axis::Vertical => (viewport.min.y, viewport.max.y),
+                Axis::Horizontal => (viewport.min.x, viewport.max.x),
+            };
+            let first = if virtual_rows {
+                ((view_start.max(0.0) / estimate).floor() as usize).min(count)
+            } else {
+                0
+            };
+            let mut position = first as f32 * estimate;
+            let mut measured = 0.0_f32;
+            let mut rows = 0_usize;
+            let mut cross_used = 0.0_f32;
+            let mut i = first;
+            while i < count {
+                if virtual_rows && (position > view_end || rows >= MAX_LIST_ROWS_PER_PASS) {
+                    break;
+                }
+                let key = row_key.with(("a2ui-row", i));
+                let size_key = key.with("a2ui-row-size");
+                let child_id = match statics.get(i) {
+                    Some(child) => Some(child.id.as_str()),
+                    None => template.as_ref().map(|(id, _, _)| id.as_str()),
+                };
+                let stretch = stretch
+                    || (axis == Axis::Vertical
+                        && cross_fixed.is_some()
+                        && child_id.is_some_and(|id| spans_width(cx, id)));
+                let offset = if stretch || align == CrossAlign::Start {
+                    0.0
+                } else {
+                    let previous: Vec2 = ui.data(|d| d.get_temp(size_key)).unwrap_or_default();
+                    align.offset(line, axis.cross(previous))
+                };
+                let rect = Rect::from_min_size(
+                    base + axis.vec(position, offset),
+                    axis.vec(row_max, if stretch { line } else { bounded(view_cross) }),
+                );
+                let extent = Extent::from_axes(axis, None, stretch.then_some(line));
+                let fill_width = axis == Axis::Vertical
+                    && stretch
+                    && child_id.is_some_and(|id| fills_width(cx, id));
+                let placed = Slot::new(key, rect, extent)
+                    .fill_width(fill_width)
+                    .role(Role::ListItem)
+                    .show(ui, |ui| match statics.get(i) {
+                        Some(child) => cx.child_ui(ui, child),
+                        None => cx
+                            .template_child_ui(ui, i)
+                            .unwrap_or_else(|| ui.allocate_response(Vec2::ZERO, Sense::hover())),
+                    });
+                if matches!(align, CrossAlign::Center | CrossAlign::End) {
+                    ui.data_mut(|d| d.insert_temp(size_key, placed.natural));
+                }
+                let main = axis.main(placed.natural);
+                position += main;
+                measured += main;
+                cross_used = cross_used.max(axis.cross(placed.natural));
+                rows += 1;
+                i += 1;
+            }
+            let content_main = if virtual_rows {
+                (count as f32 * estimate).max(position)
+            } else {
+                position
+            };
+            let content_cross = if stretch { line } else { cross_used };
+            ui.set_min_size(axis.vec(content_main, content_cross));
+            let average = if rows > 0 {
+                measured / rows as f32
+            } else {
+                memory.row
+            };
+            (average, cross_used, content_main)
+        })
+    });
+    let output = inner.inner;
+    let (average, cross_used, content_main) = output.inner;
+    let natural = axis.vec(content_main.min(main_cap), cross_used);
+    incoming.report(ui, natural);
+
+    let mut next = memory;
+    let changed =
+        (average - memory.row).abs() > EPSILON || (cross_used - memory.cross).abs() > EPSILON;
+    if changed {
+        next.row = average;
+        next.cross = cross_used;
+        next.unsettled = next.unsettled.saturating_add(1);
+        if next.unsettled <= MAX_UNSETTLED {
+            settle(ui);
+        }
+    } else {
+        next.unsettled = 0;
+    }
+    ui.data_mut(|d| d.insert_temp(memory_key, next));
+    inner.response
+}
+
+/// `v` when it is a usable length.
+pub(crate) fn finite(v: f32) -> Option<f32> {
+    (v.is_finite() && v >= 0.0).then_some(v)
+}
+
+/// A length for a space: `v` clamped to `0..=UNBOUNDED`, [`UNBOUNDED`] when it is NaN (an
+/// unknown space is an unbounded one).
+pub(crate) fn bounded(v: f32) -> f32 {
+    if v.is_nan() {
+        UNBOUNDED
+    } else {
+        v.clamp(0.0, UNBOUNDED)
+    }
+}
+
+/// A measured size: each component clamped to `0..=UNBOUNDED`, zero when NaN.
+fn sanitize_size(v: Vec2) -> Vec2 {
+    let clean = |x: f32| {
+        if x.is_nan() {
+            0.0
+        } else {
+            x.clamp(0.0, UNBOUNDED)
+        }
+    };
+    vec2(clean(v.x), clean(v.y))
+}
+
+/// A rectangle with a finite origin and a bounded size.
+pub(crate) fn sanitize_rect(r: Rect) -> Rect {
+    let origin = if r.min.any_nan() || !r.min.is_finite() {
+        egui::Pos2::ZERO
+    } else {
+        r.min
+    };
+    Rect::from_min_size(origin, vec2(bounded(r.width()), bounded(r.height())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_one_to_two_split_the_free_space_one_to_two() {
+        let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start);
+        assert_eq!(plan.grow, vec![Some(100.0), Some(200.0)]);
+    }
+
+    #[test]
+    fn growing_children_share_only_what_fixed_children_leave() {
+        let plan = plan_main(Some(300.0), &[100.0, 0.0], &[0.0, 1.0], Justify::Center);
+        assert_eq!(plan.grow, vec![None, Some(200.0)]);
+        assert_eq!(
+            plan.lead,
+            vec![0.0, 0.0],
+            "no free space is left to justify"
+        );
+    }
+
+    #[test]
+    fn justify_distributes_the_free_space() {
+        let n = [20.0, 20.0, 20.0];
+        let lead = |j| plan_main(Some(120.0), &n, &[], j).lead;
+        assert_eq!(lead(Justify::Start), vec![0.0, 0.0, 0.0]);
+        assert_eq!(lead(Justify::Center), vec![30.0, 0.0, 0.0]);
+        assert_eq!(lead(Justify::End), vec![60.0, 0.0, 0.0]);
+        assert_eq!(lead(Justify::SpaceBetween), vec![0.0, 30.0, 30.0]);
+        assert_eq!(lead(Justify::SpaceAround), vec![10.0, 20.0, 20.0]);
+        assert_eq!(lead(Justify::SpaceEvenly), vec![15.0, 15.0, 15.0]);
+        let stretch = plan_main(Some(120.0), &n, &[], Justify::Stretch);
+        assert_eq!(stretch.grow, vec![Some(40.0); 3]);
+    }
+
+    #[test]
+    fn a_line_sized_to_content_ignores_justify_and_weight() {
+        let plan = plan_main(None, &[10.0, 10.0], &[1.0, 1.0], Justify::End);
+        assert_eq!(plan.grow, vec![None, None]);
+        assert_eq!(plan.lead, vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn hostile_numbers_never_produce_nan_or_negative_space() {
+        for length in [f32::NAN, f32::INFINITY, -5.0, 0.0] {
+            let plan = plan_main(
+                Some(length),
+                &[f32::NAN, -3.0, f32::INFINITY],
+                &[f32::NAN, -1.0, f32::INFINITY],
+                Justify::SpaceEvenly,
+            );
+            for v in plan.lead.iter().chain(plan.grow.iter().flatten()) {
+                assert!(v.is_finite() && *v >= 0.0, "{length}: {plan:?}");
+            }
+        }
+        let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween);
+        assert!(empty.lead.is_empty());
+    }
+
+    #[test]
+    fn keywords_parse_leniently_with_spec_defaults() {
+        assert_eq!(Justify::parse(None), Justify::Start);
+        assert_eq!(Justify::parse(Some("space-between")), Justify::SpaceBetween);
+        assert_eq!(Justify::parse(Some("bogus")), Justify::Start);
+        assert_eq!(CrossAlign::parse(None), CrossAlign::Stretch);
+        assert_eq!(CrossAlign::parse(Some("Center")), CrossAlign::Center);
+        assert_eq!(CrossAlign::parse(Some("bogus")), CrossAlign::Stretch);
+    }
+}
