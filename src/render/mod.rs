@@ -3,6 +3,7 @@
 //! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
 
 mod context;
+pub(crate) mod input;
 
 use std::collections::HashSet;
 
