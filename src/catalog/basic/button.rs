@@ -41,6 +41,43 @@ fn contrasting_text(bg: Color32) -> Color32 {
     }
 }
 
+/// How many widgets the layer has registered so far this pass.
+fn widget_count(ctx: &egui::Context, layer: egui::LayerId) -> usize {
+    ctx.viewport(|vp| vp.this_pass.widgets.get_layer(layer).count())
+}
+
+/// Mark the text labels drawn inside the button (widgets registered after `first`) as
+/// labelling it: assistive technology (and kittest queries) then treat them as the
+/// button's name instead of separate text. The button keeps its own label.
+fn label_by_inner_text(ctx: &egui::Context, layer: egui::LayerId, first: usize, button: egui::Id) {
+    let inner: Vec<egui::Id> = ctx.viewport(|vp| {
+        vp.this_pass
+            .widgets
+            .get_layer(layer)
+            .skip(first)
+            .map(|w| w.id)
+            .filter(|id| *id != button)
+            .collect()
+    });
+    let labels: Vec<egui::Id> = inner
+        .into_iter()
+        .filter(|id| {
+            ctx.has_accesskit_node(*id)
+                && ctx
+                    .accesskit_node_builder(*id, |n| n.role() == egui::Role::Label)
+                    .unwrap_or(false)
+        })
+        .collect();
+    if labels.is_empty() {
+        return;
+    }
+    ctx.accesskit_node_builder(button, |n| {
+        for id in labels {
+            n.push_labelled_by(id.accesskit_id());
+        }
+    });
+}
+
 impl ComponentRenderer for Button {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let failure = cx.first_check_failure();
@@ -73,6 +110,8 @@ impl ComponentRenderer for Button {
                     let background = ui.painter().add(Shape::Noop);
                     let padding = ui.spacing().button_padding;
                     let min_height = ui.spacing().interact_size.y;
+                    let layer = ui.layer_id();
+                    let first_widget = widget_count(ui.ctx(), layer);
                     let content = ui.scope(|ui| {
                         // The whole rect is the click target: labels inside must not take
                         // the click or show a text cursor.
@@ -133,6 +172,7 @@ impl ComponentRenderer for Button {
                     response.widget_info(|| {
                         egui::WidgetInfo::labeled(egui::Role::Button, enabled, &name)
                     });
+                    label_by_inner_text(ui.ctx(), layer, first_widget, response.id);
                     response
                 })
                 .inner;
