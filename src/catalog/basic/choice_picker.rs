@@ -6,6 +6,8 @@
 //! Hostile options never panic: non-string values are shown as text, options without a
 //! label use their value, and long lists are scrolled (list style) or cut (chips).
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::catalog::ComponentRenderer;
@@ -98,13 +100,39 @@ pub(crate) fn matches_filter(label: &str, filter_lower: &str) -> bool {
     filter_lower.is_empty() || label.to_lowercase().contains(filter_lower)
 }
 
+/// The options resolved and parsed, cached in widget state until the surface's components
+/// or data model change (long option lists are not re-resolved every frame).
+#[derive(Clone)]
+struct OptionsCache {
+    revision: (u64, u64),
+    options: Arc<Vec<Choice>>,
+}
+
+fn cached_options(cx: &ComponentContext<'_, '_>) -> Arc<Vec<Choice>> {
+    let revision = cx.surface().revision();
+    if let Some(c) = cx.state::<OptionsCache>("options")
+        && c.revision == revision
+    {
+        return c.options;
+    }
+    let options = Arc::new(parse_options(&cx.value_deep("options")));
+    cx.set_state(
+        "options",
+        OptionsCache {
+            revision,
+            options: Arc::clone(&options),
+        },
+    );
+    options
+}
+
 impl ComponentRenderer for ChoicePicker {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let exclusive = cx.string("variant") != "multipleSelection";
         let chips = cx.string("displayStyle") == "chips";
         let filterable = cx.bool("filterable", false);
         let selected = cx.string_list("value");
-        let options = parse_options(&cx.value_deep("options"));
+        let options = cached_options(cx);
         let label = cx.string("label");
 
         let inner = ui.vertical(|ui| {
