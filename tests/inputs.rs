@@ -125,6 +125,22 @@ fn a_text_field_bound_to_a_literal_keeps_its_edit_as_local_state() {
 }
 
 #[test]
+fn a_text_field_bound_to_a_function_call_keeps_its_edit_as_local_state() {
+    let doc = v09_doc(
+        json!([{"id": "root", "component": "TextField", "label": "Computed",
+            "value": {"call": "someHostFunction", "args": {"value": {"path": "/name"}}}}]),
+        json!({"name": "x"}),
+    );
+    let mut h = harness(&doc);
+    h.get_by_label("Computed").focus();
+    h.run();
+    h.get_by_label("Computed").type_text("typed");
+    h.run();
+    assert_eq!(h.get_by_label("Computed").value().as_deref(), Some("typed"));
+    assert_eq!(data(&h, "/"), Some(json!({"name": "x"})));
+}
+
+#[test]
 fn a_number_text_field_rejects_letters() {
     let field = json!({"id": "field", "component": "TextField", "label": "Age", "variant": "number", "value": {"path": "/name"}});
     let mut h = harness(&text_field_doc(field));

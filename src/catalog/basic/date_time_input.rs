@@ -245,13 +245,19 @@ fn canonical(mut v: IsoValue) -> IsoValue {
     v
 }
 
-/// `v` with the date set to `d` (a new date-time starts at midnight).
+/// `v` with the date set to `d` (a new date-time starts at midnight). Dates outside the
+/// four-digit years ISO 8601 writes plainly are clamped to 0000-01-01 / 9999-12-31.
 pub(crate) fn with_date(v: Option<&IsoValue>, d: Date, needs_time: bool) -> IsoValue {
     let mut out = v.cloned().unwrap_or(IsoValue {
         date: None,
         sep: 'T',
         time: None,
     });
+    let d = if d.year() < 0 {
+        Date::new(0, 1, 1).unwrap_or(d)
+    } else {
+        d
+    };
     out.date = Some(d);
     if needs_time && out.time.is_none() {
         out.time = Some(IsoTime {
@@ -379,6 +385,8 @@ impl ComponentRenderer for DateTimeInput {
                             .calendar_week(false)
                             .start_end_years(lo..=hi),
                     );
+                    // The button shows the date; say what the date is for.
+                    ui.ctx().accesskit_node_builder(r.id, |n| n.set_description(name.clone()));
                     name_picker_combo_boxes(ui, DATE_SALT);
                     if r.changed() {
                         next = Some(with_date(value.as_ref(), date, show_time));
@@ -510,6 +518,8 @@ mod tests {
         );
         let d = Date::new(2024, 3, 1).unwrap();
         assert_eq!(format_iso(&with_date(None, d, true)), "2024-03-01T00:00:00");
+        let before_year_zero = Date::new(-1, 12, 31).unwrap();
+        assert_eq!(format_iso(&with_date(None, before_year_zero, false)), "0000-01-01");
         assert_eq!(format_iso(&with_date(None, d, false)), "2024-03-01");
     }
 
