@@ -448,3 +448,77 @@ fn typing_sends_nothing_but_the_next_message_metadata_carries_the_edit() {
     );
     assert!(meta.contains_key(capabilities::CLIENT_CAPABILITIES_KEY));
 }
+
+/// The case of `file` described as `description`.
+fn case(file: &str, description: &str) -> Value {
+    read(file)["tests"]
+        .as_array()
+        .and_then(|t| t.iter().find(|c| c["description"] == description))
+        .map(|c| c["data"].clone())
+        .unwrap_or_else(|| panic!("{file}: no case {description:?}"))
+}
+
+#[test]
+fn our_encoders_reproduce_the_valid_messages_of_the_schema_test_cases() {
+    let mut context = Map::new();
+    context.insert("foo".into(), json!("bar"));
+    let mut action = ActionEvent {
+        surface_id: "main".into(),
+        source_component_id: "btn_submit".into(),
+        name: "submit".into(),
+        context,
+        timestamp: "2023-10-27T10:00:00Z".into(),
+        user_message: None,
+        version: Version::V0_9,
+        scope: "/".into(),
+    };
+    assert_eq!(
+        action.to_message(),
+        case(
+            "v0_9/test/cases/client_messages.json",
+            "Valid action message"
+        )
+    );
+    action.version = Version::V1_0;
+    assert_eq!(
+        action.to_message(),
+        case(
+            "v1_0/test/cases/renderer_messages.json",
+            "Valid action message"
+        )
+    );
+    action.user_message = Some("Submitted form".into());
+    assert_eq!(
+        action.to_message(),
+        case(
+            "v1_0/test/cases/renderer_messages.json",
+            "Valid action message with optional userMessage"
+        )
+    );
+
+    // Errors: every field but the human-readable message is the case's.
+    for (version, file) in [
+        (Version::V0_9, "v0_9/test/cases/client_messages.json"),
+        (Version::V1_0, "v1_0/test/cases/renderer_messages.json"),
+    ] {
+        let error = ClientError {
+            surface_id: Some("main".into()),
+            function_call_id: None,
+            version,
+            error: A2uiError::Validation {
+                path: "/components/0/text".into(),
+                message: "Invalid type".into(),
+            },
+        };
+        let mut ours = error.to_message();
+        let mut theirs = case(file, "Valid error message (validation failed)");
+        assert!(
+            ours["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("Invalid type"))
+        );
+        ours["error"]["message"] = Value::Null;
+        theirs["error"]["message"] = Value::Null;
+        assert_eq!(ours, theirs, "{version}");
+    }
+}

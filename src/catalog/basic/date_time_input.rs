@@ -386,7 +386,8 @@ impl ComponentRenderer for DateTimeInput {
                             .start_end_years(lo..=hi),
                     );
                     // The button shows the date; say what the date is for.
-                    ui.ctx().accesskit_node_builder(r.id, |n| n.set_description(name.clone()));
+                    ui.ctx()
+                        .accesskit_node_builder(r.id, |n| n.set_description(name.clone()));
                     name_picker_combo_boxes(ui, DATE_SALT);
                     if r.changed() {
                         next = Some(with_date(value.as_ref(), date, show_time));
@@ -519,7 +520,10 @@ mod tests {
         let d = Date::new(2024, 3, 1).unwrap();
         assert_eq!(format_iso(&with_date(None, d, true)), "2024-03-01T00:00:00");
         let before_year_zero = Date::new(-1, 12, 31).unwrap();
-        assert_eq!(format_iso(&with_date(None, before_year_zero, false)), "0000-01-01");
+        assert_eq!(
+            format_iso(&with_date(None, before_year_zero, false)),
+            "0000-01-01"
+        );
         assert_eq!(format_iso(&with_date(None, d, false)), "2024-03-01");
     }
 
