@@ -54,11 +54,16 @@ impl Range {
         match self.step {
             Some(step) => {
                 let k = ((v - self.min) / step).round();
-                (self.min + k * step).clamp(self.min, self.max)
+                tidy((self.min + k * step).clamp(self.min, self.max))
             }
             None => v,
         }
     }
+}
+
+/// Drop float noise from a snapped value (`0.30000000000000004` → `0.3`): keep 12 decimals.
+fn tidy(v: f64) -> f64 {
+    format!("{v:.12}").parse().unwrap_or(v)
 }
 
 impl ComponentRenderer for Slider {
@@ -113,6 +118,13 @@ mod tests {
         assert_eq!(r.snap(3.0), 2.5);
         assert_eq!(r.snap(3.9), 5.0);
         assert_eq!(r.snap(11.0), 10.0);
+    }
+
+    #[test]
+    fn snapped_values_carry_no_float_noise() {
+        let r = Range::new(Some(0.0), Some(1.0), Some(10.0));
+        assert_eq!(r.snap(0.31), 0.3);
+        assert_eq!(r.snap(0.7), 0.7);
     }
 
     #[test]
