@@ -66,20 +66,38 @@ pub struct ClientError {
 }
 
 impl ClientError {
-    /// The renderer → agent `error` message: `VALIDATION_FAILED` with `path`, or the
-    /// generic form with the error's code.
+    /// The renderer → agent `error` message in the surface's protocol version:
+    /// `VALIDATION_FAILED` with `surfaceId` and `path`, or the generic form with the error's
+    /// code.
+    ///
+    /// - v0.8: `{"error": {...}}` (free-form; the same fields are sent).
+    /// - v0.9 / v0.9.1: `surfaceId` is required in both forms (`""` when the error concerns
+    ///   no known surface); a generic error may carry `functionCallId` too.
+    /// - v1.0: the validation form carries `surfaceId`; the generic form carries exactly one
+    ///   of `functionCallId` (preferred when the error answers a function call) or
+    ///   `surfaceId`.
     pub fn to_message(&self) -> Value {
-        let mut body = Map::new();
         let code = self.error.code();
+        let validation = code == crate::error::VALIDATION_FAILED;
+        let surface = json!(self.surface_id.clone().unwrap_or_default());
+        let mut body = Map::new();
         body.insert("code".into(), json!(code));
-        if let Some(s) = &self.surface_id {
-            body.insert("surfaceId".into(), json!(s));
-        } else if let Some(f) = &self.function_call_id {
-            body.insert("functionCallId".into(), json!(f));
-        } else {
-            body.insert("surfaceId".into(), json!(""));
+        match (self.version, validation, &self.function_call_id) {
+            (Version::V1_0, false, Some(call)) => {
+                body.insert("functionCallId".into(), json!(call));
+            }
+            (Version::V1_0, _, _) => {
+                body.insert("surfaceId".into(), surface);
+            }
+            (_, false, Some(call)) => {
+                body.insert("surfaceId".into(), surface);
+                body.insert("functionCallId".into(), json!(call));
+            }
+            _ => {
+                body.insert("surfaceId".into(), surface);
+            }
         }
-        if code == crate::error::VALIDATION_FAILED {
+        if validation {
             body.insert("path".into(), json!(self.error.path().unwrap_or_default()));
         }
         body.insert("message".into(), json!(self.error.to_string()));
@@ -94,6 +112,19 @@ impl ClientError {
 pub fn now_timestamp() -> String {
     let ts = jiff::Timestamp::now();
     ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+impl Event {
+    /// The renderer → agent message for this event, if it is one the agent should receive
+    /// (an action or an error); `None` for `OpenUrl` and `DataChanged`, which are the
+    /// host's business.
+    pub fn to_message(&self) -> Option<Value> {
+        match self {
+            Self::Action(a) => Some(a.to_message()),
+            Self::Error(e) => Some(e.to_message()),
+            Self::OpenUrl { .. } | Self::DataChanged { .. } => None,
+        }
+    }
 }
 
 /// Something that happened during a frame, for the host to act on. The crate never sends

@@ -31,6 +31,7 @@
 )]
 
 pub mod action;
+pub mod capabilities;
 pub mod catalog;
 pub mod conformance;
 pub mod error;

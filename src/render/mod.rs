@@ -3,6 +3,7 @@
 //! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
 
 mod context;
+pub(crate) mod input;
 pub(crate) mod layout;
 
 use std::collections::HashSet;

@@ -1,0 +1,219 @@
+//! Shared helpers of the input components (Button, TextField, CheckBox, ChoicePicker,
+//! Slider, DateTimeInput): widget-local state, labels wired for accessibility, the check
+//! message under a control, and the accessible text of a subtree.
+
+use serde_json::Value;
+
+use super::ComponentContext;
+use crate::eval::coerce;
+use crate::model::tree::child_refs;
+
+/// How deep [`ComponentContext::subtree_text`] looks for text inside a child subtree.
+const TEXT_DEPTH: usize = 6;
+/// How many nodes [`ComponentContext::subtree_text`] visits at most.
+const TEXT_NODES: usize = 32;
+
+impl ComponentContext<'_, '_> {
+    /// Widget-local state of this node under `key` (kept in egui memory, keyed by
+    /// [`Self::widget_id`], so it survives re-renders and unrelated data-model updates).
+    pub fn state<T: Clone + Send + Sync + 'static>(&self, key: &str) -> Option<T> {
+        let id = self.widget_id.with(("a2ui-state", key));
+        self.frame.ctx.data(|d| d.get_temp::<T>(id))
+    }
+
+    /// Store widget-local state of this node under `key` (see [`Self::state`]).
+    pub fn set_state<T: Clone + Send + Sync + 'static>(&self, key: &str, value: T) {
+        let id = self.widget_id.with(("a2ui-state", key));
+        self.frame.ctx.data_mut(|d| d.insert_temp(id, value));
+    }
+
+    /// Whether property `name` is bound to the data model with `{"path"}` (edits then go to
+    /// the model; otherwise they stay in widget state).
+    pub fn is_bound(&self, name: &str) -> bool {
+        self.binding_path(name).is_some()
+    }
+
+    /// Draw a check message (the first failing check) under a control, in the error colour.
+    pub fn check_message_ui(&self, ui: &mut egui::Ui, message: Option<&str>) {
+        if let Some(m) = message {
+            ui.colored_label(ui.visuals().error_fg_color, m);
+        }
+    }
+
+    /// The visible text of a component subtree, as an accessible name: a Text's text, an
+    /// Icon's name (`arrowBack` → `arrow back`), and the texts of a container's children
+    /// joined with spaces. Bounded in depth and node count.
+    pub fn subtree_text(&self, id: &str) -> String {
+        let mut parts = Vec::new();
+        let mut budget = TEXT_NODES;
+        self.collect_text(id, &self.scope.clone(), 0, &mut budget, &mut parts);
+        parts.join(" ")
+    }
+
+    fn collect_text(
+        &self,
+        id: &str,
+        scope: &str,
+        depth: usize,
+        budget: &mut usize,
+        out: &mut Vec<String>,
+    ) {
+        if depth > TEXT_DEPTH || *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let Some(component) = self.frame.surface.component(id).cloned() else {
+            return;
+        };
+        match component.component.as_str() {
+            "Text" => {
+                let text = self.resolve_at(scope, component.props.get("text"));
+                let text = strip_markdown(&text);
+                if !text.is_empty() {
+                    out.push(text);
+                }
+            }
+            "Icon" => {
+                let name = match component.props.get("name") {
+                    Some(Value::String(s)) => s.clone(),
+                    other => self.resolve_at(scope, other),
+                };
+                if !name.is_empty() && !name.starts_with('{') {
+                    out.push(humanize(&name));
+                }
+            }
+            _ => {
+                let children = child_refs(
+                    &component,
+                    scope,
+                    self.frame.surface.data.root(),
+                    self.frame.surface.version,
+                    TEXT_NODES,
+                );
+                // A Modal's content is not visible until opened: only its trigger counts.
+                for c in children
+                    .iter()
+                    .filter(|c| c.slot != "content" && c.slot != "contentChild")
+                {
+                    self.collect_text(&c.id, &c.scope, depth + 1, budget, out);
+                }
+            }
+        }
+    }
+
+    /// A dynamic value resolved at another scope, as display text.
+    fn resolve_at(&self, scope: &str, v: Option<&Value>) -> String {
+        let Some(v) = v else {
+            return String::new();
+        };
+        self.with_eval(|cx| coerce::to_display_string(&cx.at_scope(scope).resolve(v)))
+    }
+
+    /// A fallback accessible name for an input whose visible label is empty: the
+    /// component id, humanised. The renderer applies `accessibility.label` over it.
+    pub(crate) fn fallback_name(&self) -> String {
+        humanize(&self.component.id)
+    }
+}
+
+/// Give a widget an accessible name directly (AccessKit `label`).
+pub(crate) fn set_accessible_name(ui: &egui::Ui, id: egui::Id, name: &str) {
+    if name.trim().is_empty() {
+        return;
+    }
+    ui.ctx().accesskit_node_builder(id, |node| {
+        node.set_label(name.to_owned());
+    });
+}
+
+/// Draw the visible label of an input (nothing for an empty label).
+pub(crate) fn input_label(ui: &mut egui::Ui, text: &str) -> Option<egui::Response> {
+    if text.is_empty() {
+        None
+    } else {
+        Some(ui.label(text))
+    }
+}
+
+/// Tie a control to its visible label, or name it with `fallback` when there is none.
+pub(crate) fn name_control(
+    ui: &egui::Ui,
+    response: egui::Response,
+    label: Option<&egui::Response>,
+    fallback: &str,
+) -> egui::Response {
+    match label {
+        Some(l) => response.labelled_by(l.id),
+        None => {
+            set_accessible_name(ui, response.id, fallback);
+            response
+        }
+    }
+}
+
+/// `arrowBack` / `arrow_back` / `arrow-back` → `arrow back`.
+pub(crate) fn humanize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || c == '-' {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    out.trim().to_owned()
+}
+
+/// Drop the simple Markdown markers a label may carry (`**bold**`, `` `code` ``, `# `).
+fn strip_markdown(s: &str) -> String {
+    let s = s.trim_start_matches('#').trim();
+    s.chars()
+        .filter(|c| !matches!(c, '*' | '`'))
+        .collect::<String>()
+        .trim()
+        .to_owned()
+}
+
+/// A JSON number for a user-entered value: an integer when the value is integral and
+/// exactly representable, else a float; `None` for NaN or infinity.
+pub(crate) fn number_value(v: f64) -> Option<Value> {
+    if !v.is_finite() {
+        return None;
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if v.fract() == 0.0 && v.abs() < EXACT {
+        #[allow(clippy::cast_possible_truncation)]
+        let i = v as i64;
+        return Some(Value::from(i));
+    }
+    serde_json::Number::from_f64(v).map(Value::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn humanize_splits_camel_case_and_separators() {
+        assert_eq!(humanize("arrowBack"), "arrow back");
+        assert_eq!(humanize("submit_button"), "submit button");
+        assert_eq!(humanize("go-2"), "go 2");
+        assert_eq!(humanize("send"), "send");
+    }
+
+    #[test]
+    fn number_value_writes_integers_as_integers() {
+        assert_eq!(number_value(50.0), Some(Value::from(50)));
+        assert_eq!(number_value(0.5), Some(serde_json::json!(0.5)));
+        assert_eq!(number_value(f64::NAN), None);
+        assert_eq!(number_value(f64::INFINITY), None);
+    }
+}
