@@ -296,6 +296,26 @@ impl SurfaceStore {
                         format!("duplicate component id {:?} in one message", d.id),
                     ));
                 }
+                if version == Version::V1_0 {
+                    // Catalog resolution order: the component's own catalogId, then the
+                    // surface default, else an error (no fallback).
+                    let default = existing.and_then(|s| s.catalog_id.as_deref());
+                    match d.catalog_id.as_deref().or(default) {
+                        Some(cat) if self.catalogs.get(cat).is_none() => {
+                            return Err(A2uiError::CatalogNotFound(cat.to_owned()));
+                        }
+                        None => {
+                            return Err(A2uiError::validation(
+                                format!("{base}/catalogId"),
+                                format!(
+                                    "component {:?} names no catalogId and the surface has no default catalog",
+                                    d.id
+                                ),
+                            ));
+                        }
+                        Some(_) => {}
+                    }
+                }
                 let known = existing.and_then(|s| s.components.get(&d.id));
                 if known.is_none() {
                     new_ids += 1;
