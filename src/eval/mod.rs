@@ -3,6 +3,7 @@
 //!
 //! Nothing here touches egui; the renderer and the conformance dump share it.
 
+pub mod agent_calls;
 pub mod checks;
 pub mod coerce;
 pub mod expression;
@@ -36,6 +37,10 @@ pub struct EvalContext<'a> {
     pub limits: &'a Limits,
     depth: Cell<usize>,
     diagnostics: RefCell<Vec<A2uiError>>,
+    /// v1.0: where calls to functions the renderer lacks go (`callAgentFunction`), with the
+    /// surface id they belong to. `None`: such calls are errors.
+    pub agent_calls: Option<(&'a agent_calls::AgentCalls, &'a str)>,
+    pending: Cell<bool>,
 }
 
 impl<'a> EvalContext<'a> {
@@ -56,6 +61,8 @@ impl<'a> EvalContext<'a> {
             limits,
             depth: Cell::new(0),
             diagnostics: RefCell::new(Vec::new()),
+            agent_calls: None,
+            pending: Cell::new(false),
         }
     }
 
@@ -79,6 +86,8 @@ impl<'a> EvalContext<'a> {
             limits: self.limits,
             depth: Cell::new(self.depth.get()),
             diagnostics: RefCell::new(Vec::new()),
+            agent_calls: self.agent_calls,
+            pending: Cell::new(false),
         }
     }
 
@@ -169,10 +178,9 @@ impl<'a> EvalContext<'a> {
         // As the reference does: the envelope, the function's existence and the written
         // arguments are checked before anything is resolved.
         functions::args::check_envelope(name, raw, self.version).map_err(expression_error)?;
-        let f = self
-            .functions
-            .get(name)
-            .ok_or_else(|| expression_error("unknown function".into()))?;
+        let Some(f) = self.functions.get(name) else {
+            return self.call_agent(call, name, raw);
+        };
         f.check_args(raw, self).map_err(expression_error)?;
         self.depth.set(depth + 1);
         let args: Map<String, Value> = raw
@@ -182,6 +190,47 @@ impl<'a> EvalContext<'a> {
         let r = f.call(&args, self).map_err(expression_error);
         self.depth.set(depth);
         r
+    }
+
+    /// v1.0: a function the renderer lacks is asked of the agent. Pending calls resolve to
+    /// `null` and mark the context pending; failed ones are errors.
+    fn call_agent(
+        &self,
+        call: &Map<String, Value>,
+        name: &str,
+        raw: &Map<String, Value>,
+    ) -> Result<Value, A2uiError> {
+        let unknown = || A2uiError::Expression {
+            expression: name.to_owned(),
+            message: "unknown function".into(),
+        };
+        let Some((calls, surface_id)) = self.agent_calls else {
+            return Err(unknown());
+        };
+        if self.version != Version::V1_0 || name.starts_with('@') {
+            return Err(unknown());
+        }
+        let args: Map<String, Value> = raw
+            .iter()
+            .map(|(k, x)| (k.clone(), self.resolve_deep(x)))
+            .collect();
+        let catalog = call.get("catalogId").and_then(Value::as_str);
+        match calls.lookup(surface_id, name, &args, catalog) {
+            agent_calls::AgentCallState::Pending => {
+                self.pending.set(true);
+                Ok(Value::Null)
+            }
+            agent_calls::AgentCallState::Done(v) => Ok(v),
+            agent_calls::AgentCallState::Failed(code, message) => Err(A2uiError::Expression {
+                expression: name.to_owned(),
+                message: format!("the agent answered {code}: {message}"),
+            }),
+        }
+    }
+
+    /// Whether a value resolved so far waits for an agent function response.
+    pub fn is_pending(&self) -> bool {
+        self.pending.get()
     }
 
     /// Call a function by name with already-resolved arguments.
