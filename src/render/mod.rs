@@ -2,7 +2,12 @@
 //! each surface from its root and handing every node to its catalog's
 //! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
 
+pub(crate) mod a11y;
 mod context;
+pub mod icons;
+pub mod images;
+pub mod markdown;
+pub mod theme;
 
 use std::collections::HashSet;
 
@@ -213,8 +218,16 @@ impl Renderer {
         std::mem::take(&mut self.events)
     }
 
+    /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
+    /// font). [`Self::ui`] does this itself; call it earlier to have icons from the very
+    /// first frame even when other text was laid out before the renderer ran.
+    pub fn install(ctx: &egui::Context) {
+        images::install(ctx);
+    }
+
     /// Draw every visible surface, one after another, and return the frame's events.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
+        images::install(ui.ctx());
         let ids: Vec<String> = self
             .store
             .surfaces()
@@ -229,6 +242,7 @@ impl Renderer {
 
     /// Draw one surface (nothing if it is not visible) and return the frame's events.
     pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
+        images::install(ui.ctx());
         self.draw_surface(surface_id, ui);
         self.take_events()
     }
@@ -243,9 +257,13 @@ impl Renderer {
             return;
         }
         let root = surface.root_id.clone();
+        let primary = surface
+            .primary_color()
+            .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b));
         ui.push_id(("a2ui-surface", surface_id), |ui| {
+            *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
             if self.options.show_surface_header {
-                context::surface_header(ui, surface);
+                context::surface_header(ui, surface, &self.options);
             }
             let mut frame = context::SurfaceFrame {
                 surface,
