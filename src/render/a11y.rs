@@ -70,6 +70,10 @@ impl Accessibility {
                     // An own name wins over any `labelled_by` relation.
                     node.clear_labelled_by();
                     node.set_label(label.clone());
+                    // A static text's name is its value in AccessKit.
+                    if node.role() == egui::accesskit::Role::Label {
+                        node.set_value(label.clone());
+                    }
                 }
                 if let Some(description) = &self.description {
                     node.set_description(description.clone());

@@ -205,7 +205,8 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &Ren
                     accent,
                 );
             } else {
-                ui.painter().circle_filled(rect.center(), side * 0.4, accent);
+                ui.painter()
+                    .circle_filled(rect.center(), side * 0.4, accent);
             }
         }
         ui.label(egui::RichText::new(name).strong());

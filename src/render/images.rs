@@ -44,7 +44,8 @@ pub fn install(ctx: &egui::Context) {
 }
 
 fn is_data_uri(uri: &str) -> bool {
-    uri.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("data:"))
+    uri.get(..5)
+        .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
 }
 
 /// Decode a `data:` URI into its bytes and `type/subtype`. Only `image/*` is served.
@@ -231,7 +232,10 @@ impl Fit {
         let (bw, bh) = (frame.width(), frame.height());
         let (iw, ih) = (image.x, image.y);
         if !(iw > 0.0 && ih > 0.0 && bw > 0.0 && bh > 0.0) || !(iw * ih).is_finite() {
-            return (egui::Rect::from_center_size(frame.center(), egui::Vec2::ZERO), full);
+            return (
+                egui::Rect::from_center_size(frame.center(), egui::Vec2::ZERO),
+                full,
+            );
         }
         let centred = |size: egui::Vec2| egui::Rect::from_center_size(frame.center(), size);
         let uv_centred = |fraction: egui::Vec2| {
@@ -423,7 +427,8 @@ pub fn image_ui(
         spec.alt.to_owned()
     };
     let enabled = ui.is_enabled();
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, enabled, &label));
+    response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, enabled, &label));
     let description = state_text(&state);
     if !description.is_empty() {
         ui.ctx().accesskit_node_builder(response.id, |node| {
@@ -546,7 +551,13 @@ mod tests {
 
     #[test]
     fn degenerate_sizes_place_nothing_instead_of_dividing_by_zero() {
-        for fit in [Fit::Contain, Fit::Cover, Fit::Fill, Fit::None, Fit::ScaleDown] {
+        for fit in [
+            Fit::Contain,
+            Fit::Cover,
+            Fit::Fill,
+            Fit::None,
+            Fit::ScaleDown,
+        ] {
             let (dest, _) = fit.place(frame(100.0, 100.0), egui::vec2(0.0, 10.0));
             assert_eq!(dest.area(), 0.0);
             let (dest, _) = fit.place(frame(0.0, 0.0), egui::vec2(10.0, 10.0));

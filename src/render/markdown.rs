@@ -423,15 +423,17 @@ fn block_ui(
     };
     match block.kind {
         BlockKind::Rule => ui.separator(),
-        BlockKind::Code => egui::Frame::new()
-            .fill(ui.visuals().code_bg_color)
-            .corner_radius(4.0)
-            .inner_margin(6.0)
-            .show(ui, |ui| {
-                let job = job_for(ui, &block.runs, size, false);
-                ui.add(egui::Label::new(job).wrap())
-            })
-            .inner,
+        BlockKind::Code => {
+            egui::Frame::new()
+                .fill(ui.visuals().code_bg_color)
+                .corner_radius(4.0)
+                .inner_margin(6.0)
+                .show(ui, |ui| {
+                    let job = job_for(ui, &block.runs, size, false);
+                    ui.add(egui::Label::new(job).wrap())
+                })
+                .inner
+        }
         BlockKind::Paragraph | BlockKind::Heading(_) if !block.has_links() => {
             let job = job_for(ui, &block.runs, size, strong);
             ui.add(egui::Label::new(job).wrap())
@@ -443,11 +445,7 @@ fn block_ui(
                 let mut i = 0;
                 while let Some(run) = block.runs.get(i) {
                     let mut j = i + 1;
-                    while block
-                        .runs
-                        .get(j)
-                        .is_some_and(|r| r.link == run.link)
-                    {
+                    while block.runs.get(j).is_some_and(|r| r.link == run.link) {
                         j += 1;
                     }
                     let runs = block.runs.get(i..j).unwrap_or_default();
@@ -485,7 +483,11 @@ mod tests {
     #[test]
     fn emphasis_strong_and_code_become_styled_runs() {
         let b = parse("a *b* **c** `d` ~~e~~");
-        let styles: Vec<_> = b[0].runs.iter().map(|r| (r.text.as_str(), r.style)).collect();
+        let styles: Vec<_> = b[0]
+            .runs
+            .iter()
+            .map(|r| (r.text.as_str(), r.style))
+            .collect();
         assert!(styles.contains(&(
             "b",
             Style {

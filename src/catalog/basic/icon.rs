@@ -62,7 +62,9 @@ fn paint_svg_path(ui: &egui::Ui, rect: egui::Rect, path: &str, colour: egui::Col
     let ctx = ui.ctx();
     ctx.include_bytes(uri.clone(), svg_document(path).into_bytes());
     let ppp = ui.pixels_per_point();
-    let px = (rect.width().max(rect.height()) * ppp).round().clamp(1.0, 512.0) as u32;
+    let px = (rect.width().max(rect.height()) * ppp)
+        .round()
+        .clamp(1.0, 512.0) as u32;
     let hint = egui::SizeHint::Size {
         width: px,
         height: px,
@@ -104,7 +106,8 @@ impl ComponentRenderer for Icon {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         // 24dp against a 16px body in the guide: scale with the host's body text.
         let side = (egui::TextStyle::Body.resolve(ui.style()).size * 1.5).round();
-        let (rect, response) = ui.allocate_exact_size(egui::Vec2::splat(side), egui::Sense::hover());
+        let (rect, response) =
+            ui.allocate_exact_size(egui::Vec2::splat(side), egui::Sense::hover());
         let colour = ui.visuals().text_color();
         let (label, known) = match source(cx) {
             Source::SvgPath(path) => {

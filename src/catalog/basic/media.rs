@@ -35,7 +35,9 @@ impl ComponentRenderer for Media {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let url = cx.string("url");
         let url = url.trim();
-        let description = cx.opt_string("description").filter(|d| !d.trim().is_empty());
+        let description = cx
+            .opt_string("description")
+            .filter(|d| !d.trim().is_empty());
         let poster = match self {
             Self::Video => cx.opt_string("posterUrl").filter(|p| !p.trim().is_empty()),
             Self::Audio => None,
@@ -85,9 +87,13 @@ impl ComponentRenderer for Media {
                                 .on_hover_text(url)
                                 .on_disabled_hover_text("Only http and https media can be opened");
                             ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
-                                ui.add(egui::Label::new(egui::RichText::new(&title).strong()).wrap());
+                                ui.add(
+                                    egui::Label::new(egui::RichText::new(&title).strong()).wrap(),
+                                );
                                 let source = host.unwrap_or("unsupported address");
-                                ui.add(egui::Label::new(egui::RichText::new(source).weak()).truncate());
+                                ui.add(
+                                    egui::Label::new(egui::RichText::new(source).weak()).truncate(),
+                                );
                             });
                             button
                         })
@@ -109,8 +115,14 @@ mod tests {
 
     #[test]
     fn url_host_takes_the_authority_without_user_info() {
-        assert_eq!(url_host("https://www.example.com/a.mp4"), Some("www.example.com"));
-        assert_eq!(url_host("HTTP://user:pw@cdn.test:8080?x"), Some("cdn.test:8080"));
+        assert_eq!(
+            url_host("https://www.example.com/a.mp4"),
+            Some("www.example.com")
+        );
+        assert_eq!(
+            url_host("HTTP://user:pw@cdn.test:8080?x"),
+            Some("cdn.test:8080")
+        );
         assert_eq!(url_host("javascript:alert(1)"), None);
         assert_eq!(url_host("https://"), None);
         assert_eq!(url_host("é"), None);
