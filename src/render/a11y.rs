@@ -26,9 +26,11 @@ impl Accessibility {
         let Some(Value::Object(a11y)) = props.get("accessibility") else {
             return Self::default();
         };
+        // An attribute bound to missing data resolves to "", which must not blank a name.
         let text = |key: &str| {
             a11y.get(key)
                 .map(|v| coerce::to_display_string(&cx.resolve(v)))
+                .filter(|s| !s.trim().is_empty())
         };
         let live = match a11y.get("live").and_then(Value::as_str) {
             Some("polite") => Some(egui::accesskit::Live::Polite),

@@ -231,7 +231,8 @@ impl Fit {
         let full = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
         let (bw, bh) = (frame.width(), frame.height());
         let (iw, ih) = (image.x, image.y);
-        if !(iw > 0.0 && ih > 0.0 && bw > 0.0 && bh > 0.0) || !(iw * ih).is_finite() {
+        let valid = iw > 0.0 && ih > 0.0 && bw > 0.0 && bh > 0.0;
+        if !(valid && (iw * ih).is_finite() && (bw * bh).is_finite()) {
             return (
                 egui::Rect::from_center_size(frame.center(), egui::Vec2::ZERO),
                 full,

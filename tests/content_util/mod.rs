@@ -50,7 +50,7 @@ pub fn renderer_with(document: &str) -> Renderer {
 pub fn builder(width: f32, height: f32) -> HarnessBuilder<State> {
     Harness::builder()
         .with_size(egui::vec2(width, height))
-        .with_context_setup(|ctx| Renderer::install(ctx))
+        .with_context_setup(Renderer::install)
 }
 
 /// A 600×800 harness drawing `renderer` every frame, run until it settles (or a few frames
@@ -84,6 +84,13 @@ pub fn settle(h: &mut Harness<'_, State>) {
 
 /// A one-surface v0.9 document with these components (JSON array text) and data model.
 pub fn v09_surface(components: &str, data: &str) -> String {
+    // One message per line: re-serialise so multi-line literals stay valid JSONL.
+    let one_line = |s: &str| {
+        serde_json::from_str::<serde_json::Value>(s)
+            .expect("valid JSON in a test")
+            .to_string()
+    };
+    let (components, data) = (one_line(components), one_line(data));
     format!(
         r#"{{"version":"v0.9","createSurface":{{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}}}
 {{"version":"v0.9","updateComponents":{{"surfaceId":"s","components":{components}}}}}
