@@ -164,12 +164,16 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// A 4×2 red PNG as a `data:` URI.
-fn png_data_uri() -> String {
-    let img = image::RgbaImage::from_pixel(4, 2, image::Rgba([200, 30, 30, 255]));
+/// A 4×2 red image in `format` as a `data:` URI.
+fn data_uri(format: image::ImageFormat, mime: &str) -> String {
+    let img = image::RgbImage::from_pixel(4, 2, image::Rgb([200, 30, 30]));
     let mut bytes = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut bytes, image::ImageFormat::Png).unwrap();
-    format!("data:image/png;base64,{}", base64(bytes.get_ref()))
+    img.write_to(&mut bytes, format).unwrap();
+    format!("data:{mime};base64,{}", base64(bytes.get_ref()))
+}
+
+fn png_data_uri() -> String {
+    data_uri(image::ImageFormat::Png, "image/png")
 }
 
 fn image_harness(url: &str, extra: &str) -> Harness<'static, State> {
@@ -202,6 +206,14 @@ fn a_data_png_loads_and_takes_its_aspect_ratio_in_a_medium_feature_box() {
     // mediumFeature: 300 wide, height from the 2:1 image.
     let size = node.rect().size();
     assert_eq!(size, egui::vec2(300.0, 150.0));
+}
+
+#[test]
+fn a_data_jpeg_loads_too() {
+    let h = image_harness(&data_uri(image::ImageFormat::Jpeg, "image/jpeg"), "");
+    let node = h.get_by_label("Picture");
+    assert_eq!(node.accesskit_node().description(), None, "loaded");
+    assert_eq!(node.rect().size(), egui::vec2(300.0, 150.0));
 }
 
 #[test]

@@ -115,10 +115,12 @@ impl SurfaceFrame<'_> {
                     widget_id,
                 };
                 let r = renderer.ui(ui, &mut cx);
-                let attributes =
-                    cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
-                if !attributes.is_empty() {
-                    attributes.apply(ui.ctx(), wrapper, r.id);
+                if cx.component.props.contains_key("accessibility") {
+                    let attributes =
+                        cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
+                    if !attributes.is_empty() {
+                        attributes.apply(ui.ctx(), wrapper, r.id);
+                    }
                 }
                 r
             })
@@ -169,11 +171,11 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &Ren
         return;
     }
     let name: String = name.unwrap_or("Agent").chars().take(80).collect();
-    let builder = egui::UiBuilder::new()
-        .layout(egui::Layout::left_to_right(egui::Align::Center))
-        .accessibility_role(egui::accesskit::Role::Banner)
-        .accessibility_label(name.clone());
-    ui.scope_builder(builder, |ui| {
+    ui.horizontal(|ui| {
+        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+            node.set_role(egui::accesskit::Role::Banner);
+            node.set_label(name.clone());
+        });
         ui.spacing_mut().item_spacing.x = 6.0;
         let side = 24.0;
         let shown = icon.filter(|u| options.image_policy.allows(u)).map(|url| {

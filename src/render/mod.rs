@@ -1,6 +1,11 @@
 //! The egui side: [`Renderer`] draws every visible surface inside any `egui::Ui`, walking
 //! each surface from its root and handing every node to its catalog's
 //! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
+//!
+//! Shared drawing pieces live beside it: [`theme`] (primary colour, contrasting text,
+//! accents), [`images`] (`data:` loaders, image states and `fit`), [`icons`] (the bundled
+//! Material Icons font) and [`markdown`] (the `Text` Markdown subset). Every component is
+//! wrapped in its own AccessKit node, which carries `accessibility.hidden` and `live`.
 
 pub(crate) mod a11y;
 mod context;
@@ -36,8 +41,13 @@ pub struct DefaultImagePolicy;
 
 impl ImagePolicy for DefaultImagePolicy {
     fn allows(&self, url: &str) -> bool {
-        let lower = url.trim_start().to_ascii_lowercase();
-        lower.starts_with("https://") || lower.starts_with("data:")
+        // Compare the scheme only: `data:` URIs can be megabytes long.
+        let url = url.trim_start();
+        let has_prefix = |p: &str| {
+            url.get(..p.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(p))
+        };
+        has_prefix("https://") || has_prefix("data:")
     }
 }
 
