@@ -9,6 +9,8 @@
 //! [`ComponentContext::open_url`](super::ComponentContext::open_url), which only lets
 //! `http`/`https` through).
 
+use std::sync::Arc;
+
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 /// Deepest visual indentation (lists and quotes nested deeper share the last level).
@@ -133,6 +135,23 @@ pub fn parse(text: &str) -> Vec<Block> {
     }
     b.finish_block();
     b.blocks
+}
+
+/// Parses for [`parse_cached`].
+#[derive(Default)]
+struct CachedParser;
+
+impl<'a> egui::cache::ComputerMut<&'a str, Arc<Vec<Block>>> for CachedParser {
+    fn compute(&mut self, text: &'a str) -> Arc<Vec<Block>> {
+        Arc::new(parse(text))
+    }
+}
+
+type ParseCache = egui::cache::FrameCache<Arc<Vec<Block>>, CachedParser>;
+
+/// [`parse`], cached in `ctx`'s memory for as long as the text is drawn every frame.
+pub fn parse_cached(ctx: &egui::Context, text: &str) -> Arc<Vec<Block>> {
+    ctx.memory_mut(|m| Arc::clone(m.caches.cache::<ParseCache>().get(text)))
 }
 
 #[derive(Default)]

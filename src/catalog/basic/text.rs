@@ -4,7 +4,7 @@
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::markdown::{BaseStyle, blocks_ui, parse};
+use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
 
 /// The `Text` component.
 pub struct Text;
@@ -33,7 +33,7 @@ impl ComponentRenderer for Text {
             body_size,
             strong,
         };
-        let blocks = parse(&text);
+        let blocks = parse_cached(ui.ctx(), &text);
         let (response, clicked) = ui
             .scope(|ui| {
                 // Captions are muted, unless the context forces a colour (a primary button).
