@@ -44,7 +44,7 @@ fn contact_form(version: &str) -> String {
 }
 
 fn render(document: &str) -> Harness<'static, State> {
-    // egui's default fonts lack a few symbols the fixtures use (e.g. `→`); tofu is fine here.
+    // egui's default fonts lack a few symbols the fixtures use (`→`, `☀`); tofu is fine here.
     // TODO(lead): re-enable the accessible-name check once the input components are merged
     // (the placeholder Slider has no name).
     let builder = content_util::builder(700.0, 1400.0)
