@@ -15,6 +15,7 @@ struct Case {
     description: String,
     valid: bool,
     data: Value,
+    #[cfg_attr(not(feature = "validation"), allow(dead_code))]
     catalog: Option<String>,
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::RendererOptions;
+use super::{RendererOptions, a11y};
 use crate::action::{ActionEvent, ClientError, Event, now_timestamp};
 use crate::catalog::Catalog;
 use crate::error::A2uiError;
@@ -98,8 +98,15 @@ impl SurfaceFrame<'_> {
         self.stack.push((id.to_owned(), scope.to_owned()));
         let widget_id =
             egui::Id::unique(("a2ui", &self.surface.id, id, scope, component.generation));
+        // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
+        // `live` for the whole subtree, with a telling role for containers.
+        let mut builder = egui::UiBuilder::new().id_salt(widget_id);
+        if let Some(role) = a11y::container_role(&component.component) {
+            builder = builder.accessibility_role(role);
+        }
         let response = ui
-            .push_id(widget_id, |ui| {
+            .scope_builder(builder, |ui| {
+                let wrapper = ui.unique_id();
                 let mut cx = ComponentContext {
                     frame: self,
                     component: component.clone(),
@@ -108,7 +115,13 @@ impl SurfaceFrame<'_> {
                     widget_id,
                 };
                 let r = renderer.ui(ui, &mut cx);
-                cx.apply_accessibility(ui, &r);
+                if cx.component.props.contains_key("accessibility") {
+                    let attributes =
+                        cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
+                    if !attributes.is_empty() {
+                        attributes.apply(ui.ctx(), wrapper, r.id);
+                    }
+                }
                 r
             })
             .inner;
@@ -139,27 +152,68 @@ fn error_placeholder(ui: &mut egui::Ui, text: &str) -> egui::Response {
         .response
 }
 
-/// The optional header with the agent's name and icon (`theme.agentDisplayName`).
-pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface) {
+/// The optional header with the agent's name and icon (`theme.agentDisplayName`,
+/// `theme.iconUrl`), drawn when either is set. The icon goes through the image policy; a
+/// generic agent glyph stands in for a missing or refused one.
+pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &RendererOptions) {
     let name = surface
         .theme
         .get("agentDisplayName")
-        .and_then(Value::as_str);
-    if let Some(name) = name {
-        ui.horizontal(|ui| {
-            if let Some(icon) = surface.theme.get("iconUrl").and_then(Value::as_str)
-                && icon.starts_with("https://")
-            {
-                ui.add(
-                    egui::Image::new(icon.to_owned())
-                        .fit_to_exact_size(egui::vec2(20.0, 20.0))
-                        .corner_radius(10.0),
-                );
-            }
-            ui.strong(name);
-        });
-        ui.add_space(4.0);
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|n| !n.is_empty());
+    let icon = surface
+        .theme
+        .get("iconUrl")
+        .and_then(Value::as_str)
+        .filter(|u| !u.trim().is_empty());
+    if name.is_none() && icon.is_none() {
+        return;
     }
+    let name: String = name.unwrap_or("Agent").chars().take(80).collect();
+    ui.horizontal(|ui| {
+        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+            node.set_role(egui::accesskit::Role::Banner);
+            node.set_label(name.clone());
+        });
+        ui.spacing_mut().item_spacing.x = 6.0;
+        let side = 24.0;
+        let shown = icon.filter(|u| options.image_policy.allows(u)).map(|url| {
+            let spec = super::images::ImageSpec {
+                url,
+                alt: "",
+                size: super::images::BoxSize::Fixed(egui::Vec2::splat(side)),
+                fit: super::images::Fit::Cover,
+                circular: true,
+                corner_radius: 0.0,
+            };
+            super::images::image_ui(ui, options.image_policy.as_ref(), &spec).1
+        });
+        if shown.is_none() {
+            // The generic agent mark: the accent-coloured `smart_toy` glyph.
+            let (rect, _) = ui.allocate_exact_size(egui::Vec2::splat(side), egui::Sense::hover());
+            let accent = super::theme::readable_accent(
+                ui.visuals(),
+                surface
+                    .primary_color()
+                    .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b)),
+            );
+            if super::icons::icon_font_ready(ui.ctx()) {
+                ui.painter().text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    '\u{f06c}',
+                    egui::FontId::new(side * 0.85, super::icons::icon_family()),
+                    accent,
+                );
+            } else {
+                ui.painter()
+                    .circle_filled(rect.center(), side * 0.4, accent);
+            }
+        }
+        ui.label(egui::RichText::new(name).strong());
+    });
+    ui.separator();
 }
 
 /// What a [`ComponentRenderer`](crate::catalog::ComponentRenderer) gets for one node:
@@ -232,6 +286,13 @@ impl ComponentContext<'_, '_> {
             .surface
             .primary_color()
             .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b))
+    }
+
+    /// The accent for foreground marks (links, icons, focus) on this surface: the agent's
+    /// `primaryColor` made readable on the host's panel, else the host's hyperlink colour.
+    /// See [`theme`](super::theme) for primary fills (`theme::with_primary_visuals`).
+    pub fn accent_color(&self, ui: &egui::Ui) -> egui::Color32 {
+        super::theme::readable_accent(ui.visuals(), self.primary_color())
     }
 
     /// Evaluate with an [`EvalContext`] at this node's scope.
@@ -518,29 +579,6 @@ impl ComponentContext<'_, '_> {
             }));
             false
         }
-    }
-
-    /// Apply `accessibility.label` / `description` to the response's AccessKit node.
-    fn apply_accessibility(&self, ui: &egui::Ui, response: &egui::Response) {
-        let Some(Value::Object(a11y)) = self.component.props.get("accessibility") else {
-            return;
-        };
-        let (label, description) = self.with_eval(|cx| {
-            (
-                a11y.get("label")
-                    .map(|v| coerce::to_display_string(&cx.resolve(v))),
-                a11y.get("description")
-                    .map(|v| coerce::to_display_string(&cx.resolve(v))),
-            )
-        });
-        ui.ctx().accesskit_node_builder(response.id, |node| {
-            if let Some(l) = label {
-                node.set_label(l);
-            }
-            if let Some(d) = description {
-                node.set_description(d);
-            }
-        });
     }
 }
 

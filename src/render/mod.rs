@@ -1,10 +1,20 @@
 //! The egui side: [`Renderer`] draws every visible surface inside any `egui::Ui`, walking
 //! each surface from its root and handing every node to its catalog's
 //! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
+//!
+//! Shared drawing pieces live beside it: [`theme`] (primary colour, contrasting text,
+//! accents), [`images`] (`data:` loaders, image states and `fit`), [`icons`] (the bundled
+//! Material Icons font) and [`markdown`] (the `Text` Markdown subset). Every component is
+//! wrapped in its own AccessKit node, which carries `accessibility.hidden` and `live`.
 
+pub(crate) mod a11y;
 mod context;
+pub mod icons;
+pub mod images;
 pub(crate) mod input;
 pub(crate) mod layout;
+pub mod markdown;
+pub mod theme;
 
 use std::collections::HashSet;
 
@@ -33,8 +43,13 @@ pub struct DefaultImagePolicy;
 
 impl ImagePolicy for DefaultImagePolicy {
     fn allows(&self, url: &str) -> bool {
-        let lower = url.trim_start().to_ascii_lowercase();
-        lower.starts_with("https://") || lower.starts_with("data:")
+        // Compare the scheme only: `data:` URIs can be megabytes long.
+        let url = url.trim_start();
+        let has_prefix = |p: &str| {
+            url.get(..p.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(p))
+        };
+        has_prefix("https://") || has_prefix("data:")
     }
 }
 
@@ -215,8 +230,16 @@ impl Renderer {
         std::mem::take(&mut self.events)
     }
 
+    /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
+    /// font). [`Self::ui`] does this itself; call it earlier to have icons from the very
+    /// first frame even when other text was laid out before the renderer ran.
+    pub fn install(ctx: &egui::Context) {
+        images::install(ctx);
+    }
+
     /// Draw every visible surface, one after another, and return the frame's events.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
+        images::install(ui.ctx());
         let ids: Vec<String> = self
             .store
             .surfaces()
@@ -231,6 +254,7 @@ impl Renderer {
 
     /// Draw one surface (nothing if it is not visible) and return the frame's events.
     pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
+        images::install(ui.ctx());
         self.draw_surface(surface_id, ui);
         self.take_events()
     }
@@ -245,9 +269,13 @@ impl Renderer {
             return;
         }
         let root = surface.root_id.clone();
+        let primary = surface
+            .primary_color()
+            .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b));
         ui.push_id(("a2ui-surface", surface_id), |ui| {
+            *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
             if self.options.show_surface_header {
-                context::surface_header(ui, surface);
+                context::surface_header(ui, surface, &self.options);
             }
             let mut frame = context::SurfaceFrame {
                 surface,

@@ -1,0 +1,102 @@
+//! `accessibility` attributes → AccessKit.
+//!
+//! Every component is drawn inside its own egui `Ui` (the *wrapper*), which is an AccessKit
+//! node: a `GenericContainer`, or a more telling role for containers ([`container_role`]).
+//! `accessibility.label` replaces the name of the component's main node (its response),
+//! `description` describes it, `hidden: true` (v1.0, a DynamicBoolean) hides the wrapper
+//! and so the whole subtree from assistive technology, and `live` (`polite`, `assertive`)
+//! makes the wrapper a live region so changes inside are announced.
+
+use serde_json::{Map, Value};
+
+use crate::eval::{EvalContext, coerce};
+
+/// The resolved `accessibility` attributes of one component.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Accessibility {
+    pub(crate) label: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) hidden: bool,
+    pub(crate) live: Option<egui::accesskit::Live>,
+}
+
+impl Accessibility {
+    /// Resolve the attributes of `props` (empty when there are none).
+    pub(crate) fn read(props: &Map<String, Value>, cx: &EvalContext<'_>) -> Self {
+        let Some(Value::Object(a11y)) = props.get("accessibility") else {
+            return Self::default();
+        };
+        // An attribute bound to missing data resolves to "", which must not blank a name.
+        let text = |key: &str| {
+            a11y.get(key)
+                .map(|v| coerce::to_display_string(&cx.resolve(v)))
+                .filter(|s| !s.trim().is_empty())
+        };
+        let live = match a11y.get("live").and_then(Value::as_str) {
+            Some("polite") => Some(egui::accesskit::Live::Polite),
+            Some("assertive") => Some(egui::accesskit::Live::Assertive),
+            Some("off") => Some(egui::accesskit::Live::Off),
+            _ => None,
+        };
+        Self {
+            label: text("label"),
+            description: text("description"),
+            hidden: a11y
+                .get("hidden")
+                .is_some_and(|v| coerce::to_bool(&cx.resolve(v))),
+            live,
+        }
+    }
+
+    /// Whether there is anything to apply.
+    pub(crate) fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Apply to the wrapper node (hidden, live) and the component's main node (label,
+    /// description, hidden).
+    pub(crate) fn apply(&self, ctx: &egui::Context, wrapper: egui::Id, main: egui::Id) {
+        if self.hidden || self.live.is_some() {
+            ctx.accesskit_node_builder(wrapper, |node| {
+                if self.hidden {
+                    node.set_hidden();
+                }
+                if let Some(live) = self.live {
+                    node.set_live(live);
+                }
+            });
+        }
+        if self.label.is_some() || self.description.is_some() || self.hidden {
+            ctx.accesskit_node_builder(main, |node| {
+                if let Some(label) = &self.label {
+                    // An own name wins over any `labelled_by` relation.
+                    node.clear_labelled_by();
+                    node.set_label(label.clone());
+                    // A static text's name is its value in AccessKit.
+                    if node.role() == egui::accesskit::Role::Label {
+                        node.set_value(label.clone());
+                    }
+                }
+                if let Some(description) = &self.description {
+                    node.set_description(description.clone());
+                }
+                if self.hidden {
+                    node.set_hidden();
+                }
+            });
+        }
+    }
+}
+
+/// The AccessKit role of a component's wrapper node, for component types where a screen
+/// reader gains from more than a generic container.
+pub(crate) fn container_role(component: &str) -> Option<egui::accesskit::Role> {
+    use egui::accesskit::Role;
+    Some(match component {
+        "Card" => Role::Group,
+        "List" => Role::List,
+        "Row" | "Column" => Role::GenericContainer,
+        "Video" | "AudioPlayer" => Role::Group,
+        _ => return None,
+    })
+}

@@ -1,0 +1,587 @@
+//! Images: the `data:` URI loaders, one-time loader installation, and the drawing shared
+//! by `Image`, media posters and the surface header (placeholder while loading, a visible
+//! state when blocked or failed, `fit` modes, circular avatars).
+//!
+//! Loading goes through egui's loader chain, so it is asynchronous and cached:
+//! [`DataUriLoader`] (ours) turns `data:` URIs into bytes, egui_extras' image loader decodes
+//! PNG and JPEG (on a background thread), [`DataSvgLoader`] (ours) rasterises
+//! `data:image/svg+xml`, and egui_extras' SVG loader rasterises `bytes://….svg` documents
+//! (e.g. `Icon {svgPath}`). `https:` needs an http bytes loader: the crate feature `http`
+//! installs egui_extras' one, or the host installs its own. The [`ImagePolicy`] is checked
+//! before anything is requested.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use egui::load::{
+    BytesLoadResult, BytesLoader, BytesPoll, ImageLoadResult, ImageLoader, ImagePoll, LoadError,
+    SizeHint, TexturePoll,
+};
+use egui::mutex::Mutex;
+
+use super::ImagePolicy;
+
+/// The largest `data:` URI we decode (longer ones fail to load instead).
+pub const MAX_DATA_URI_LEN: usize = 16 * 1024 * 1024;
+
+/// Install everything the renderer draws with on `ctx`: egui_extras' image loaders, our
+/// `data:` loaders and the icon font. Cheap after the first call (a flag in the context's
+/// memory); [`Renderer::ui`](super::Renderer::ui) calls it every frame.
+pub fn install(ctx: &egui::Context) {
+    let flag = egui::Id::unique("egui_a2ui::installed");
+    if ctx.data(|d| d.get_temp::<bool>(flag)).unwrap_or(false) {
+        return;
+    }
+    egui_extras::install_image_loaders(ctx);
+    if !ctx.is_loader_installed(DataUriLoader::ID) {
+        ctx.add_bytes_loader(Arc::new(DataUriLoader::default()));
+    }
+    if !ctx.is_loader_installed(DataSvgLoader::ID) {
+        ctx.add_image_loader(Arc::new(DataSvgLoader::default()));
+    }
+    super::icons::install_icon_font(ctx);
+    ctx.data_mut(|d| d.insert_temp(flag, true));
+}
+
+fn is_data_uri(uri: &str) -> bool {
+    uri.get(..5)
+        .is_some_and(|p| p.eq_ignore_ascii_case("data:"))
+}
+
+/// Decode a `data:` URI into its bytes and `type/subtype`. Only `image/*` is served.
+pub fn decode_data_uri(uri: &str) -> Result<(Vec<u8>, String), String> {
+    if uri.len() > MAX_DATA_URI_LEN {
+        return Err(format!(
+            "data: URI of {} bytes is over the {MAX_DATA_URI_LEN}-byte limit",
+            uri.len()
+        ));
+    }
+    let url = data_url::DataUrl::process(uri).map_err(|e| format!("bad data: URI: {e:?}"))?;
+    let mime = url.mime_type();
+    if mime.type_ != "image" {
+        return Err(format!(
+            "data: URI of type {}/{} is not an image",
+            mime.type_, mime.subtype
+        ));
+    }
+    let mime = format!("{}/{}", mime.type_, mime.subtype);
+    let (bytes, _fragment) = url
+        .decode_to_vec()
+        .map_err(|_| "bad base64 in data: URI".to_owned())?;
+    Ok((bytes, mime))
+}
+
+type DataEntry = Result<(Arc<[u8]>, String), String>;
+
+/// An egui [`BytesLoader`] for `data:` URIs (base64 or percent-encoded), caching each URI.
+#[derive(Default)]
+pub struct DataUriLoader {
+    cache: Mutex<HashMap<String, DataEntry>>,
+}
+
+impl DataUriLoader {
+    /// The loader id.
+    pub const ID: &'static str = egui::generate_loader_id!(DataUriLoader);
+}
+
+impl BytesLoader for DataUriLoader {
+    fn id(&self) -> &str {
+        Self::ID
+    }
+
+    fn load(&self, _ctx: &egui::Context, uri: &str) -> BytesLoadResult {
+        if !is_data_uri(uri) {
+            return Err(LoadError::NotSupported);
+        }
+        let mut cache = self.cache.lock();
+        let entry = cache.entry(uri.to_owned()).or_insert_with(|| {
+            decode_data_uri(uri).map(|(bytes, mime)| (Arc::from(bytes.into_boxed_slice()), mime))
+        });
+        match entry {
+            Ok((bytes, mime)) => Ok(BytesPoll::Ready {
+                size: None,
+                bytes: egui::load::Bytes::Shared(Arc::clone(bytes)),
+                mime: Some(mime.clone()),
+            }),
+            Err(e) => Err(LoadError::Loading(e.clone())),
+        }
+    }
+
+    fn forget(&self, uri: &str) {
+        self.cache.lock().remove(uri);
+    }
+
+    fn forget_all(&self) {
+        self.cache.lock().clear();
+    }
+
+    fn byte_size(&self) -> usize {
+        self.cache
+            .lock()
+            .iter()
+            .map(|(k, v)| k.len() + v.as_ref().map_or(0, |(b, _)| b.len()))
+            .sum()
+    }
+}
+
+type SvgEntry = Result<Arc<egui::ColorImage>, String>;
+
+/// An egui [`ImageLoader`] rasterising `data:image/svg+xml` URIs (egui_extras' SVG loader
+/// only takes URIs ending in `.svg`).
+#[derive(Default)]
+pub struct DataSvgLoader {
+    cache: Mutex<HashMap<(String, SizeHint), SvgEntry>>,
+}
+
+impl DataSvgLoader {
+    /// The loader id.
+    pub const ID: &'static str = egui::generate_loader_id!(DataSvgLoader);
+}
+
+impl ImageLoader for DataSvgLoader {
+    fn id(&self) -> &str {
+        Self::ID
+    }
+
+    fn load(&self, ctx: &egui::Context, uri: &str, size_hint: SizeHint) -> ImageLoadResult {
+        if !is_data_uri(uri) {
+            return Err(LoadError::NotSupported);
+        }
+        let key = (uri.to_owned(), size_hint);
+        if let Some(entry) = self.cache.lock().get(&key) {
+            return match entry {
+                Ok(image) => Ok(ImagePoll::Ready {
+                    image: Arc::clone(image),
+                }),
+                Err(e) => Err(LoadError::Loading(e.clone())),
+            };
+        }
+        match ctx.try_load_bytes(uri)? {
+            BytesPoll::Pending { size } => Ok(ImagePoll::Pending { size }),
+            BytesPoll::Ready { bytes, mime, .. } => {
+                if mime.as_deref() != Some("image/svg+xml") {
+                    return Err(LoadError::NotSupported);
+                }
+                let result = egui_extras::image::load_svg_bytes_with_size(
+                    &bytes,
+                    size_hint,
+                    &Default::default(),
+                )
+                .map(Arc::new);
+                self.cache.lock().insert(key, result.clone());
+                match result {
+                    Ok(image) => Ok(ImagePoll::Ready { image }),
+                    Err(e) => Err(LoadError::Loading(e)),
+                }
+            }
+        }
+    }
+
+    fn forget(&self, uri: &str) {
+        self.cache.lock().retain(|(u, _), _| u != uri);
+    }
+
+    fn forget_all(&self) {
+        self.cache.lock().clear();
+    }
+
+    fn byte_size(&self) -> usize {
+        self.cache
+            .lock()
+            .values()
+            .map(|v| {
+                v.as_ref()
+                    .map_or(0, |i| i.pixels.len() * size_of::<egui::Color32>())
+            })
+            .sum()
+    }
+}
+
+/// How an image fills its box (`Image.fit`; CSS `object-fit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Scale to fit inside, keeping the aspect ratio (letterboxed).
+    Contain,
+    /// Scale to cover the box, keeping the aspect ratio (cropped).
+    Cover,
+    /// Stretch to the box.
+    Fill,
+    /// Natural size, centred and cropped.
+    None,
+    /// Like `None`, or like `Contain` when the image is larger than the box.
+    ScaleDown,
+}
+
+impl Fit {
+    /// Parse a v0.9 (`scaleDown`) or v0.8 (`scale-down`) value.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "contain" => Self::Contain,
+            "cover" => Self::Cover,
+            "fill" => Self::Fill,
+            "none" => Self::None,
+            "scaleDown" | "scale-down" => Self::ScaleDown,
+            _ => return None,
+        })
+    }
+
+    /// Where an image of `image` size lands in `frame`, and which part of it (uv, 0..1) is
+    /// shown. Degenerate sizes give an empty destination.
+    pub fn place(self, frame: egui::Rect, image: egui::Vec2) -> (egui::Rect, egui::Rect) {
+        let full = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+        let (bw, bh) = (frame.width(), frame.height());
+        let (iw, ih) = (image.x, image.y);
+        let valid = iw > 0.0 && ih > 0.0 && bw > 0.0 && bh > 0.0;
+        if !(valid && (iw * ih).is_finite() && (bw * bh).is_finite()) {
+            return (
+                egui::Rect::from_center_size(frame.center(), egui::Vec2::ZERO),
+                full,
+            );
+        }
+        let centred = |size: egui::Vec2| egui::Rect::from_center_size(frame.center(), size);
+        let uv_centred = |fraction: egui::Vec2| {
+            egui::Rect::from_center_size(egui::pos2(0.5, 0.5), fraction.min(egui::Vec2::splat(1.0)))
+        };
+        match self {
+            Self::Fill => (frame, full),
+            Self::Contain => {
+                let s = (bw / iw).min(bh / ih);
+                (centred(image * s), full)
+            }
+            Self::Cover => {
+                let s = (bw / iw).max(bh / ih);
+                let scaled = image * s;
+                (frame, uv_centred(egui::vec2(bw / scaled.x, bh / scaled.y)))
+            }
+            Self::None => {
+                let shown = image.min(frame.size());
+                (centred(shown), uv_centred(shown / image))
+            }
+            Self::ScaleDown => {
+                if iw <= bw && ih <= bh {
+                    Self::None.place(frame, image)
+                } else {
+                    Self::Contain.place(frame, image)
+                }
+            }
+        }
+    }
+}
+
+/// The size of an image's box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BoxSize {
+    /// Exactly this size.
+    Fixed(egui::Vec2),
+    /// This width; the height follows the image's aspect ratio up to `max_height`
+    /// (`placeholder_height` while the size is unknown).
+    Flexible {
+        /// The width.
+        width: f32,
+        /// The largest height.
+        max_height: f32,
+        /// The height while loading or failed.
+        placeholder_height: f32,
+    },
+}
+
+/// Everything [`image_ui`] needs.
+pub struct ImageSpec<'a> {
+    /// The URL (already resolved).
+    pub url: &'a str,
+    /// Alt text (`description`); may be empty.
+    pub alt: &'a str,
+    /// The box.
+    pub size: BoxSize,
+    /// How the image fills it.
+    pub fit: Fit,
+    /// Round the corners into a circle (avatars).
+    pub circular: bool,
+    /// Corner radius otherwise.
+    pub corner_radius: f32,
+}
+
+/// Why an image shows no picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageState {
+    /// Drawn.
+    Ready,
+    /// Still loading (a spinner is shown).
+    Loading,
+    /// The host's [`ImagePolicy`] refused the URL.
+    Blocked,
+    /// Loading failed; the reason.
+    Failed(String),
+}
+
+/// The visible word for a state, also used as the AccessKit description.
+pub fn state_text(state: &ImageState) -> String {
+    match state {
+        ImageState::Ready => String::new(),
+        ImageState::Loading => "Loading image…".to_owned(),
+        ImageState::Blocked => {
+            "Image blocked: this address is not allowed by the image policy".to_owned()
+        }
+        ImageState::Failed(e) => format!("Image unavailable: {e}"),
+    }
+}
+
+fn describe_error(url: &str, e: &LoadError) -> String {
+    match e {
+        LoadError::NoMatchingBytesLoader | LoadError::NotSupported
+            if url.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("http")) =>
+        {
+            "no http image loader is installed (enable the `http` feature)".to_owned()
+        }
+        LoadError::NoMatchingImageLoader {
+            detected_format: Some(f),
+        }
+        | LoadError::FormatNotSupported {
+            detected_format: Some(f),
+        } => format!("unsupported image format {f}"),
+        other => other.to_string(),
+    }
+}
+
+/// Draw an image (or its loading / blocked / failed state) and return its response, whose
+/// AccessKit node is an `Image` labelled with the alt text and described with the state.
+pub fn image_ui(
+    ui: &mut egui::Ui,
+    policy: &dyn ImagePolicy,
+    spec: &ImageSpec<'_>,
+) -> (egui::Response, ImageState) {
+    let ppp = ui.pixels_per_point();
+    let (hint, placeholder) = match spec.size {
+        BoxSize::Fixed(s) => (
+            SizeHint::Size {
+                width: (s.x * ppp).round().clamp(1.0, 8192.0) as u32,
+                height: (s.y * ppp).round().clamp(1.0, 8192.0) as u32,
+                maintain_aspect_ratio: true,
+            },
+            s,
+        ),
+        BoxSize::Flexible {
+            width,
+            placeholder_height,
+            ..
+        } => (
+            SizeHint::Width((width * ppp).round().clamp(1.0, 8192.0) as u32),
+            egui::vec2(width, placeholder_height),
+        ),
+    };
+    let poll = if !policy.allows(spec.url) {
+        Err(ImageState::Blocked)
+    } else if spec.url.trim().is_empty() {
+        Err(ImageState::Failed("no URL".to_owned()))
+    } else {
+        ui.ctx()
+            .try_load_texture(spec.url, egui::TextureOptions::LINEAR, hint)
+            .map_err(|e| ImageState::Failed(describe_error(spec.url, &e)))
+    };
+    let (response, state) = match poll {
+        Ok(TexturePoll::Ready { texture }) => {
+            let size = match spec.size {
+                BoxSize::Fixed(s) => s,
+                BoxSize::Flexible {
+                    width, max_height, ..
+                } => {
+                    let aspect = texture.size.y / texture.size.x.max(1.0);
+                    let h = (width * aspect).min(max_height);
+                    egui::vec2(width, if h.is_finite() { h.max(1.0) } else { 1.0 })
+                }
+            };
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+            if ui.is_rect_visible(rect) {
+                let (dest, uv) = spec.fit.place(rect, texture.size);
+                let radius = if spec.circular {
+                    dest.width().min(dest.height()) / 2.0
+                } else {
+                    spec.corner_radius
+                };
+                egui::Image::from_texture(texture)
+                    .uv(uv)
+                    .corner_radius(radius)
+                    .paint_at(ui, dest);
+            }
+            (response, ImageState::Ready)
+        }
+        Ok(TexturePoll::Pending { .. }) => {
+            let (rect, response) = ui.allocate_exact_size(placeholder, egui::Sense::hover());
+            placeholder_frame(ui, rect, spec, None);
+            let side = (rect.height().min(rect.width()) * 0.5).clamp(8.0, 24.0);
+            egui::Spinner::new().paint_at(
+                ui,
+                egui::Rect::from_center_size(rect.center(), egui::Vec2::splat(side)),
+            );
+            (response, ImageState::Loading)
+        }
+        Err(state) => {
+            let (rect, response) = ui.allocate_exact_size(placeholder, egui::Sense::hover());
+            placeholder_frame(ui, rect, spec, Some(&state));
+            let response = response.on_hover_text(state_text(&state));
+            (response, state)
+        }
+    };
+    let label = if spec.alt.is_empty() {
+        "Image".to_owned()
+    } else {
+        spec.alt.to_owned()
+    };
+    let enabled = ui.is_enabled();
+    response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, enabled, &label));
+    let description = state_text(&state);
+    if !description.is_empty() {
+        ui.ctx().accesskit_node_builder(response.id, |node| {
+            node.set_description(description);
+        });
+    }
+    (response, state)
+}
+
+/// The box drawn while loading, or with a blocked / failed message.
+fn placeholder_frame(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    spec: &ImageSpec<'_>,
+    problem: Option<&ImageState>,
+) {
+    if !ui.is_rect_visible(rect) {
+        return;
+    }
+    let visuals = ui.visuals();
+    let radius = if spec.circular {
+        rect.width().min(rect.height()) / 2.0
+    } else {
+        spec.corner_radius
+    };
+    let painter = ui.painter();
+    painter.rect_filled(rect, radius, visuals.faint_bg_color);
+    let Some(problem) = problem else {
+        return;
+    };
+    let colour = match problem {
+        ImageState::Blocked => visuals.warn_fg_color,
+        _ => visuals.weak_text_color(),
+    };
+    painter.rect_stroke(
+        rect,
+        radius,
+        egui::Stroke::new(1.0, colour),
+        egui::StrokeKind::Inside,
+    );
+    // A glyph always; a word too when there is room for it.
+    let glyph = match problem {
+        ImageState::Blocked => '\u{f022}', // hide_image
+        _ => '\u{e3ad}',                   // broken_image
+    };
+    let small = rect.width() < 96.0 || rect.height() < 40.0;
+    let side = rect.height().min(rect.width()).min(24.0) * if small { 0.8 } else { 1.0 };
+    if super::icons::icon_font_ready(ui.ctx()) && side >= 8.0 {
+        let at = if small {
+            rect.center()
+        } else {
+            rect.center() - egui::vec2(0.0, side * 0.6)
+        };
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            glyph,
+            egui::FontId::new(side, super::icons::icon_family()),
+            colour,
+        );
+    }
+    if !small {
+        let word = match problem {
+            ImageState::Blocked => "Image blocked",
+            _ => "Image unavailable",
+        };
+        painter.text(
+            rect.center() + egui::vec2(0.0, side * 0.6),
+            egui::Align2::CENTER_CENTER,
+            word,
+            egui::TextStyle::Small.resolve(ui.style()),
+            colour,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(w: f32, h: f32) -> egui::Rect {
+        egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(w, h))
+    }
+
+    #[test]
+    fn contain_letterboxes_a_wide_image_inside_a_square_box() {
+        let (dest, uv) = Fit::Contain.place(frame(100.0, 100.0), egui::vec2(200.0, 100.0));
+        assert_eq!(dest.size(), egui::vec2(100.0, 50.0));
+        assert_eq!(dest.center(), egui::pos2(50.0, 50.0));
+        assert_eq!(uv.size(), egui::vec2(1.0, 1.0));
+    }
+
+    #[test]
+    fn cover_fills_the_box_and_crops_the_long_side() {
+        let (dest, uv) = Fit::Cover.place(frame(100.0, 100.0), egui::vec2(200.0, 100.0));
+        assert_eq!(dest, frame(100.0, 100.0));
+        assert_eq!(uv.size(), egui::vec2(0.5, 1.0));
+        assert_eq!(uv.center(), egui::pos2(0.5, 0.5));
+    }
+
+    #[test]
+    fn fill_stretches_and_none_keeps_the_natural_size() {
+        let (dest, _) = Fit::Fill.place(frame(100.0, 40.0), egui::vec2(10.0, 10.0));
+        assert_eq!(dest, frame(100.0, 40.0));
+        let (dest, uv) = Fit::None.place(frame(100.0, 40.0), egui::vec2(10.0, 10.0));
+        assert_eq!(dest.size(), egui::vec2(10.0, 10.0));
+        assert_eq!(uv.size(), egui::vec2(1.0, 1.0));
+        let (dest, uv) = Fit::None.place(frame(100.0, 40.0), egui::vec2(200.0, 80.0));
+        assert_eq!(dest.size(), egui::vec2(100.0, 40.0));
+        assert_eq!(uv.size(), egui::vec2(0.5, 0.5));
+    }
+
+    #[test]
+    fn scale_down_only_shrinks() {
+        let small = Fit::ScaleDown.place(frame(100.0, 100.0), egui::vec2(10.0, 20.0));
+        assert_eq!(small.0.size(), egui::vec2(10.0, 20.0));
+        let big = Fit::ScaleDown.place(frame(100.0, 100.0), egui::vec2(400.0, 200.0));
+        assert_eq!(big.0.size(), egui::vec2(100.0, 50.0));
+    }
+
+    #[test]
+    fn degenerate_sizes_place_nothing_instead_of_dividing_by_zero() {
+        for fit in [
+            Fit::Contain,
+            Fit::Cover,
+            Fit::Fill,
+            Fit::None,
+            Fit::ScaleDown,
+        ] {
+            let (dest, _) = fit.place(frame(100.0, 100.0), egui::vec2(0.0, 10.0));
+            assert_eq!(dest.area(), 0.0);
+            let (dest, _) = fit.place(frame(0.0, 0.0), egui::vec2(10.0, 10.0));
+            assert_eq!(dest.area(), 0.0);
+        }
+    }
+
+    #[test]
+    fn data_uris_decode_base64_and_reject_garbage() {
+        let (bytes, mime) = decode_data_uri("data:image/png;base64,iVBORw0KGgo=").unwrap();
+        assert_eq!(mime, "image/png");
+        assert_eq!(&bytes[1..4], b"PNG");
+        assert!(decode_data_uri("data:image/png;base64,!!!not base64!!!").is_err());
+        assert!(decode_data_uri("data:text/html,<script>alert(1)</script>").is_err());
+        assert!(decode_data_uri("data:").is_err());
+        let svg = decode_data_uri("data:image/svg+xml,%3Csvg%2F%3E").unwrap();
+        assert_eq!(svg, (b"<svg/>".to_vec(), "image/svg+xml".to_owned()));
+    }
+
+    #[test]
+    fn fit_parses_both_spellings_of_scale_down() {
+        assert_eq!(Fit::parse("scaleDown"), Some(Fit::ScaleDown));
+        assert_eq!(Fit::parse("scale-down"), Some(Fit::ScaleDown));
+        assert_eq!(Fit::parse("stretch"), None);
+    }
+}

@@ -1,0 +1,565 @@
+//! The Markdown subset of `Text`: paragraphs, headings, emphasis, strong, strikethrough,
+//! inline and block code, bullet and numbered lists (nested), block quotes, rules and links.
+//!
+//! Parsing is [`pulldown_cmark`] (no HTML output); the result is a flat list of [`Block`]s
+//! laid out with egui [`LayoutJob`](egui::text::LayoutJob)s, so hostile nesting costs
+//! nothing but indentation (capped). Raw HTML is dropped (its text content stays), images
+//! show their alt text and never load, and links are drawn as egui links whose clicks are
+//! returned to the caller (the `Text` component routes them through
+//! [`ComponentContext::open_url`](super::ComponentContext::open_url), which only lets
+//! `http`/`https` through).
+
+use std::sync::Arc;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+/// Deepest visual indentation (lists and quotes nested deeper share the last level).
+const MAX_INDENT: usize = 8;
+/// Most blocks drawn for one text (the rest is cut, with an ellipsis block).
+const MAX_BLOCKS: usize = 500;
+/// Relative sizes of headings h1..h6 (h1–h5 follow the A2UI guide's Text variants).
+pub const HEADING_SCALE: [f32; 6] = [2.5, 2.0, 1.75, 1.5, 1.25, 1.1];
+
+/// Inline style flags of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// `**strong**`.
+    pub strong: bool,
+    /// `*emphasis*`.
+    pub emphasis: bool,
+    /// `~~strikethrough~~`.
+    pub strikethrough: bool,
+    /// `` `code` ``.
+    pub code: bool,
+}
+
+/// A piece of text with one style, possibly a link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The text.
+    pub text: String,
+    /// Its style.
+    pub style: Style,
+    /// The link destination, for link text.
+    pub link: Option<String>,
+}
+
+/// What a block is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    /// A paragraph (also tight list items).
+    Paragraph,
+    /// A heading of level 1..=6.
+    Heading(u8),
+    /// A fenced or indented code block.
+    Code,
+    /// A thematic break.
+    Rule,
+}
+
+/// One laid-out line group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// What it is.
+    pub kind: BlockKind,
+    /// Nesting of lists and quotes (capped).
+    pub indent: usize,
+    /// Inside a block quote.
+    pub quoted: bool,
+    /// A list marker (`•`, `1.`) drawn before the block.
+    pub marker: Option<String>,
+    /// The inline content.
+    pub runs: Vec<Run>,
+}
+
+impl Block {
+    /// The block's text without markup.
+    pub fn plain_text(&self) -> String {
+        self.runs.iter().map(|r| r.text.as_str()).collect()
+    }
+
+    fn has_links(&self) -> bool {
+        self.runs.iter().any(|r| r.link.is_some())
+    }
+}
+
+/// Whether `text` could contain Markdown at all (plain text skips the parser).
+fn may_have_markup(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_digit() || c.is_whitespace())
+        || text.contains([
+            '*', '_', '`', '#', '[', ']', '<', '>', '-', '+', '~', '!', '\n', '\\', '&', '=', '|',
+        ])
+}
+
+/// Parse `text` into blocks.
+///
+/// ```
+/// use egui_a2ui::render::markdown::parse;
+/// let blocks = parse("Hello **world**\n\n- one\n- two");
+/// assert_eq!(blocks.len(), 3);
+/// assert_eq!(blocks[0].plain_text(), "Hello world");
+/// assert_eq!(blocks[1].marker.as_deref(), Some("•"));
+/// ```
+pub fn parse(text: &str) -> Vec<Block> {
+    if !may_have_markup(text) {
+        return vec![Block {
+            kind: BlockKind::Paragraph,
+            indent: 0,
+            quoted: false,
+            marker: None,
+            runs: vec![Run {
+                text: text.to_owned(),
+                style: Style::default(),
+                link: None,
+            }],
+        }];
+    }
+    let mut b = Builder::default();
+    let options = Options::ENABLE_STRIKETHROUGH;
+    for event in Parser::new_ext(text, options) {
+        if b.blocks.len() >= MAX_BLOCKS {
+            b.blocks.push(Block {
+                kind: BlockKind::Paragraph,
+                indent: 0,
+                quoted: false,
+                marker: None,
+                runs: vec![Run {
+                    text: "…".to_owned(),
+                    style: Style::default(),
+                    link: None,
+                }],
+            });
+            return b.blocks;
+        }
+        b.event(event);
+    }
+    b.finish_block();
+    b.blocks
+}
+
+/// Parses for [`parse_cached`].
+#[derive(Default)]
+struct CachedParser;
+
+impl<'a> egui::cache::ComputerMut<&'a str, Arc<Vec<Block>>> for CachedParser {
+    fn compute(&mut self, text: &'a str) -> Arc<Vec<Block>> {
+        Arc::new(parse(text))
+    }
+}
+
+type ParseCache = egui::cache::FrameCache<Arc<Vec<Block>>, CachedParser>;
+
+/// [`parse`], cached in `ctx`'s memory for as long as the text is drawn every frame.
+pub fn parse_cached(ctx: &egui::Context, text: &str) -> Arc<Vec<Block>> {
+    ctx.memory_mut(|m| Arc::clone(m.caches.cache::<ParseCache>().get(text)))
+}
+
+#[derive(Default)]
+struct Builder {
+    blocks: Vec<Block>,
+    current: Option<Block>,
+    /// One entry per open list: the next number of an ordered list.
+    lists: Vec<Option<u64>>,
+    quotes: usize,
+    /// The marker of a list item whose first block has not started yet.
+    pending_marker: Option<String>,
+    strong: usize,
+    emphasis: usize,
+    strikethrough: usize,
+    link: Option<String>,
+    image: usize,
+}
+
+impl Builder {
+    fn indent(&self) -> usize {
+        (self.lists.len() + self.quotes).min(MAX_INDENT)
+    }
+
+    fn start_block(&mut self, kind: BlockKind) {
+        self.finish_block();
+        self.current = Some(Block {
+            kind,
+            indent: self.indent(),
+            quoted: self.quotes > 0,
+            marker: self.pending_marker.take(),
+            runs: Vec::new(),
+        });
+    }
+
+    fn finish_block(&mut self) {
+        if let Some(block) = self.current.take()
+            && (!block.runs.is_empty() || block.kind == BlockKind::Rule || block.marker.is_some())
+        {
+            self.blocks.push(block);
+        }
+    }
+
+    fn push_text(&mut self, text: &str, code: bool) {
+        if text.is_empty() {
+            return;
+        }
+        if self.current.is_none() {
+            // Tight list items and loose inline content arrive without a paragraph.
+            self.start_block(BlockKind::Paragraph);
+        }
+        let style = Style {
+            strong: self.strong > 0,
+            emphasis: self.emphasis > 0 || self.image > 0,
+            strikethrough: self.strikethrough > 0,
+            code,
+        };
+        let link = if self.image > 0 {
+            None
+        } else {
+            self.link.clone()
+        };
+        let Some(block) = self.current.as_mut() else {
+            return;
+        };
+        if let Some(last) = block.runs.last_mut()
+            && last.style == style
+            && last.link == link
+        {
+            last.text.push_str(text);
+            return;
+        }
+        block.runs.push(Run {
+            text: text.to_owned(),
+            style,
+            link,
+        });
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Start(tag) => self.start(tag),
+            Event::End(tag) => self.end(tag),
+            Event::Text(t) => self.push_text(&t, self.in_code_block()),
+            Event::Code(t) | Event::InlineMath(t) | Event::DisplayMath(t) => {
+                self.push_text(&t, true);
+            }
+            Event::SoftBreak => self.push_text(" ", false),
+            Event::HardBreak => self.push_text("\n", false),
+            Event::Rule => {
+                self.start_block(BlockKind::Rule);
+                self.finish_block();
+            }
+            Event::TaskListMarker(done) => self.push_text(if done { "☑ " } else { "☐ " }, false),
+            // No HTML: tags are dropped, the text between them stays.
+            Event::Html(_) | Event::InlineHtml(_) | Event::FootnoteReference(_) => {}
+        }
+    }
+
+    fn in_code_block(&self) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|b| b.kind == BlockKind::Code)
+    }
+
+    fn start(&mut self, tag: Tag<'_>) {
+        match tag {
+            Tag::Paragraph => self.start_block(BlockKind::Paragraph),
+            Tag::Heading { level, .. } => self.start_block(BlockKind::Heading(level as u8)),
+            Tag::CodeBlock(_) => self.start_block(BlockKind::Code),
+            Tag::BlockQuote(_) => {
+                self.finish_block();
+                self.quotes = self.quotes.saturating_add(1);
+            }
+            Tag::List(start) => {
+                self.finish_block();
+                self.lists.push(start);
+            }
+            Tag::Item => {
+                self.finish_block();
+                let marker = match self.lists.last_mut() {
+                    Some(Some(n)) => {
+                        let m = format!("{n}.");
+                        *n = n.saturating_add(1);
+                        m
+                    }
+                    _ => "•".to_owned(),
+                };
+                self.pending_marker = Some(marker);
+            }
+            Tag::Emphasis => self.emphasis += 1,
+            Tag::Strong => self.strong += 1,
+            Tag::Strikethrough => self.strikethrough += 1,
+            Tag::Link { dest_url, .. } => self.link = Some(dest_url.to_string()),
+            Tag::Image { .. } => self.image += 1,
+            _ => {}
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::CodeBlock | TagEnd::Item => {
+                if tag == TagEnd::CodeBlock
+                    && let Some(block) = self.current.as_mut()
+                    && let Some(last) = block.runs.last_mut()
+                {
+                    let trimmed = last.text.trim_end_matches('\n').len();
+                    last.text.truncate(trimmed);
+                }
+                self.finish_block();
+            }
+            TagEnd::BlockQuote(_) => {
+                self.finish_block();
+                self.quotes = self.quotes.saturating_sub(1);
+            }
+            TagEnd::List(_) => {
+                self.finish_block();
+                self.lists.pop();
+            }
+            TagEnd::Emphasis => self.emphasis = self.emphasis.saturating_sub(1),
+            TagEnd::Strong => self.strong = self.strong.saturating_sub(1),
+            TagEnd::Strikethrough => self.strikethrough = self.strikethrough.saturating_sub(1),
+            TagEnd::Link => self.link = None,
+            TagEnd::Image => self.image = self.image.saturating_sub(1),
+            _ => {}
+        }
+    }
+}
+
+/// The base look of a text: font size and whether it is bold (heading variants).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BaseStyle {
+    /// Font size in points.
+    pub size: f32,
+    /// The host's body size, which Markdown headings scale.
+    pub body_size: f32,
+    /// Draw everything strong (heading variants).
+    pub strong: bool,
+}
+
+fn job_for(ui: &egui::Ui, runs: &[Run], size: f32, strong: bool) -> egui::text::LayoutJob {
+    let visuals = ui.visuals();
+    // Colourless sections take the label's colour, so text inherits the context's colour
+    // (e.g. a primary button's contrasting one); strong text is brighter only when nothing
+    // overrides the colour.
+    let inherit = egui::Color32::PLACEHOLDER;
+    let strong_colour = if visuals.override_text_color.is_some() {
+        inherit
+    } else {
+        visuals.strong_text_color()
+    };
+    let line_colour = visuals.text_color();
+    let mut job = egui::text::LayoutJob::default();
+    for run in runs {
+        let bold = strong || run.style.strong;
+        let font_id = if run.style.code {
+            egui::FontId::monospace(size * 0.9)
+        } else {
+            egui::FontId::proportional(size)
+        };
+        let mut format = egui::TextFormat {
+            font_id,
+            color: if bold { strong_colour } else { inherit },
+            italics: run.style.emphasis,
+            ..Default::default()
+        };
+        if bold {
+            // Bolder where the host's font is variable; egui's default font is not.
+            format.coords.push("wght", 700.0);
+        }
+        if run.style.strikethrough {
+            format.strikethrough = egui::Stroke::new(1.0, line_colour);
+        }
+        if run.style.code {
+            format.background = visuals.code_bg_color;
+        }
+        job.append(&run.text, 0.0, format);
+    }
+    job
+}
+
+/// Draw blocks. Returns the response (of the only block, or of the group) and the
+/// destination of a link clicked this frame.
+pub fn blocks_ui(
+    ui: &mut egui::Ui,
+    blocks: &[Block],
+    base: BaseStyle,
+) -> (egui::Response, Option<String>) {
+    let mut clicked = None;
+    if let [block] = blocks
+        && block.indent == 0
+        && block.marker.is_none()
+        && !block.quoted
+    {
+        let r = block_ui(ui, block, base, &mut clicked);
+        return (r, clicked);
+    }
+    let r = ui
+        .vertical(|ui| {
+            ui.spacing_mut().item_spacing.y = (base.size * 0.4).max(2.0);
+            for block in blocks {
+                let indent = block.indent as f32 * base.size * 1.2;
+                if indent == 0.0 && block.marker.is_none() && !block.quoted {
+                    block_ui(ui, block, base, &mut clicked);
+                    continue;
+                }
+                ui.horizontal_top(|ui| {
+                    ui.spacing_mut().item_spacing.x = base.size * 0.4;
+                    if indent > 0.0 {
+                        let (rect, _) = ui.allocate_exact_size(
+                            egui::vec2(indent, base.size),
+                            egui::Sense::hover(),
+                        );
+                        if block.quoted {
+                            let x = rect.left() + base.size * 0.3;
+                            ui.painter().vline(
+                                x,
+                                rect.y_range(),
+                                egui::Stroke::new(2.0, ui.visuals().weak_text_color()),
+                            );
+                        }
+                    }
+                    if let Some(marker) = &block.marker {
+                        ui.label(egui::RichText::new(marker).size(base.size));
+                    }
+                    ui.vertical(|ui| block_ui(ui, block, base, &mut clicked));
+                });
+            }
+        })
+        .response;
+    (r, clicked)
+}
+
+fn block_ui(
+    ui: &mut egui::Ui,
+    block: &Block,
+    base: BaseStyle,
+    clicked: &mut Option<String>,
+) -> egui::Response {
+    let (size, strong) = match block.kind {
+        BlockKind::Heading(level) => {
+            let i = usize::from(level.clamp(1, 6)) - 1;
+            (
+                base.body_size * HEADING_SCALE.get(i).copied().unwrap_or(1.0),
+                true,
+            )
+        }
+        _ => (base.size, base.strong),
+    };
+    match block.kind {
+        BlockKind::Rule => ui.separator(),
+        BlockKind::Code => {
+            egui::Frame::new()
+                .fill(ui.visuals().code_bg_color)
+                .corner_radius(4.0)
+                .inner_margin(6.0)
+                .show(ui, |ui| {
+                    let job = job_for(ui, &block.runs, size, false);
+                    ui.add(egui::Label::new(job).wrap())
+                })
+                .inner
+        }
+        BlockKind::Paragraph | BlockKind::Heading(_) if !block.has_links() => {
+            let job = job_for(ui, &block.runs, size, strong);
+            ui.add(egui::Label::new(job).wrap())
+        }
+        BlockKind::Paragraph | BlockKind::Heading(_) => {
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing.x = 0.0;
+                // Consecutive runs of the same link form one link widget.
+                let mut i = 0;
+                while let Some(run) = block.runs.get(i) {
+                    let mut j = i + 1;
+                    while block.runs.get(j).is_some_and(|r| r.link == run.link) {
+                        j += 1;
+                    }
+                    let runs = block.runs.get(i..j).unwrap_or_default();
+                    let job = job_for(ui, runs, size, strong);
+                    match &run.link {
+                        Some(url) => {
+                            let r = ui.add(egui::Link::new(job)).on_hover_text(url.as_str());
+                            if r.clicked() {
+                                *clicked = Some(url.clone());
+                            }
+                        }
+                        None => {
+                            ui.add(egui::Label::new(job).wrap());
+                        }
+                    }
+                    i = j;
+                }
+            })
+            .response
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_one_paragraph_without_parsing() {
+        let b = parse("Just words, 42 of them.");
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].plain_text(), "Just words, 42 of them.");
+    }
+
+    #[test]
+    fn emphasis_strong_and_code_become_styled_runs() {
+        let b = parse("a *b* **c** `d` ~~e~~");
+        let styles: Vec<_> = b[0]
+            .runs
+            .iter()
+            .map(|r| (r.text.as_str(), r.style))
+            .collect();
+        assert!(styles.contains(&(
+            "b",
+            Style {
+                emphasis: true,
+                ..Style::default()
+            }
+        )));
+        assert!(styles.iter().any(|(t, s)| *t == "c" && s.strong));
+        assert!(styles.iter().any(|(t, s)| *t == "d" && s.code));
+        assert!(styles.iter().any(|(t, s)| *t == "e" && s.strikethrough));
+        assert_eq!(b[0].plain_text(), "a b c d e");
+    }
+
+    #[test]
+    fn headings_lists_and_links_are_recognised() {
+        let b = parse("# Title\n\n1. one\n2. two\n   - nested\n\n[site](https://example.com)");
+        assert_eq!(b[0].kind, BlockKind::Heading(1));
+        assert_eq!(b[1].marker.as_deref(), Some("1."));
+        assert_eq!(b[2].marker.as_deref(), Some("2."));
+        assert_eq!(b[3].marker.as_deref(), Some("•"));
+        assert_eq!(b[3].indent, 2);
+        assert_eq!(b[4].runs[0].link.as_deref(), Some("https://example.com"));
+    }
+
+    #[test]
+    fn html_is_dropped_and_images_show_only_their_alt_text() {
+        let b = parse("<b>bold</b> <script>x()</script> ![a cat](https://x/cat.png)");
+        let text = b.iter().map(Block::plain_text).collect::<String>();
+        assert!(!text.contains('<'), "{text}");
+        assert!(text.contains("bold"));
+        assert!(text.contains("a cat"));
+        assert!(b.iter().flat_map(|b| &b.runs).all(|r| r.link.is_none()));
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_and_does_not_overflow_the_stack() {
+        let quotes = ">".repeat(5_000) + " deep";
+        let b = parse(&quotes);
+        assert!(b.iter().all(|b| b.indent <= MAX_INDENT));
+        let mut lists = String::new();
+        for i in 0..300 {
+            lists.push_str(&"  ".repeat(i));
+            lists.push_str("- item\n");
+        }
+        let b = parse(&lists);
+        assert!(b.iter().all(|b| b.indent <= MAX_INDENT));
+        let emphasis = "*".repeat(20_000) + "x" + &"*".repeat(20_000);
+        let _ = parse(&emphasis);
+    }
+
+    #[test]
+    fn very_many_blocks_are_cut() {
+        let many = "para\n\n".repeat(MAX_BLOCKS * 3);
+        assert!(parse(&many).len() <= MAX_BLOCKS + 1);
+    }
+}

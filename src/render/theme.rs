@@ -1,0 +1,197 @@
+//! How an agent's `theme` meets the host's egui [`Style`](egui::Style).
+//!
+//! The host's style always wins; the only agent input is `theme.primaryColor` (v0.8/v0.9),
+//! which tints primary buttons and accents (selection, slider fill, links). Text drawn on a
+//! primary fill gets a contrasting colour from [`contrast_text_color`], so nested `Text` and
+//! `Icon` children inherit a readable colour instead of hardcoding one.
+//!
+//! For a `Button` with `variant: "primary"`:
+//!
+//! ```
+//! # egui::__run_test_ui(|ui| {
+//! use egui_a2ui::render::theme;
+//! let primary = egui::Color32::from_rgb(0x00, 0x66, 0xcc); // e.g. `cx.primary_color()`
+//! theme::with_primary_visuals(ui, Some(primary), |ui| {
+//!     ui.button("Book now"); // filled with `primary`, white text
+//! });
+//! # });
+//! ```
+
+use egui::Color32;
+
+/// The WCAG 2 relative luminance of a colour (0 = black, 1 = white); alpha is ignored.
+pub fn relative_luminance(c: Color32) -> f32 {
+    fn channel(v: u8) -> f32 {
+        let v = f32::from(v) / 255.0;
+        if v <= 0.039_28 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    }
+    0.2126 * channel(c.r()) + 0.7152 * channel(c.g()) + 0.0722 * channel(c.b())
+}
+
+/// The WCAG 2 contrast ratio of two colours, from 1 (none) to 21 (black on white).
+pub fn contrast_ratio(a: Color32, b: Color32) -> f32 {
+    let (la, lb) = (relative_luminance(a), relative_luminance(b));
+    let (hi, lo) = if la >= lb { (la, lb) } else { (lb, la) };
+    (hi + 0.05) / (lo + 0.05)
+}
+
+/// The text colour to put on a `bg` fill: white or black, whichever contrasts more.
+///
+/// ```
+/// use egui::Color32;
+/// use egui_a2ui::render::theme::contrast_text_color;
+/// assert_eq!(contrast_text_color(Color32::from_rgb(0x00, 0x33, 0x99)), Color32::WHITE);
+/// assert_eq!(contrast_text_color(Color32::from_rgb(0xff, 0xdd, 0x55)), Color32::BLACK);
+/// ```
+pub fn contrast_text_color(bg: Color32) -> Color32 {
+    if contrast_ratio(bg, Color32::WHITE) >= contrast_ratio(bg, Color32::BLACK) {
+        Color32::WHITE
+    } else {
+        Color32::BLACK
+    }
+}
+
+/// Mix `a` towards `b` by `t` (0 = `a`, 1 = `b`), keeping `a`'s alpha.
+fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
+    let t = t.clamp(0.0, 1.0);
+    let m = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
+    Color32::from_rgba_unmultiplied(m(a.r(), b.r()), m(a.g(), b.g()), m(a.b(), b.b()), a.a())
+}
+
+/// The fill of a primary element: the agent's `primary` colour, else the host's selection
+/// colour (so primary buttons look primary even without an agent theme).
+pub fn primary_fill(visuals: &egui::Visuals, primary: Option<Color32>) -> Color32 {
+    primary.unwrap_or(visuals.selection.bg_fill)
+}
+
+/// An accent usable as a foreground on the panel (links, icons, focus marks): `primary`
+/// (or the host's hyperlink colour) moved towards the text colour until it reaches a 3:1
+/// contrast with the panel fill, so a pale agent colour stays readable in light mode and a
+/// dark one in dark mode.
+pub fn readable_accent(visuals: &egui::Visuals, primary: Option<Color32>) -> Color32 {
+    let Some(accent) = primary else {
+        return visuals.hyperlink_color;
+    };
+    let bg = visuals.panel_fill;
+    let text = visuals.text_color();
+    let mut c = accent;
+    for step in 1..=10 {
+        if contrast_ratio(c, bg) >= 3.0 {
+            break;
+        }
+        c = mix(accent, text, step as f32 / 10.0);
+    }
+    c
+}
+
+/// Visuals for drawing a primary control (a `Button` with `variant: "primary"`): every
+/// widget state filled with `primary` (slightly lighter or darker when hovered and
+/// pressed), and every text and icon inside in the contrasting colour.
+pub fn primary_visuals(visuals: &egui::Visuals, primary: Color32) -> egui::Visuals {
+    let mut v = visuals.clone();
+    let text = contrast_text_color(primary);
+    // Hover moves towards the text colour: lighter on dark fills, darker on light ones.
+    let hovered = mix(primary, text, 0.12);
+    let active = mix(primary, text, 0.24);
+    for (w, fill) in [
+        (&mut v.widgets.inactive, primary),
+        (&mut v.widgets.hovered, hovered),
+        (&mut v.widgets.active, active),
+        (&mut v.widgets.open, active),
+    ] {
+        w.bg_fill = fill;
+        w.weak_bg_fill = fill;
+        w.bg_stroke.color = fill;
+        w.fg_stroke.color = text;
+    }
+    v.widgets.noninteractive.fg_stroke.color = text;
+    v.override_text_color = Some(text);
+    v
+}
+
+/// Run `add_contents` with [`primary_visuals`] for `primary` (or the host's selection
+/// colour when the agent set none; see [`primary_fill`]).
+pub fn with_primary_visuals<R>(
+    ui: &mut egui::Ui,
+    primary: Option<Color32>,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let fill = primary_fill(ui.visuals(), primary);
+    ui.scope(|ui| {
+        *ui.visuals_mut() = primary_visuals(ui.visuals(), fill);
+        add_contents(ui)
+    })
+    .inner
+}
+
+/// The visuals a whole surface is drawn with: the host's, with `primary` as the accent of
+/// selections, slider fills, text cursors and links. Without `primary` they are unchanged.
+pub fn surface_visuals(visuals: &egui::Visuals, primary: Option<Color32>) -> egui::Visuals {
+    let mut v = visuals.clone();
+    if let Some(p) = primary {
+        v.selection.bg_fill = p;
+        v.selection.stroke.color = contrast_text_color(p);
+        v.hyperlink_color = readable_accent(visuals, Some(p));
+        v.text_cursor.stroke.color = readable_accent(visuals, Some(p));
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contrast_text_is_white_on_dark_and_black_on_light_fills() {
+        assert_eq!(contrast_text_color(Color32::BLACK), Color32::WHITE);
+        assert_eq!(contrast_text_color(Color32::WHITE), Color32::BLACK);
+        assert_eq!(
+            contrast_text_color(Color32::from_rgb(0x62, 0x00, 0xee)),
+            Color32::WHITE
+        );
+        assert_eq!(
+            contrast_text_color(Color32::from_rgb(0x00, 0xe6, 0x76)),
+            Color32::BLACK
+        );
+    }
+
+    #[test]
+    fn contrast_text_always_reaches_a_readable_ratio() {
+        for r in (0..=255).step_by(51) {
+            for g in (0..=255).step_by(51) {
+                for b in (0..=255).step_by(51) {
+                    let bg = Color32::from_rgb(r, g, b);
+                    let ratio = contrast_ratio(bg, contrast_text_color(bg));
+                    assert!(ratio >= 4.5, "{bg:?} → {ratio}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn readable_accent_darkens_a_pale_primary_on_a_light_panel() {
+        let light = egui::Visuals::light();
+        let pale = Color32::from_rgb(0xff, 0xee, 0xaa);
+        let accent = readable_accent(&light, Some(pale));
+        assert!(contrast_ratio(accent, light.panel_fill) >= 3.0);
+        let dark = egui::Visuals::dark();
+        let deep = Color32::from_rgb(0x10, 0x10, 0x60);
+        assert!(contrast_ratio(readable_accent(&dark, Some(deep)), dark.panel_fill) >= 3.0);
+    }
+
+    #[test]
+    fn primary_visuals_fill_buttons_and_force_the_contrasting_text_colour() {
+        let primary = Color32::from_rgb(0x19, 0x76, 0xd2);
+        for base in [egui::Visuals::light(), egui::Visuals::dark()] {
+            let v = primary_visuals(&base, primary);
+            assert_eq!(v.widgets.inactive.weak_bg_fill, primary);
+            assert_eq!(v.override_text_color, Some(Color32::WHITE));
+            assert_eq!(v.text_color(), Color32::WHITE);
+            assert_ne!(v.widgets.hovered.weak_bg_fill, primary);
+        }
+    }
+}
