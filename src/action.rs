@@ -122,6 +122,7 @@ impl Event {
         match self {
             Self::Action(a) => Some(a.to_message()),
             Self::Error(e) => Some(e.to_message()),
+            Self::Reply(m) => Some(m.clone()),
             Self::OpenUrl { .. } | Self::DataChanged { .. } => None,
         }
     }
@@ -147,6 +148,10 @@ pub enum Event {
         /// The URL.
         url: String,
     },
+    /// A message the renderer owes the agent: a v1.0 `rendererFunctionResponse` or `error`
+    /// answering `callRendererFunction`, or a `callAgentFunction` for a function the
+    /// renderer does not have. Send it as it is.
+    Reply(Value),
     /// A user edit wrote the local data model (no agent traffic implied).
     DataChanged {
         /// The surface.

@@ -41,6 +41,7 @@ pub mod mcp;
 pub mod model;
 pub mod protocol;
 pub mod render;
+pub mod rpc;
 pub mod stream;
 #[cfg(feature = "validation")]
 pub mod validate;

@@ -13,7 +13,7 @@ use std::cell::{Cell, RefCell};
 
 use serde_json::{Map, Value};
 
-pub use functions::{Function, FunctionRegistry};
+pub use functions::{AllowedCallers, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
@@ -41,6 +41,7 @@ pub struct EvalContext<'a> {
     /// surface id they belong to. `None`: such calls are errors.
     pub agent_calls: Option<(&'a agent_calls::AgentCalls, &'a str)>,
     pending: Cell<bool>,
+    agent_caller: Cell<bool>,
 }
 
 impl<'a> EvalContext<'a> {
@@ -63,6 +64,7 @@ impl<'a> EvalContext<'a> {
             diagnostics: RefCell::new(Vec::new()),
             agent_calls: None,
             pending: Cell::new(false),
+            agent_caller: Cell::new(false),
         }
     }
 
@@ -88,6 +90,7 @@ impl<'a> EvalContext<'a> {
             diagnostics: RefCell::new(Vec::new()),
             agent_calls: self.agent_calls,
             pending: Cell::new(false),
+            agent_caller: Cell::new(false),
         }
     }
 
@@ -181,6 +184,11 @@ impl<'a> EvalContext<'a> {
         let Some(f) = self.functions.get(name) else {
             return self.call_agent(call, name, raw);
         };
+        if f.allowed_callers() == AllowedCallers::AgentOnly && !self.agent_caller.get() {
+            return Err(expression_error(
+                "an agentOnly function cannot be bound into the UI".into(),
+            ));
+        }
         f.check_args(raw, self).map_err(expression_error)?;
         self.depth.set(depth + 1);
         let args: Map<String, Value> = raw
@@ -226,6 +234,13 @@ impl<'a> EvalContext<'a> {
                 message: format!("the agent answered {code}: {message}"),
             }),
         }
+    }
+
+    /// Mark this context as evaluating an agent's `callRendererFunction` (agent-only
+    /// functions are then allowed).
+    pub fn as_agent_caller(self) -> Self {
+        self.agent_caller.set(true);
+        self
     }
 
     /// Whether a value resolved so far waits for an agent function response.

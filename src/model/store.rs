@@ -86,6 +86,17 @@ impl SurfaceStore {
         self.surfaces.get_mut(id)
     }
 
+    /// A surface mutably together with the catalogs and limits (for a frame's walk, without
+    /// cloning either).
+    pub fn surface_frame_mut(
+        &mut self,
+        id: &str,
+    ) -> Option<(&mut Surface, &KnownCatalogs, &Limits)> {
+        self.revision += 1;
+        let s = self.surfaces.get_mut(id)?;
+        Some((s, &self.catalogs, &self.limits))
+    }
+
     /// Bumped on every change to any surface.
     pub fn revision(&self) -> u64 {
         self.revision

@@ -32,6 +32,8 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) stack: Vec<(String, String)>,
     /// The egui context (widget-local state lives in its memory).
     pub(crate) ctx: egui::Context,
+    /// v1.0 remote function calls.
+    pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
 }
 
 impl SurfaceFrame<'_> {
@@ -305,7 +307,21 @@ impl ComponentContext<'_, '_> {
             self.frame.limits,
         )
         .with_locale(&self.frame.options.locale);
+        let mut cx = cx;
+        cx.agent_calls = Some((self.frame.agent_calls, &self.frame.surface.id));
         f(&cx)
+    }
+
+    /// Whether a property waits for a v1.0 `agentFunctionResponse` (its value is `null`
+    /// meanwhile; draw a pending state).
+    pub fn is_pending(&self, name: &str) -> bool {
+        let Some(raw) = self.component.props.get(name) else {
+            return false;
+        };
+        self.with_eval(|cx| {
+            let _ = cx.resolve(raw);
+            cx.is_pending()
+        })
     }
 
     /// The raw (unresolved) property.
@@ -508,7 +524,7 @@ impl ComponentContext<'_, '_> {
         };
         if let Some(Value::Object(ev)) = action.get("event") {
             let name = ev.get("name").and_then(Value::as_str).unwrap_or_default();
-            let (context, user_message) = self.with_eval(|cx| {
+            let (context, user_message, halted) = self.with_eval(|cx| {
                 let context = match ev.get("context") {
                     Some(Value::Object(c)) => c
                         .iter()
@@ -519,8 +535,18 @@ impl ComponentContext<'_, '_> {
                 let um = ev
                     .get("userMessage")
                     .map(|u| coerce::to_display_string(&cx.resolve(u)));
-                (context, um)
+                // v1.0: a context waiting on, or failed by, an agent function halts the
+                // action pipeline.
+                let halted = cx.is_pending()
+                    || cx.take_diagnostics().iter().any(|d| {
+                        matches!(d, A2uiError::Expression { message, .. }
+                            if message.starts_with("the agent answered"))
+                    });
+                (context, um, halted)
             });
+            if halted {
+                return false;
+            }
             let event = ActionEvent {
                 surface_id: self.frame.surface.id.clone(),
                 source_component_id: self.component.id.clone(),

@@ -110,6 +110,8 @@ pub struct Renderer {
     events: Vec<Event>,
     /// (surface, type) pairs already reported as unknown, so each is reported once.
     reported_unknown: HashSet<(String, String)>,
+    /// v1.0 calls to functions the renderer lacks, asked of the agent.
+    agent_calls: crate::eval::agent_calls::AgentCalls,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -138,6 +140,7 @@ impl Renderer {
             decoder: StreamDecoder::new(limits),
             events: Vec::new(),
             reported_unknown: HashSet::new(),
+            agent_calls: Default::default(),
         }
     }
 
@@ -171,12 +174,63 @@ impl Renderer {
     /// [`Event::Error`] for the agent.
     pub fn apply_value(&mut self, value: &Value) -> Result<(), A2uiError> {
         let version = message_version(value);
+        let deleted = match value.get("deleteSurface") {
+            Some(d) => d
+                .get("surfaceId")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            None => None,
+        };
         match self.store.apply_value(value) {
-            Ok(_rpc) => Ok(()),
+            Ok(Some(rpc)) => {
+                self.answer_rpc(rpc);
+                Ok(())
+            }
+            Ok(None) => {
+                if let Some(id) = deleted {
+                    self.agent_calls.forget_surface(&id);
+                    self.reported_unknown.retain(|(s, _)| *s != id);
+                }
+                Ok(())
+            }
             Err(e) => {
                 self.queue_error(crate::model::surface_id_hint(value), version, e.clone());
                 Err(e)
             }
+        }
+    }
+
+    /// v1.0 function RPC: answer `callRendererFunction`, record `agentFunctionResponse`.
+    fn answer_rpc(&mut self, message: crate::protocol::Message) {
+        match message {
+            crate::protocol::Message::CallRendererFunction {
+                function_call_id,
+                call,
+            } => {
+                let reply = crate::rpc::answer_renderer_function(
+                    &function_call_id,
+                    &call,
+                    &self.catalog,
+                    self.store.limits(),
+                );
+                self.events.push(Event::Reply(reply));
+            }
+            crate::protocol::Message::AgentFunctionResponse {
+                function_call_id,
+                result,
+            } => {
+                if !self.agent_calls.answer(&function_call_id, result) {
+                    self.events.push(Event::Reply(serde_json::json!({
+                        "version": "v1.0",
+                        "error": {
+                            "code": crate::rpc::INVALID_FUNCTION_CALL,
+                            "functionCallId": function_call_id,
+                            "message": "no pending callAgentFunction has this id",
+                        }
+                    })));
+                }
+            }
+            _ => {}
         }
     }
 
@@ -227,6 +281,9 @@ impl Renderer {
 
     /// Take the events queued since the last call (also returned by [`Self::ui`]).
     pub fn take_events(&mut self) -> Vec<Event> {
+        for call in self.agent_calls.drain_outgoing() {
+            self.events.push(Event::Reply(call.to_message()));
+        }
         std::mem::take(&mut self.events)
     }
 
@@ -260,9 +317,7 @@ impl Renderer {
     }
 
     fn draw_surface(&mut self, surface_id: &str, ui: &mut egui::Ui) {
-        let limits = self.store.limits().clone();
-        let catalogs = self.store.catalogs().clone();
-        let Some(surface) = self.store.surface_mut(surface_id) else {
+        let Some((surface, catalogs, limits)) = self.store.surface_frame_mut(surface_id) else {
             return;
         };
         if !surface.is_visible() {
@@ -280,13 +335,14 @@ impl Renderer {
             let mut frame = context::SurfaceFrame {
                 surface,
                 catalog: &self.catalog,
-                catalogs: &catalogs,
+                catalogs,
                 options: &self.options,
-                limits: &limits,
+                limits,
                 events: &mut self.events,
                 reported_unknown: &mut self.reported_unknown,
                 stack: Vec::new(),
                 ctx: ui.ctx().clone(),
+                agent_calls: &self.agent_calls,
             };
             frame.node_ui(ui, &root, "/", None);
         });

@@ -24,6 +24,11 @@ fn variant_style(variant: &str) -> (f32, bool) {
 
 impl ComponentRenderer for Text {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+        if cx.version() == crate::protocol::Version::V1_0 && cx.is_pending("text") {
+            // The text waits for an agent function response. A static mark rather than a
+            // spinner, so a waiting surface does not repaint every frame.
+            return ui.weak("…").on_hover_text("Waiting for the agent");
+        }
         let text = cx.string("text");
         let variant = cx.literal_str("variant").unwrap_or("body");
         let body_size = egui::TextStyle::Body.resolve(ui.style()).size;

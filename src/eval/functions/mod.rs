@@ -33,8 +33,26 @@ use serde_json::{Map, Value};
 
 use super::EvalContext;
 
+/// Who may invoke a function (v1.0 catalog `allowedCallers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AllowedCallers {
+    /// Only the renderer's own bindings (the spec default; agents get
+    /// `INVALID_FUNCTION_CALL`).
+    #[default]
+    RendererOnly,
+    /// Only the agent, through `callRendererFunction`; never bound into UI.
+    AgentOnly,
+    /// Both.
+    RendererOrAgent,
+}
+
 /// A function callable from A2UI bindings.
 pub trait Function: Send + Sync {
+    /// Who may call it; the basic catalog's functions are renderer-only.
+    fn allowed_callers(&self) -> AllowedCallers {
+        AllowedCallers::RendererOnly
+    }
+
     /// The name agents call it by.
     fn name(&self) -> &str;
 
@@ -56,6 +74,7 @@ pub trait Function: Send + Sync {
 pub struct FnFunction<F> {
     name: String,
     f: F,
+    callers: AllowedCallers,
 }
 
 impl<F> FnFunction<F>
@@ -67,7 +86,14 @@ where
         Self {
             name: name.into(),
             f,
+            callers: AllowedCallers::RendererOnly,
         }
+    }
+
+    /// Let agents call it too (`callRendererFunction`), or only them.
+    pub fn with_callers(mut self, callers: AllowedCallers) -> Self {
+        self.callers = callers;
+        self
     }
 }
 
@@ -77,6 +103,10 @@ where
 {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn allowed_callers(&self) -> AllowedCallers {
+        self.callers
     }
 
     fn call(&self, args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {

@@ -1,0 +1,201 @@
+//! The v1.0 renderer side: function RPC both ways, pending bindings, and the contact form
+//! round trip.
+
+mod inputs_common;
+
+use egui_a2ui::eval::AllowedCallers;
+use egui_a2ui::eval::functions::FnFunction;
+use egui_a2ui::{Catalog, Event, Renderer};
+use egui_kittest::kittest::Queryable;
+use inputs_common::{BASIC_V10, actions, agent, harness, harness_for, v10_doc};
+use serde_json::{Value, json};
+
+fn replies(events: &[Event]) -> Vec<Value> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Reply(m) => Some(m.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn call(id: &str, name: &str, args: Value) -> Value {
+    json!({"version": "v1.0", "callRendererFunction": {"functionCallId": id,
+        "callFunction": {"call": name, "args": args, "catalogId": BASIC_V10}}})
+}
+
+#[test]
+fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
+    let mut r = Renderer::new(Catalog::basic());
+    r.apply_value(&call(
+        "c1",
+        "formatNumber",
+        json!({"value": 3.14159, "decimals": 2}),
+    ))
+    .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(out.len(), 1, "always exactly one reply");
+    assert_eq!(out[0]["version"], "v1.0");
+    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
+    assert_eq!(out[0]["error"]["functionCallId"], "c1");
+    assert!(out[0]["error"].get("surfaceId").is_none());
+}
+
+#[test]
+fn an_unknown_function_or_catalog_gets_invalid_function_call() {
+    let mut r = Renderer::new(Catalog::basic());
+    r.apply_value(&call("c2", "launchMissiles", json!({})))
+        .expect("applies");
+    let mut bad_catalog = call("c3", "formatNumber", json!({"value": 1}));
+    bad_catalog["callRendererFunction"]["callFunction"]["catalogId"] =
+        json!("https://example.com/other.json");
+    r.apply_value(&bad_catalog).expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(out.len(), 2);
+    assert!(
+        out.iter()
+            .all(|m| m["error"]["code"] == "INVALID_FUNCTION_CALL")
+    );
+    assert_eq!(out[1]["error"]["functionCallId"], "c3");
+}
+
+#[test]
+fn an_agent_callable_host_function_answers_with_its_value() {
+    let mut catalog = Catalog::basic();
+    catalog.register_function(
+        FnFunction::new("double", |args, _cx| {
+            Ok(json!(
+                args.get("n").and_then(Value::as_f64).unwrap_or(0.0) * 2.0
+            ))
+        })
+        .with_callers(AllowedCallers::RendererOrAgent),
+    );
+    let mut r = Renderer::new(catalog);
+    r.apply_value(&call("c4", "double", json!({"n": 21})))
+        .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(
+        out[0],
+        json!({"version": "v1.0", "rendererFunctionResponse": {"functionCallId": "c4", "value": 42.0}})
+    );
+}
+
+fn weather_doc() -> String {
+    v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["forecast", "go"]},
+            {"id": "forecast", "component": "Text", "text": {"call": "lookupWeather", "args": {"city": {"path": "/city"}}}},
+            {"id": "go", "component": "Button", "child": "go-label",
+             "action": {"event": {"name": "book", "context": {"weather": {"call": "lookupWeather", "args": {"city": {"path": "/city"}}}}}}},
+            {"id": "go-label", "component": "Text", "text": "Book"}
+        ]),
+        json!({"city": "Oslo"}),
+    )
+}
+
+#[test]
+fn a_function_the_renderer_lacks_is_asked_of_the_agent_once_and_pending_until_answered() {
+    let mut h = harness(&weather_doc());
+    h.run();
+    let sent = replies(&h.state().events);
+    let calls: Vec<&Value> = sent
+        .iter()
+        .filter(|m| m.get("callAgentFunction").is_some())
+        .collect();
+    assert_eq!(
+        calls.len(),
+        1,
+        "one call for the binding, however many frames: {sent:?}"
+    );
+    let c = &calls[0]["callAgentFunction"];
+    assert_eq!(c["surfaceId"], "s");
+    assert_eq!(
+        c["callFunction"],
+        json!({"call": "lookupWeather", "args": {"city": "Oslo"}})
+    );
+    let id = c["functionCallId"].as_str().expect("id").to_owned();
+    assert!(h.query_by_label("Sunny, 12°").is_none());
+    // While pending, the action pipeline halts.
+    h.get_by_label("Book").click();
+    h.run();
+    assert!(actions(&h).is_empty());
+    agent(
+        &mut h,
+        json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": id, "value": "Sunny, 12°"}}),
+    );
+    h.run();
+    h.get_by_label("Sunny, 12°");
+    h.get_by_label("Book").click();
+    h.run();
+    let a = actions(&h);
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].context["weather"], "Sunny, 12°");
+}
+
+#[test]
+fn a_failed_agent_function_resolves_to_null_and_halts_the_action() {
+    let mut h = harness(&weather_doc());
+    h.run();
+    let id = replies(&h.state().events)
+        .iter()
+        .find_map(|m| {
+            m["callAgentFunction"]["functionCallId"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .expect("a call went out");
+    agent(
+        &mut h,
+        json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": id, "error": {"code": "UNKNOWN_FUNCTION", "message": "no such tool"}}}),
+    );
+    h.run();
+    h.get_by_label("Book").click();
+    h.run();
+    assert!(
+        actions(&h).is_empty(),
+        "the pipeline halts on an agent error"
+    );
+}
+
+#[test]
+fn a_stray_agent_function_response_is_answered_with_an_error() {
+    let mut r = Renderer::new(Catalog::basic());
+    r.apply_value(&json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "nope", "value": 1}}))
+        .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(out[0]["error"]["functionCallId"], "nope");
+}
+
+#[test]
+fn the_v1_contact_form_renders_and_round_trips_an_action() {
+    let doc = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/a2ui/specification/v1_0/test/cases/contact_form_example.jsonl"
+    ))
+    .expect("fixture");
+    // Everything but the final deleteSurface.
+    let text = String::from_utf8(doc).expect("utf-8");
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.contains("deleteSurface"))
+        .collect();
+    let mut r = Renderer::new(Catalog::basic());
+    r.feed_document(lines.join("\n").as_bytes());
+    let mut h = harness_for(r);
+    h.get_by_label("Send Message").click();
+    h.run();
+    let a = actions(&h);
+    assert_eq!(a.len(), 1, "{:?}", h.state().events);
+    let m = a[0].to_message();
+    assert_eq!(m["version"], "v1.0");
+    assert_eq!(m["action"]["name"], "submitContactForm");
+    assert_eq!(m["action"]["surfaceId"], "contact_form_1");
+    assert_eq!(m["action"]["sourceComponentId"], "submit_button");
+    assert_eq!(m["action"]["context"]["formId"], "contact_form_1");
+    assert!(
+        m["action"]["timestamp"]
+            .as_str()
+            .is_some_and(|t| t.ends_with('Z'))
+    );
+}
