@@ -31,7 +31,7 @@ fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
     r.apply_value(&call(
         "c1",
         "formatNumber",
-        json!({"value": 3.14159, "decimals": 2}),
+        json!({"value": 1.23456, "decimals": 2}),
     ))
     .expect("applies");
     let out = replies(&r.take_events());

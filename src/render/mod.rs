@@ -218,17 +218,15 @@ impl Renderer {
             crate::protocol::Message::AgentFunctionResponse {
                 function_call_id,
                 result,
-            } => {
-                if !self.agent_calls.answer(&function_call_id, result) {
-                    self.events.push(Event::Reply(serde_json::json!({
-                        "version": "v1.0",
-                        "error": {
-                            "code": crate::rpc::INVALID_FUNCTION_CALL,
-                            "functionCallId": function_call_id,
-                            "message": "no pending callAgentFunction has this id",
-                        }
-                    })));
-                }
+            } if !self.agent_calls.answer(&function_call_id, result.clone()) => {
+                self.events.push(Event::Reply(serde_json::json!({
+                    "version": "v1.0",
+                    "error": {
+                        "code": crate::rpc::INVALID_FUNCTION_CALL,
+                        "functionCallId": function_call_id,
+                        "message": "no pending callAgentFunction has this id",
+                    }
+                })));
             }
             _ => {}
         }
