@@ -264,12 +264,42 @@ pub struct ViewerApp {
 
 const MAX_LOG: usize = 2000;
 
+/// egui's built-in fonts lack arrows and many symbols agents like to send (`TLV→SFO`): add
+/// a system font, when one is installed, as the last fallback.
+fn add_fallback_font(ctx: &egui::Context) {
+    const CANDIDATES: &[&str] = &[
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
+        "C:\\Windows\\Fonts\\seguisym.ttf",
+    ];
+    let Some(bytes) = CANDIDATES.iter().find_map(|p| std::fs::read(p).ok()) else {
+        return;
+    };
+    ctx.add_font(egui::epaint::text::FontInsert::new(
+        "system-fallback",
+        egui::FontData::from_owned(bytes),
+        vec![
+            egui::epaint::text::InsertFontFamily {
+                family: egui::FontFamily::Proportional,
+                priority: egui::epaint::text::FontPriority::Lowest,
+            },
+            egui::epaint::text::InsertFontFamily {
+                family: egui::FontFamily::Monospace,
+                priority: egui::epaint::text::FontPriority::Lowest,
+            },
+        ],
+    ));
+}
+
 impl ViewerApp {
     /// Set up from the command line. Nothing here blocks on an agent: connections and file
     /// reads run on their own threads.
     pub fn new(ctx: egui::Context, cli: Cli) -> Self {
         let (loads_tx, loads_rx) = channel();
         let (samples, sample_errors) = samples::load_bundled();
+        add_fallback_font(&ctx);
         let mut app = Self {
             ctx: ctx.clone(),
             catalog: samples::catalog(),
@@ -1133,7 +1163,7 @@ impl ViewerApp {
                         SessionState::Ready => {}
                     }
                     for (text, is_error) in &view.texts {
-                        let t = RichText::new(format!("💬 {text}"));
+                        let t = RichText::new(text.as_str());
                         if *is_error {
                             ui.colored_label(ui.visuals().error_fg_color, t);
                         } else {
@@ -1266,7 +1296,7 @@ impl ViewerApp {
                 let header = RichText::new(format!("{} {} · {}", e.time, e.kind, e.title)).color(color);
                 egui::CollapsingHeader::new(header)
                     .id_salt(("log", i))
-                    .default_open(i + 3 >= n && e.json.len() < 3000)
+                    .default_open(i + 3 >= n && e.kind != "result" && e.json.len() < 3000)
                     .show(ui, |ui| {
                         let shown: String = e.json.chars().take(6000).collect();
                         ui.label(RichText::new(shown).monospace().size(11.0));

@@ -198,6 +198,8 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     read_group(&dir.join("showcase"), "Showcase", &mut out, &mut errors);
+    let order = ["form-validation", "dashboard", "custom-component"];
+    out.sort_by_key(|s| order.iter().position(|k| *k == s.key).unwrap_or(order.len()));
     for s in out.iter_mut() {
         let (t, d) = match s.key.as_str() {
             "form-validation" => ("Form with validation", "Checks on every field; the button waits for all of them."),
