@@ -12,8 +12,9 @@ use egui_a2ui::stream::{Framed, parse_document};
 use egui_a2ui::{Catalog, Event, Limits, Renderer, SurfaceStore};
 use serde_json::{Value, json};
 
-use crate::samples::{self, Sample, Source};
-use crate::{Cli, json_tree, mcp_host, stdio};
+// `super::`, not `crate::`: tests include the viewer as a module (tests/viewer_app.rs).
+use super::samples::{self, Sample, Source};
+use super::{Cli, json_tree, mcp_host, stdio};
 
 /// The right-hand tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +101,7 @@ pub struct Doc {
 
 fn summarize(i: usize, f: &Framed) -> String {
     match f {
-        Err(e) => format!("#{i}  ✖ {e}"),
+        Err(e) => format!("#{i}  error: {e}"),
         Ok(v) => {
             let kind = v
                 .as_object()
@@ -484,6 +485,47 @@ impl ViewerApp {
         }
     }
 
+    // ---- read access for tests (tests/viewer_app.rs) ----
+
+    /// The action log, oldest first.
+    #[allow(dead_code)]
+    pub fn log_entries(&self) -> &[LogEntry] {
+        &self.log
+    }
+
+    /// The errors, oldest first.
+    #[allow(dead_code)]
+    pub fn error_entries(&self) -> &[ErrorEntry] {
+        &self.errors
+    }
+
+    /// The stream under the stepper.
+    #[allow(dead_code)]
+    pub fn doc(&self) -> Option<&Doc> {
+        self.doc.as_ref()
+    }
+
+    /// What the centre shows.
+    #[allow(dead_code)]
+    pub fn view(&self) -> View {
+        self.view
+    }
+
+    /// The agent's sessions' surfaces, as (session id, store).
+    #[allow(dead_code)]
+    pub fn agent_stores(&self) -> Vec<(String, &SurfaceStore)> {
+        self.agent
+            .as_ref()
+            .map(|a| a.hub.sessions().map(|s| (s.id().to_owned(), s.store())).collect())
+            .unwrap_or_default()
+    }
+
+    /// Every bundled sample's key.
+    #[allow(dead_code)]
+    pub fn sample_keys(&self) -> Vec<&str> {
+        self.samples.iter().map(|s| s.key.as_str()).collect()
+    }
+
     // ---- polling the background threads ----
 
     fn poll(&mut self) {
@@ -545,12 +587,12 @@ impl ViewerApp {
                     let _ = feed.out.send(m.to_string());
                 }
                 let title = match &e {
-                    Event::Action(a) => format!("action {} → stdout", a.name),
+                    Event::Action(a) => format!("action {} to stdout", a.name),
                     Event::Error(err) => {
                         self.error("stdin", err.error.to_string());
-                        format!("error {} → stdout", err.error.code())
+                        format!("error {} to stdout", err.error.code())
                     }
-                    _ => "message → stdout".into(),
+                    _ => "message to stdout".into(),
                 };
                 self.log("a2ui", title, &m);
             } else if let Event::OpenUrl { url, .. } = &e {
@@ -955,14 +997,15 @@ impl ViewerApp {
         let mut pick = None;
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
             if let Some(a) = &self.agent {
-                let (dot, color) = match &a.status {
-                    Status::Connecting => ("◌", egui::Color32::GRAY),
-                    Status::Connected(_) => ("●", egui::Color32::from_rgb(60, 170, 90)),
-                    Status::Closed(_) => ("●", egui::Color32::from_rgb(200, 70, 60)),
+                let color = match &a.status {
+                    Status::Connecting => egui::Color32::GRAY,
+                    Status::Connected(_) => egui::Color32::from_rgb(60, 170, 90),
+                    Status::Closed(_) => egui::Color32::from_rgb(200, 70, 60),
                 };
                 ui.label(RichText::new("Live agent").strong());
                 ui.horizontal(|ui| {
-                    ui.label(RichText::new(dot).color(color));
+                    let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                    ui.painter().circle_filled(dot.center(), 4.5, color);
                     if ui.selectable_label(self.view == View::Agent, &a.label).clicked() {
                         pick = Some(View::Agent);
                     }
@@ -1054,7 +1097,7 @@ impl ViewerApp {
                 if feed.eof { " · end of input" } else { " · reading…" }
             ));
         });
-        ui.weak("A2UI JSONL in on standard input; renderer → agent messages out on standard output.");
+        ui.weak("A2UI JSONL in on standard input; renderer-to-agent messages out on standard output.");
         ui.separator();
         let mut events = Vec::new();
         egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
@@ -1144,7 +1187,7 @@ impl ViewerApp {
                     };
                     ui.add_space(6.0);
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new(format!("▶ {}", view.tool)).strong().monospace());
+                        ui.label(RichText::new(format!("tools/call {}", view.tool)).strong().monospace());
                         ui.label(RichText::new(view.args.to_string()).monospace().weak());
                     });
                     match session.state() {
@@ -1201,7 +1244,7 @@ impl ViewerApp {
                                 });
                             }
                             for n in session.notices_for(&sid).collect::<Vec<_>>().iter().rev().take(2) {
-                                ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {}", n.message));
+                                ui.colored_label(ui.visuals().error_fg_color, format!("Error: {}", n.message));
                             }
                         });
                     }
@@ -1276,7 +1319,7 @@ impl ViewerApp {
 
     fn actions_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            ui.weak("Renderer → agent messages and the tools/call requests for them, newest first.");
+            ui.weak("Renderer-to-agent messages and the tools/call requests for them, newest first.");
             if ui.small_button("Clear").clicked() {
                 self.log.clear();
             }
@@ -1360,19 +1403,19 @@ impl ViewerApp {
         let mut events = Vec::new();
         let mut rebuild_to = None;
         ui.horizontal(|ui| {
-            if ui.button("⏮").on_hover_text("Reset: no message applied").clicked() {
+            if ui.button("Reset").on_hover_text("Reset: no message applied").clicked() {
                 doc.playing = false;
                 rebuild_to = Some(0);
             }
-            if ui.add_enabled(doc.cursor > 0, egui::Button::new("◀")).on_hover_text("Undo the last message").clicked() {
+            if ui.add_enabled(doc.cursor > 0, egui::Button::new("Back")).on_hover_text("Undo the last message").clicked() {
                 doc.playing = false;
                 rebuild_to = Some(doc.cursor - 1);
             }
-            if ui.add_enabled(doc.cursor < n, egui::Button::new("▶")).on_hover_text("Apply the next message").clicked() {
+            if ui.add_enabled(doc.cursor < n, egui::Button::new("Step")).on_hover_text("Apply the next message").clicked() {
                 doc.playing = false;
                 events.extend(doc.step());
             }
-            let play = if doc.playing { "⏸ Pause" } else { "⏵ Play" };
+            let play = if doc.playing { "Pause" } else { "Play" };
             if ui.button(play).on_hover_text("Replay from the start, one message per delay").clicked() {
                 doc.playing = !doc.playing;
                 if doc.playing && doc.cursor >= n {
@@ -1380,7 +1423,7 @@ impl ViewerApp {
                 }
                 doc.next_step_at = 0.0;
             }
-            if ui.add_enabled(doc.cursor < n, egui::Button::new("⏭")).on_hover_text("Apply every message").clicked() {
+            if ui.add_enabled(doc.cursor < n, egui::Button::new("All")).on_hover_text("Apply every message").clicked() {
                 doc.playing = false;
                 while doc.cursor < n {
                     events.extend(doc.step());

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use egui_a2ui::mcp::{UiExtensionSettings, view_content_block};
 use egui_a2ui::protocol::{BASIC_CATALOG_V0_9, MIME_TYPE};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, ListToolsResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
 };
@@ -286,6 +286,7 @@ impl ServerHandler for DemoServer {
                 .enable_resources()
                 .build(),
         )
+        .with_server_info(Implementation::new("egui_a2ui demo agent", env!("CARGO_PKG_VERSION")))
     }
 
     async fn list_tools(

@@ -15,12 +15,12 @@
 //! agent is connected), `--frames N` (quit after N frames), `--screenshot FILE.png` (save
 //! the window after `--frames` frames, once the agent is idle, then quit).
 
-mod app;
-mod demo_server;
-mod json_tree;
-mod mcp_host;
-mod samples;
-mod stdio;
+pub mod app;
+pub mod demo_server;
+pub mod json_tree;
+pub mod mcp_host;
+pub mod samples;
+pub mod stdio;
 
 use std::path::PathBuf;
 

@@ -203,7 +203,7 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
     for s in out.iter_mut() {
         let (t, d) = match s.key.as_str() {
             "form-validation" => ("Form with validation", "Checks on every field; the button waits for all of them."),
-            "dashboard" => ("Dashboard (progressive)", "120 messages: press ▶ Play in the Stepper tab."),
+            "dashboard" => ("Dashboard (progressive)", "120 messages: press Play in the Stepper tab."),
             "custom-component" => ("Custom component", "A host-registered Gauge bound like a built-in input."),
             _ => continue,
         };
