@@ -39,16 +39,28 @@ static XVFB: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Run `bin args` under a fresh Xvfb display; returns (exit code, stderr).
 fn run_under_xvfb(bin: &PathBuf, args: &[&str]) -> (Option<i32>, String) {
+    let (code, _stdout, stderr) = run_with_input(bin, args, None);
+    (code, stderr)
+}
+
+/// Like [`run_under_xvfb`], writing `input` to the child's stdin; also returns its stdout.
+fn run_with_input(bin: &PathBuf, args: &[&str], input: Option<&[u8]>) -> (Option<i32>, String, String) {
     let _one = XVFB.lock().unwrap_or_else(|p| p.into_inner());
     let mut child = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(bin)
         .args(args)
-        .stdin(std::process::Stdio::null())
+        .stdin(if input.is_some() { std::process::Stdio::piped() } else { std::process::Stdio::null() })
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn xvfb-run");
+    if let Some(bytes) = input {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(bytes).expect("write stdin");
+        // Dropping it closes the pipe: the viewer sees end of input.
+    }
     let start = Instant::now();
     loop {
         if let Some(_status) = child.try_wait().expect("wait") {
@@ -61,7 +73,11 @@ fn run_under_xvfb(bin: &PathBuf, args: &[&str]) -> (Option<i32>, String) {
         std::thread::sleep(Duration::from_millis(100));
     }
     let out = child.wait_with_output().expect("output");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -134,4 +150,30 @@ fn game_panel_paints_and_exits() {
     }
     let (code, stderr) = run_under_xvfb(&example("game_panel"), &["--frames", "20"]);
     assert_eq!(code, Some(0), "stderr: {stderr}");
+}
+
+#[test]
+fn viewer_stdin_mode_reads_jsonl_and_answers_on_stdout() {
+    if !have_xvfb() {
+        return;
+    }
+    // A surface, then a malformed line: the renderer's error report goes out on stdout as
+    // one JSON line (the reader and writer threads at work).
+    let input = concat!(
+        r#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}"#,
+        "\n",
+        r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"hi"}]}}"#,
+        "\n",
+        "{this is not json\n",
+    );
+    let (code, stdout, stderr) =
+        run_with_input(&example("viewer"), &["--stdin", "--frames", "60"], Some(input.as_bytes()));
+    assert_eq!(code, Some(0), "stderr: {stderr}");
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines[0]["version"], "v0.9");
+    assert_eq!(lines[0]["error"]["code"], "VALIDATION_FAILED");
 }

@@ -930,6 +930,10 @@ impl ViewerApp {
         if self.frame < n {
             return;
         }
+        // `--stdin`: read the whole input before quitting.
+        if self.stdin.as_ref().is_some_and(|f| !f.eof) && self.frame < n + 3000 {
+            return;
+        }
         match &self.cli.screenshot {
             None => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             Some(path) => {

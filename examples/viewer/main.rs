@@ -123,6 +123,7 @@ fn main() {
         options,
         Box::new(move |cc| Ok(Box::new(app::ViewerApp::new(cc.egui_ctx.clone(), cli)))),
     );
+    stdio::finish_writer();
     if let Err(e) = result {
         eprintln!("viewer: {e}");
         std::process::exit(1);

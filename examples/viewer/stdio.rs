@@ -45,10 +45,12 @@ pub fn spawn_reader(ctx: egui::Context) -> Receiver<Input> {
     rx
 }
 
+static WRITER: std::sync::Mutex<Option<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(None);
+
 /// Start the stdout writer: each string sent is written as one line and flushed.
 pub fn spawn_writer() -> Sender<String> {
     let (tx, rx) = channel::<String>();
-    std::thread::Builder::new()
+    let handle = std::thread::Builder::new()
         .name("stdout-writer".into())
         .spawn(move || {
             let mut out = std::io::stdout().lock();
@@ -59,5 +61,23 @@ pub fn spawn_writer() -> Sender<String> {
             }
         })
         .expect("spawn the stdout writer");
+    if let Ok(mut w) = WRITER.lock() {
+        *w = Some(handle);
+    }
     tx
+}
+
+/// At exit, once the window (and with it every sender) is gone: let the writer print what
+/// is still queued, waiting at most two seconds.
+pub fn finish_writer() {
+    let Some(handle) = WRITER.lock().ok().and_then(|mut w| w.take()) else {
+        return;
+    };
+    let start = std::time::Instant::now();
+    while !handle.is_finished() && start.elapsed() < std::time::Duration::from_secs(2) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    if handle.is_finished() {
+        let _ = handle.join();
+    }
 }
