@@ -39,7 +39,9 @@ struct Ball {
 
 /// A small deterministic generator, so the scene needs no RNG crate.
 fn noise(seed: &mut u64) -> f32 {
-    *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (*seed >> 40) as f32 / (1u64 << 24) as f32
 }
 
@@ -55,11 +57,15 @@ struct Game {
 impl Game {
     fn num(&self, path: &str, default: f64) -> f64 {
         let data = self.a2ui.store().surface("game").map(|s| &s.data);
-        data.and_then(|d| d.get(path)).and_then(Value::as_f64).unwrap_or(default)
+        data.and_then(|d| d.get(path))
+            .and_then(Value::as_f64)
+            .unwrap_or(default)
     }
     fn flag(&self, path: &str) -> bool {
         let data = self.a2ui.store().surface("game").map(|s| &s.data);
-        data.and_then(|d| d.get(path)).and_then(Value::as_bool).unwrap_or(false)
+        data.and_then(|d| d.get(path))
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
     }
     /// A ChoicePicker's value is a list; the first entry is the choice.
     fn choice(&self, path: &str) -> String {
@@ -77,7 +83,11 @@ impl Game {
         );
         let angle = noise(r) * std::f32::consts::TAU;
         let vel = vec2(angle.cos(), angle.sin());
-        self.balls.push(Ball { pos, vel, trail: Vec::new() });
+        self.balls.push(Ball {
+            pos,
+            vel,
+            trail: Vec::new(),
+        });
     }
 
     fn scene(&mut self, ui: &mut egui::Ui) {
@@ -95,7 +105,11 @@ impl Game {
             self.spawn(rect.shrink(size));
         }
         self.balls.truncate(count);
-        let dt = if paused { 0.0 } else { ui.input(|i| i.stable_dt).min(0.05) };
+        let dt = if paused {
+            0.0
+        } else {
+            ui.input(|i| i.stable_dt).min(0.05)
+        };
         let inner = rect.shrink(size);
         for (i, b) in self.balls.iter_mut().enumerate() {
             b.pos += b.vel * speed * dt;
@@ -123,12 +137,17 @@ impl Game {
                 let s = size * (0.4 + 0.6 * fade);
                 match shape.as_str() {
                     "square" => {
-                        painter.rect_filled(egui::Rect::from_center_size(*p, Vec2::splat(2.0 * s)), 2.0, c);
+                        painter.rect_filled(
+                            egui::Rect::from_center_size(*p, Vec2::splat(2.0 * s)),
+                            2.0,
+                            c,
+                        );
                     }
                     "triangle" => {
                         let pts = (0..3)
                             .map(|j| {
-                                let a = -std::f32::consts::FRAC_PI_2 + j as f32 * std::f32::consts::TAU / 3.0;
+                                let a = -std::f32::consts::FRAC_PI_2
+                                    + j as f32 * std::f32::consts::TAU / 3.0;
                                 *p + s * vec2(a.cos(), a.sin())
                             })
                             .collect();
@@ -143,7 +162,10 @@ impl Game {
         painter.text(
             rect.left_top() + vec2(12.0, 10.0),
             egui::Align2::LEFT_TOP,
-            format!("{count} {shape}s · speed {speed:.0}{}", if paused { " · paused" } else { "" }),
+            format!(
+                "{count} {shape}s · speed {speed:.0}{}",
+                if paused { " · paused" } else { "" }
+            ),
             egui::FontId::monospace(13.0),
             Color32::from_gray(200),
         );
@@ -155,26 +177,28 @@ impl Game {
 
 impl eframe::App for Game {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        egui::Panel::left("agent").default_size(300.0).show(ui, |ui| {
-            ui.add_space(6.0);
-            for e in self.a2ui.store().errors() {
-                ui.colored_label(ui.visuals().error_fg_color, e.error.to_string());
-            }
-            for event in self.a2ui.ui(ui) {
-                match event {
-                    // The host handles this action itself instead of sending it to an agent.
-                    Event::Action(a) if a.name == "shuffle" => {
-                        self.seed = self.seed.wrapping_add(0x9e37_79b9);
-                        self.balls.clear();
-                    }
-                    other => {
-                        if let Some(m) = other.to_message() {
-                            println!("{m}");
+        egui::Panel::left("agent")
+            .default_size(300.0)
+            .show(ui, |ui| {
+                ui.add_space(6.0);
+                for e in self.a2ui.store().errors() {
+                    ui.colored_label(ui.visuals().error_fg_color, e.error.to_string());
+                }
+                for event in self.a2ui.ui(ui) {
+                    match event {
+                        // The host handles this action itself instead of sending it to an agent.
+                        Event::Action(a) if a.name == "shuffle" => {
+                            self.seed = self.seed.wrapping_add(0x9e37_79b9);
+                            self.balls.clear();
+                        }
+                        other => {
+                            if let Some(m) = other.to_message() {
+                                println!("{m}");
+                            }
                         }
                     }
                 }
-            }
-        });
+            });
         egui::CentralPanel::default().show(ui, |ui| self.scene(ui));
         self.frames += 1;
         if let Some(n) = self.quit_after {
@@ -185,7 +209,11 @@ impl eframe::App for Game {
                         let ctx = ui.ctx().clone();
                         ui.ctx().request_screenshot(move |img| {
                             let [w, h] = img.size;
-                            if let Some(i) = image::RgbaImage::from_raw(w as u32, h as u32, img.as_raw().to_vec()) {
+                            if let Some(i) = image::RgbaImage::from_raw(
+                                w as u32,
+                                h as u32,
+                                img.as_raw().to_vec(),
+                            ) {
                                 let _ = i.save(&path);
                             }
                             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -200,7 +228,11 @@ impl eframe::App for Game {
 
 fn main() -> eframe::Result {
     let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1));
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
     let screenshot = flag("--screenshot").map(std::path::PathBuf::from);
     let quit_after = flag("--frames")
         .and_then(|n| n.parse().ok())
@@ -208,7 +240,14 @@ fn main() -> eframe::Result {
     let mut a2ui = Renderer::new(Catalog::basic());
     a2ui.options_mut().show_surface_header = false;
     a2ui.feed_document(PANEL.as_bytes());
-    let game = Game { a2ui, balls: Vec::new(), seed: 7, frames: 0, quit_after, screenshot };
+    let game = Game {
+        a2ui,
+        balls: Vec::new(),
+        seed: 7,
+        frames: 0,
+        quit_after,
+        screenshot,
+    };
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default()
@@ -216,5 +255,9 @@ fn main() -> eframe::Result {
             .with_inner_size([1000.0, 640.0]),
         ..Default::default()
     };
-    eframe::run_native("egui_a2ui game panel", options, Box::new(|_| Ok(Box::new(game))))
+    eframe::run_native(
+        "egui_a2ui game panel",
+        options,
+        Box::new(|_| Ok(Box::new(game))),
+    )
 }

@@ -6,7 +6,11 @@ use egui_a2ui::{Catalog, Renderer};
 
 fn main() -> eframe::Result {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/samples/showcase/form-validation.jsonl").into()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/samples/showcase/form-validation.jsonl"
+        )
+        .into()
     });
     let mut a2ui = Renderer::new(Catalog::basic());
     let mut problem = None;

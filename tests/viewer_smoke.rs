@@ -44,13 +44,21 @@ fn run_under_xvfb(bin: &PathBuf, args: &[&str]) -> (Option<i32>, String) {
 }
 
 /// Like [`run_under_xvfb`], writing `input` to the child's stdin; also returns its stdout.
-fn run_with_input(bin: &PathBuf, args: &[&str], input: Option<&[u8]>) -> (Option<i32>, String, String) {
+fn run_with_input(
+    bin: &PathBuf,
+    args: &[&str],
+    input: Option<&[u8]>,
+) -> (Option<i32>, String, String) {
     let _one = XVFB.lock().unwrap_or_else(|p| p.into_inner());
     let mut child = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(bin)
         .args(args)
-        .stdin(if input.is_some() { std::process::Stdio::piped() } else { std::process::Stdio::null() })
+        .stdin(if input.is_some() {
+            std::process::Stdio::piped()
+        } else {
+            std::process::Stdio::null()
+        })
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -85,7 +93,10 @@ fn viewer_paints_a_bundled_sample_and_exits() {
     if !have_xvfb() {
         return;
     }
-    let (code, stderr) = run_under_xvfb(&example("viewer"), &["--frames", "20", "--sample", "form-validation"]);
+    let (code, stderr) = run_under_xvfb(
+        &example("viewer"),
+        &["--frames", "20", "--sample", "form-validation"],
+    );
     assert_eq!(code, Some(0), "stderr: {stderr}");
 }
 
@@ -125,7 +136,11 @@ fn viewer_no_argument_launch_with_the_demo_agent_exits() {
     // The screenshot is taken once the agent answered; it is a real, non-empty PNG.
     let png = std::fs::read(&shot).expect("the screenshot was saved");
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
-    assert!(png.len() > 10_000, "suspiciously small screenshot: {} bytes", png.len());
+    assert!(
+        png.len() > 10_000,
+        "suspiciously small screenshot: {} bytes",
+        png.len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -137,8 +152,15 @@ fn viewer_opens_a_malformed_file_without_crashing() {
     let dir = std::env::temp_dir().join(format!("viewer-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.jsonl");
-    std::fs::write(&bad, "{not json\n{\"version\":\"v0.9\",\"nope\":{}}\n[1,2\n").unwrap();
-    let (code, stderr) = run_under_xvfb(&example("viewer"), &["--frames", "10", bad.to_str().unwrap()]);
+    std::fs::write(
+        &bad,
+        "{not json\n{\"version\":\"v0.9\",\"nope\":{}}\n[1,2\n",
+    )
+    .unwrap();
+    let (code, stderr) = run_under_xvfb(
+        &example("viewer"),
+        &["--frames", "10", bad.to_str().unwrap()],
+    );
     assert_eq!(code, Some(0), "stderr: {stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -166,8 +188,11 @@ fn viewer_stdin_mode_reads_jsonl_and_answers_on_stdout() {
         "\n",
         "{this is not json\n",
     );
-    let (code, stdout, stderr) =
-        run_with_input(&example("viewer"), &["--stdin", "--frames", "60"], Some(input.as_bytes()));
+    let (code, stdout, stderr) = run_with_input(
+        &example("viewer"),
+        &["--stdin", "--frames", "60"],
+        Some(input.as_bytes()),
+    );
     assert_eq!(code, Some(0), "stderr: {stderr}");
     let lines: Vec<serde_json::Value> = stdout
         .lines()

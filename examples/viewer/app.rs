@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use egui::RichText;
-use egui_a2ui::mcp::{AppSession, CallRef, SessionHub, SessionState, SplitPolicy, UiExtensionSettings};
+use egui_a2ui::mcp::{
+    AppSession, CallRef, SessionHub, SessionState, SplitPolicy, UiExtensionSettings,
+};
 use egui_a2ui::stream::{Framed, parse_document};
 use egui_a2ui::{Catalog, Event, Limits, Renderer, SurfaceStore};
 use serde_json::{Value, json};
@@ -128,7 +130,11 @@ fn summarize(i: usize, f: &Framed) -> String {
 
 impl Doc {
     fn new(sample: usize, frames: Vec<Framed>, catalog: &Catalog) -> Self {
-        let summaries = frames.iter().enumerate().map(|(i, f)| summarize(i, f)).collect();
+        let summaries = frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| summarize(i, f))
+            .collect();
         Self {
             sample,
             frames,
@@ -174,7 +180,10 @@ struct ToolInfo {
 }
 
 fn example_args(schema: Option<&Value>) -> String {
-    let Some(props) = schema.and_then(|s| s.get("properties")).and_then(Value::as_object) else {
+    let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    else {
         return "{}".into();
     };
     let mut m = serde_json::Map::new();
@@ -193,8 +202,14 @@ fn example_args(schema: Option<&Value>) -> String {
 }
 
 enum Pending {
-    Tool { session: String },
-    Action { call: CallRef, session: String, tool: String },
+    Tool {
+        session: String,
+    },
+    Action {
+        call: CallRef,
+        session: String,
+        tool: String,
+    },
 }
 
 enum Status {
@@ -301,6 +316,9 @@ impl ViewerApp {
         let (loads_tx, loads_rx) = channel();
         let (samples, sample_errors) = samples::load_bundled();
         add_fallback_font(&ctx);
+        // Debug builds of egui outline widgets placed off the pixel grid ("Unaligned");
+        // the renderer's flex layout triggers it inside weighted Rows. Not useful here.
+        ctx.all_styles_mut(|s| s.debug.show_unaligned = false);
         let mut app = Self {
             ctx: ctx.clone(),
             catalog: samples::catalog(),
@@ -324,7 +342,10 @@ impl ViewerApp {
         if let Some(t) = cli.tab.as_deref()
             && Tab::parse(t).is_none()
         {
-            app.error("viewer", format!("unknown tab {t:?} (data, actions, errors, stepper)"));
+            app.error(
+                "viewer",
+                format!("unknown tab {t:?} (data, actions, errors, stepper)"),
+            );
         }
         for p in &cli.paths {
             app.load_file(p.clone());
@@ -455,7 +476,11 @@ impl ViewerApp {
         for e in events {
             match &e {
                 Event::Action(a) => {
-                    self.log("a2ui", format!("action {} from {}", a.name, a.source_component_id), &a.to_message());
+                    self.log(
+                        "a2ui",
+                        format!("action {} from {}", a.name, a.source_component_id),
+                        &a.to_message(),
+                    );
                     let mut params = json!({"name": a.name, "arguments": a.context});
                     if let Some(doc) = &self.doc {
                         let meta = egui_a2ui::capabilities::data_model_metadata(
@@ -478,7 +503,11 @@ impl ViewerApp {
                     self.error("stream", err.error.to_string());
                 }
                 Event::OpenUrl { url, .. } => {
-                    self.log("note", format!("open {url} (not opened)"), &json!({"openUrl": url}));
+                    self.log(
+                        "note",
+                        format!("open {url} (not opened)"),
+                        &json!({"openUrl": url}),
+                    );
                 }
                 Event::DataChanged { .. } => {}
             }
@@ -516,7 +545,12 @@ impl ViewerApp {
     pub fn agent_stores(&self) -> Vec<(String, &SurfaceStore)> {
         self.agent
             .as_ref()
-            .map(|a| a.hub.sessions().map(|s| (s.id().to_owned(), s.store())).collect())
+            .map(|a| {
+                a.hub
+                    .sessions()
+                    .map(|s| (s.id().to_owned(), s.store()))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -530,10 +564,10 @@ impl ViewerApp {
 
     fn poll(&mut self) {
         while let Ok(l) = self.loads_rx.try_recv() {
-            let name = l
-                .path
-                .file_name()
-                .map_or_else(|| l.path.display().to_string(), |n| n.to_string_lossy().into_owned());
+            let name = l.path.file_name().map_or_else(
+                || l.path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
             match l.bytes {
                 Ok(bytes) => {
                     self.samples.push(Sample {
@@ -596,7 +630,11 @@ impl ViewerApp {
                 };
                 self.log("a2ui", title, &m);
             } else if let Event::OpenUrl { url, .. } = &e {
-                self.log("note", format!("open {url} (not opened)"), &json!({"openUrl": url}));
+                self.log(
+                    "note",
+                    format!("open {url} (not opened)"),
+                    &json!({"openUrl": url}),
+                );
             }
         }
     }
@@ -617,7 +655,9 @@ impl ViewerApp {
             .as_ref()
             .is_some_and(|a| matches!(a.status, Status::Connected(_)) && a.auto_call.is_some());
         if ready && let Some(call) = self.agent.as_mut().and_then(|a| a.auto_call.take()) {
-            let (name, args) = call.split_once(char::is_whitespace).unwrap_or((call.as_str(), "{}"));
+            let (name, args) = call
+                .split_once(char::is_whitespace)
+                .unwrap_or((call.as_str(), "{}"));
             self.call_tool(name.to_owned(), args.trim().to_owned());
         }
     }
@@ -641,7 +681,11 @@ impl ViewerApp {
                             .get(&a.server_id, &name)
                             .is_none_or(|m| m.visibility.model);
                         visible.then(|| ToolInfo {
-                            title: t.get("title").and_then(Value::as_str).unwrap_or(&name).to_owned(),
+                            title: t
+                                .get("title")
+                                .and_then(Value::as_str)
+                                .unwrap_or(&name)
+                                .to_owned(),
                             description: t
                                 .get("description")
                                 .and_then(Value::as_str)
@@ -748,8 +792,16 @@ impl ViewerApp {
             texts: Vec::new(),
         });
         let params = json!({"name": name, "arguments": args});
-        a.pending.insert(id, Pending::Tool { session: session_id });
-        let sent = a.handle.tx.send(mcp_host::Command::Call { id, params: params.clone() });
+        a.pending.insert(
+            id,
+            Pending::Tool {
+                session: session_id,
+            },
+        );
+        let sent = a.handle.tx.send(mcp_host::Command::Call {
+            id,
+            params: params.clone(),
+        });
         self.log(
             "tools/call",
             format!("call {name}"),
@@ -786,7 +838,10 @@ impl ViewerApp {
                                     }
                                 }
                                 for d in &out.split.dropped {
-                                    errors.push(format!("dropped content block {}: {:?}", d.index, d.reason));
+                                    errors.push(format!(
+                                        "dropped content block {}: {:?}",
+                                        d.index, d.reason
+                                    ));
                                 }
                                 errors.extend(out.errors.iter().map(|e| format!("{session}: {e}")));
                                 if let Some(v) = view {
@@ -808,7 +863,11 @@ impl ViewerApp {
                     }
                 }
             }
-            Pending::Action { call, session, tool } => match result {
+            Pending::Action {
+                call,
+                session,
+                tool,
+            } => match result {
                 Ok(r) => {
                     logs.push(("result", format!("result of {tool}"), r.clone()));
                     match a.hub.on_action_result(&call, &r) {
@@ -817,7 +876,8 @@ impl ViewerApp {
                             if let Some(v) = a.sessions.iter_mut().find(|v| v.id == session) {
                                 let text = out.split.display_text();
                                 if !text.is_empty() {
-                                    v.texts.push((format!("{tool}: {text}"), out.split.is_error));
+                                    v.texts
+                                        .push((format!("{tool}: {text}"), out.split.is_error));
                                 }
                             }
                         }
@@ -843,7 +903,11 @@ impl ViewerApp {
         for e in events {
             match &e {
                 Event::Action(ev) => {
-                    self.log("a2ui", format!("action {} from {}", ev.name, ev.source_component_id), &ev.to_message());
+                    self.log(
+                        "a2ui",
+                        format!("action {} from {}", ev.name, ev.source_component_id),
+                        &ev.to_message(),
+                    );
                     let Some(a) = self.agent.as_mut() else {
                         return;
                     };
@@ -860,7 +924,10 @@ impl ViewerApp {
                                     tool: req.name.clone(),
                                 },
                             );
-                            let sent = a.handle.tx.send(mcp_host::Command::Call { id, params: params.clone() });
+                            let sent = a.handle.tx.send(mcp_host::Command::Call {
+                                id,
+                                params: params.clone(),
+                            });
                             self.log(
                                 "tools/call",
                                 format!("call {} (from {})", req.name, req.surface_id),
@@ -874,11 +941,19 @@ impl ViewerApp {
                     }
                 }
                 Event::Error(err) => {
-                    self.log("a2ui", format!("error {} (no MCP channel for it)", err.error.code()), &err.to_message());
+                    self.log(
+                        "a2ui",
+                        format!("error {} (no MCP channel for it)", err.error.code()),
+                        &err.to_message(),
+                    );
                     self.error(session, err.error.to_string());
                 }
                 Event::OpenUrl { url, .. } => {
-                    self.log("note", format!("open {url} (not opened)"), &json!({"openUrl": url}));
+                    self.log(
+                        "note",
+                        format!("open {url} (not opened)"),
+                        &json!({"openUrl": url}),
+                    );
                 }
                 Event::DataChanged { .. } => {}
             }
@@ -944,7 +1019,9 @@ impl ViewerApp {
                     return;
                 }
                 let busy = self.agent.as_ref().is_some_and(|a| {
-                    matches!(a.status, Status::Connecting) || !a.pending.is_empty() || a.auto_call.is_some()
+                    matches!(a.status, Status::Connecting)
+                        || !a.pending.is_empty()
+                        || a.auto_call.is_some()
                 });
                 if busy && self.frame < n + 1500 {
                     return;
@@ -955,9 +1032,10 @@ impl ViewerApp {
                 let ctx2 = ctx.clone();
                 ctx.request_screenshot(move |img| {
                     let [w, h] = img.size;
-                    let saved = image::RgbaImage::from_raw(w as u32, h as u32, img.as_raw().to_vec())
-                        .ok_or_else(|| "bad image size".to_owned())
-                        .and_then(|i| i.save(&path).map_err(|e| e.to_string()));
+                    let saved =
+                        image::RgbaImage::from_raw(w as u32, h as u32, img.as_raw().to_vec())
+                            .ok_or_else(|| "bad image size".to_owned())
+                            .and_then(|i| i.save(&path).map_err(|e| e.to_string()));
                     match saved {
                         Ok(()) => eprintln!("viewer: saved {}", path.display()),
                         Err(e) => eprintln!("viewer: cannot save {}: {e}", path.display()),
@@ -987,7 +1065,9 @@ impl ViewerApp {
                 doc.next_step_at = now + doc.delay;
                 ctx.request_repaint_after(std::time::Duration::from_secs_f64(doc.delay));
             } else {
-                ctx.request_repaint_after(std::time::Duration::from_secs_f64(doc.next_step_at - now));
+                ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                    doc.next_step_at - now,
+                ));
             }
         }
         self.route_doc_events(events);
@@ -999,52 +1079,73 @@ impl ViewerApp {
         ui.weak("Drop .jsonl / .json streams on the window to open them.");
         ui.separator();
         let mut pick = None;
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            if let Some(a) = &self.agent {
-                let color = match &a.status {
-                    Status::Connecting => egui::Color32::GRAY,
-                    Status::Connected(_) => egui::Color32::from_rgb(60, 170, 90),
-                    Status::Closed(_) => egui::Color32::from_rgb(200, 70, 60),
-                };
-                ui.label(RichText::new("Live agent").strong());
-                ui.horizontal(|ui| {
-                    let (dot, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                    ui.painter().circle_filled(dot.center(), 4.5, color);
-                    if ui.selectable_label(self.view == View::Agent, &a.label).clicked() {
-                        pick = Some(View::Agent);
-                    }
-                });
-                ui.add_space(4.0);
-            } else if self.errors.iter().any(|e| e.source == "demo agent") {
-                ui.colored_label(ui.visuals().warn_fg_color, "Demo agent unavailable (see Errors)");
-            }
-            if self.stdin.is_some() {
-                ui.label(RichText::new("Live agent").strong());
-                if ui.selectable_label(self.view == View::Stdin, "stdin (JSONL)").clicked() {
-                    pick = Some(View::Stdin);
-                }
-                ui.add_space(4.0);
-            }
-            let mut groups: Vec<&str> = Vec::new();
-            for s in &self.samples {
-                if !groups.contains(&s.group.as_str()) {
-                    groups.push(&s.group);
-                }
-            }
-            for g in groups {
-                egui::CollapsingHeader::new(RichText::new(g).strong())
-                    .default_open(g != "Official v0.8")
-                    .show(ui, |ui| {
-                        for (i, s) in self.samples.iter().enumerate().filter(|(_, s)| s.group == g) {
-                            let r = ui.selectable_label(self.view == View::Sample(i), &s.title);
-                            let r = if s.description.is_empty() { r } else { r.on_hover_text(&s.description) };
-                            if r.clicked() {
-                                pick = Some(View::Sample(i));
-                            }
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if let Some(a) = &self.agent {
+                    let color = match &a.status {
+                        Status::Connecting => egui::Color32::GRAY,
+                        Status::Connected(_) => egui::Color32::from_rgb(60, 170, 90),
+                        Status::Closed(_) => egui::Color32::from_rgb(200, 70, 60),
+                    };
+                    ui.label(RichText::new("Live agent").strong());
+                    ui.horizontal(|ui| {
+                        let (dot, _) =
+                            ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                        ui.painter().circle_filled(dot.center(), 4.5, color);
+                        if ui
+                            .selectable_label(self.view == View::Agent, &a.label)
+                            .clicked()
+                        {
+                            pick = Some(View::Agent);
                         }
                     });
-            }
-        });
+                    ui.add_space(4.0);
+                } else if self.errors.iter().any(|e| e.source == "demo agent") {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        "Demo agent unavailable (see Errors)",
+                    );
+                }
+                if self.stdin.is_some() {
+                    ui.label(RichText::new("Live agent").strong());
+                    if ui
+                        .selectable_label(self.view == View::Stdin, "stdin (JSONL)")
+                        .clicked()
+                    {
+                        pick = Some(View::Stdin);
+                    }
+                    ui.add_space(4.0);
+                }
+                let mut groups: Vec<&str> = Vec::new();
+                for s in &self.samples {
+                    if !groups.contains(&s.group.as_str()) {
+                        groups.push(&s.group);
+                    }
+                }
+                for g in groups {
+                    egui::CollapsingHeader::new(RichText::new(g).strong())
+                        .default_open(g != "Official v0.8")
+                        .show(ui, |ui| {
+                            for (i, s) in self
+                                .samples
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, s)| s.group == g)
+                            {
+                                let r = ui.selectable_label(self.view == View::Sample(i), &s.title);
+                                let r = if s.description.is_empty() {
+                                    r
+                                } else {
+                                    r.on_hover_text(&s.description)
+                                };
+                                if r.clicked() {
+                                    pick = Some(View::Sample(i));
+                                }
+                            }
+                        });
+                }
+            });
         match pick {
             Some(View::Sample(i)) => self.select_sample(i),
             Some(v) => self.view = v,
@@ -1068,14 +1169,24 @@ impl ViewerApp {
         if let Some(s) = self.samples.get(doc.sample) {
             ui.horizontal(|ui| {
                 ui.heading(&s.title);
-                ui.weak(format!("{} · message {} of {}", s.group, doc.cursor, doc.frames.len()));
+                ui.weak(format!(
+                    "{} · message {} of {}",
+                    s.group,
+                    doc.cursor,
+                    doc.frames.len()
+                ));
             });
             if !s.description.is_empty() {
                 ui.weak(&s.description);
             }
         }
         ui.separator();
-        let visible = doc.renderer.store().surfaces().filter(|s| s.is_visible()).count();
+        let visible = doc
+            .renderer
+            .store()
+            .surfaces()
+            .filter(|s| s.is_visible())
+            .count();
         let mut events = Vec::new();
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -1098,18 +1209,26 @@ impl ViewerApp {
                 "{} bytes, {} messages{}",
                 feed.bytes,
                 feed.renderer.store().messages_seen(),
-                if feed.eof { " · end of input" } else { " · reading…" }
+                if feed.eof {
+                    " · end of input"
+                } else {
+                    " · reading…"
+                }
             ));
         });
-        ui.weak("A2UI JSONL in on standard input; renderer-to-agent messages out on standard output.");
+        ui.weak(
+            "A2UI JSONL in on standard input; renderer-to-agent messages out on standard output.",
+        );
         ui.separator();
         let mut events = Vec::new();
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            if feed.renderer.store().surfaces().all(|s| !s.is_visible()) {
-                ui.weak("Waiting for a surface…");
-            }
-            events = feed.renderer.ui(ui);
-        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if feed.renderer.store().surfaces().all(|s| !s.is_visible()) {
+                    ui.weak("Waiting for a surface…");
+                }
+                events = feed.renderer.ui(ui);
+            });
         self.route_stdin_events(events);
     }
 
@@ -1158,7 +1277,9 @@ impl ViewerApp {
                             .desired_width(ui.available_width() - 90.0),
                     );
                     let connected = matches!(a.status, Status::Connected(_));
-                    if ui.add_enabled(connected, egui::Button::new("Call tool")).clicked()
+                    if ui
+                        .add_enabled(connected, egui::Button::new("Call tool"))
+                        .clicked()
                         && let Some(t) = a.tools.get(a.chosen)
                     {
                         call = Some((t.name.clone(), a.args.clone()));
@@ -1191,7 +1312,11 @@ impl ViewerApp {
                     };
                     ui.add_space(6.0);
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new(format!("tools/call {}", view.tool)).strong().monospace());
+                        ui.label(
+                            RichText::new(format!("tools/call {}", view.tool))
+                                .strong()
+                                .monospace(),
+                        );
                         ui.label(RichText::new(view.args.to_string()).monospace().weak());
                     });
                     match session.state() {
@@ -1247,8 +1372,17 @@ impl ViewerApp {
                                     ui.weak("calling the server…");
                                 });
                             }
-                            for n in session.notices_for(&sid).collect::<Vec<_>>().iter().rev().take(2) {
-                                ui.colored_label(ui.visuals().error_fg_color, format!("Error: {}", n.message));
+                            for n in session
+                                .notices_for(&sid)
+                                .collect::<Vec<_>>()
+                                .iter()
+                                .rev()
+                                .take(2)
+                            {
+                                ui.colored_label(
+                                    ui.visuals().error_fg_color,
+                                    format!("Error: {}", n.message),
+                                );
                             }
                         });
                     }
@@ -1289,8 +1423,14 @@ impl ViewerApp {
 
     fn stream_errors(&self) -> usize {
         match self.view {
-            View::Sample(_) => self.doc.as_ref().map_or(0, |d| d.renderer.store().errors().len()),
-            View::Stdin => self.stdin.as_ref().map_or(0, |f| f.renderer.store().errors().len()),
+            View::Sample(_) => self
+                .doc
+                .as_ref()
+                .map_or(0, |d| d.renderer.store().errors().len()),
+            View::Stdin => self
+                .stdin
+                .as_ref()
+                .map_or(0, |f| f.renderer.store().errors().len()),
             View::Agent => 0,
         }
     }
@@ -1298,67 +1438,92 @@ impl ViewerApp {
     fn data_ui(&mut self, ui: &mut egui::Ui) {
         let mut stores: Vec<(String, &SurfaceStore)> = Vec::new();
         match self.view {
-            View::Sample(_) => stores.extend(self.doc.as_ref().map(|d| (String::new(), d.renderer.store()))),
-            View::Stdin => stores.extend(self.stdin.as_ref().map(|f| (String::new(), f.renderer.store()))),
+            View::Sample(_) => stores.extend(
+                self.doc
+                    .as_ref()
+                    .map(|d| (String::new(), d.renderer.store())),
+            ),
+            View::Stdin => stores.extend(
+                self.stdin
+                    .as_ref()
+                    .map(|f| (String::new(), f.renderer.store())),
+            ),
             View::Agent => {
                 if let Some(a) = &self.agent {
-                    stores.extend(a.hub.sessions().map(|s| (format!("{} · ", s.id()), s.store())));
+                    stores.extend(
+                        a.hub
+                            .sessions()
+                            .map(|s| (format!("{} · ", s.id()), s.store())),
+                    );
                 }
             }
         }
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            let mut any = false;
-            for (prefix, store) in stores {
-                for s in store.surfaces() {
-                    any = true;
-                    let label = format!("{prefix}{} ({})", s.id, s.version.as_str());
-                    json_tree::show(ui, (&prefix, &s.id), &label, s.data.root());
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                let mut any = false;
+                for (prefix, store) in stores {
+                    for s in store.surfaces() {
+                        any = true;
+                        let label = format!("{prefix}{} ({})", s.id, s.version.as_str());
+                        json_tree::show(ui, (&prefix, &s.id), &label, s.data.root());
+                    }
                 }
-            }
-            if !any {
-                ui.weak("No surface yet.");
-            }
-        });
+                if !any {
+                    ui.weak("No surface yet.");
+                }
+            });
     }
 
     fn actions_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            ui.weak("Renderer-to-agent messages and the tools/call requests for them, newest first.");
+            ui.weak(
+                "Renderer-to-agent messages and the tools/call requests for them, newest first.",
+            );
             if ui.small_button("Clear").clicked() {
                 self.log.clear();
             }
         });
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            if self.log.is_empty() {
-                ui.weak("Nothing yet: press a button on a surface.");
-            }
-            let n = self.log.len();
-            for (i, e) in self.log.iter().enumerate().rev() {
-                let color = match e.kind {
-                    "tools/call" => egui::Color32::from_rgb(200, 120, 40),
-                    "a2ui" => egui::Color32::from_rgb(60, 130, 210),
-                    "result" => egui::Color32::from_rgb(60, 160, 90),
-                    _ => egui::Color32::GRAY,
-                };
-                let header = RichText::new(format!("{} {} · {}", e.time, e.kind, e.title)).color(color);
-                egui::CollapsingHeader::new(header)
-                    .id_salt(("log", i))
-                    .default_open(i + 3 >= n && e.kind != "result" && e.json.len() < 3000)
-                    .show(ui, |ui| {
-                        let shown: String = e.json.chars().take(6000).collect();
-                        ui.label(RichText::new(shown).monospace().size(11.0));
-                        if e.json.len() > 6000 {
-                            ui.weak("… (cut)");
-                        }
-                    });
-            }
-        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if self.log.is_empty() {
+                    ui.weak("Nothing yet: press a button on a surface.");
+                }
+                let n = self.log.len();
+                for (i, e) in self.log.iter().enumerate().rev() {
+                    let color = match e.kind {
+                        "tools/call" => egui::Color32::from_rgb(200, 120, 40),
+                        "a2ui" => egui::Color32::from_rgb(60, 130, 210),
+                        "result" => egui::Color32::from_rgb(60, 160, 90),
+                        _ => egui::Color32::GRAY,
+                    };
+                    let header =
+                        RichText::new(format!("{} {} · {}", e.time, e.kind, e.title)).color(color);
+                    egui::CollapsingHeader::new(header)
+                        .id_salt(("log", i))
+                        .default_open(i + 3 >= n && e.kind != "result" && e.json.len() < 3000)
+                        .show(ui, |ui| {
+                            let shown: String = e.json.chars().take(6000).collect();
+                            ui.label(RichText::new(shown).monospace().size(11.0));
+                            if e.json.len() > 6000 {
+                                ui.weak("… (cut)");
+                            }
+                        });
+                }
+            });
     }
 
     fn errors_ui(&mut self, ui: &mut egui::Ui) {
         let stream: Vec<String> = match self.view {
-            View::Sample(_) => self.doc.as_ref().map(|d| d.renderer.store().errors().to_vec()),
-            View::Stdin => self.stdin.as_ref().map(|f| f.renderer.store().errors().to_vec()),
+            View::Sample(_) => self
+                .doc
+                .as_ref()
+                .map(|d| d.renderer.store().errors().to_vec()),
+            View::Stdin => self
+                .stdin
+                .as_ref()
+                .map(|f| f.renderer.store().errors().to_vec()),
             View::Agent => None,
         }
         .unwrap_or_default()
@@ -1373,25 +1538,27 @@ impl ViewerApp {
             )
         })
         .collect();
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            if stream.is_empty() && self.errors.is_empty() {
-                ui.weak("No errors.");
-            }
-            if !stream.is_empty() {
-                ui.label(RichText::new("This stream").strong());
-                for e in &stream {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                if stream.is_empty() && self.errors.is_empty() {
+                    ui.weak("No errors.");
                 }
-                ui.separator();
-            }
-            for e in self.errors.iter().rev() {
-                ui.horizontal_wrapped(|ui| {
-                    ui.weak(&e.time);
-                    ui.label(RichText::new(&e.source).strong());
-                    ui.colored_label(ui.visuals().error_fg_color, &e.text);
-                });
-            }
-        });
+                if !stream.is_empty() {
+                    ui.label(RichText::new("This stream").strong());
+                    for e in &stream {
+                        ui.colored_label(ui.visuals().error_fg_color, e);
+                    }
+                    ui.separator();
+                }
+                for e in self.errors.iter().rev() {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.weak(&e.time);
+                        ui.label(RichText::new(&e.source).strong());
+                        ui.colored_label(ui.visuals().error_fg_color, &e.text);
+                    });
+                }
+            });
     }
 
     fn stepper_ui(&mut self, ui: &mut egui::Ui) {
@@ -1407,27 +1574,47 @@ impl ViewerApp {
         let mut events = Vec::new();
         let mut rebuild_to = None;
         ui.horizontal(|ui| {
-            if ui.button("Reset").on_hover_text("Reset: no message applied").clicked() {
+            if ui
+                .button("Reset")
+                .on_hover_text("Reset: no message applied")
+                .clicked()
+            {
                 doc.playing = false;
                 rebuild_to = Some(0);
             }
-            if ui.add_enabled(doc.cursor > 0, egui::Button::new("Back")).on_hover_text("Undo the last message").clicked() {
+            if ui
+                .add_enabled(doc.cursor > 0, egui::Button::new("Back"))
+                .on_hover_text("Undo the last message")
+                .clicked()
+            {
                 doc.playing = false;
                 rebuild_to = Some(doc.cursor - 1);
             }
-            if ui.add_enabled(doc.cursor < n, egui::Button::new("Step")).on_hover_text("Apply the next message").clicked() {
+            if ui
+                .add_enabled(doc.cursor < n, egui::Button::new("Step"))
+                .on_hover_text("Apply the next message")
+                .clicked()
+            {
                 doc.playing = false;
                 events.extend(doc.step());
             }
             let play = if doc.playing { "Pause" } else { "Play" };
-            if ui.button(play).on_hover_text("Replay from the start, one message per delay").clicked() {
+            if ui
+                .button(play)
+                .on_hover_text("Replay from the start, one message per delay")
+                .clicked()
+            {
                 doc.playing = !doc.playing;
                 if doc.playing && doc.cursor >= n {
                     rebuild_to = Some(0);
                 }
                 doc.next_step_at = 0.0;
             }
-            if ui.add_enabled(doc.cursor < n, egui::Button::new("All")).on_hover_text("Apply every message").clicked() {
+            if ui
+                .add_enabled(doc.cursor < n, egui::Button::new("All"))
+                .on_hover_text("Apply every message")
+                .clicked()
+            {
                 doc.playing = false;
                 while doc.cursor < n {
                     events.extend(doc.step());
@@ -1436,9 +1623,20 @@ impl ViewerApp {
         });
         ui.horizontal(|ui| {
             ui.label("delay");
-            ui.add(egui::Slider::new(&mut doc.delay, 0.02..=2.0).suffix(" s").logarithmic(true));
+            ui.add(
+                egui::Slider::new(&mut doc.delay, 0.02..=2.0)
+                    .suffix(" s")
+                    .logarithmic(true),
+            );
         });
-        ui.add(egui::ProgressBar::new(if n == 0 { 1.0 } else { doc.cursor as f32 / n as f32 }).text(format!("{} / {n} applied", doc.cursor)));
+        ui.add(
+            egui::ProgressBar::new(if n == 0 {
+                1.0
+            } else {
+                doc.cursor as f32 / n as f32
+            })
+            .text(format!("{} / {n} applied", doc.cursor)),
+        );
         ui.separator();
         let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
         egui::ScrollArea::vertical()
@@ -1451,7 +1649,7 @@ impl ViewerApp {
                     if !applied {
                         text = text.weak();
                     }
-                    if matches!(doc.frames[i], Err(_)) {
+                    if doc.frames[i].is_err() {
                         text = text.color(ui.visuals().error_fg_color);
                     }
                     if ui
@@ -1473,13 +1671,16 @@ impl ViewerApp {
                 Ok(v) => pretty(v),
                 Err(e) => format!("framing error: {e}"),
             };
-            egui::ScrollArea::vertical().id_salt("last-msg").auto_shrink([false, false]).show(ui, |ui| {
-                let shown: String = text.chars().take(4000).collect();
-                ui.label(RichText::new(shown).monospace().size(11.0));
-                if text.len() > 4000 {
-                    ui.weak("… (cut)");
-                }
-            });
+            egui::ScrollArea::vertical()
+                .id_salt("last-msg")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    let shown: String = text.chars().take(4000).collect();
+                    ui.label(RichText::new(shown).monospace().size(11.0));
+                    if text.len() > 4000 {
+                        ui.weak("… (cut)");
+                    }
+                });
         }
         if let Some(k) = rebuild_to {
             doc.rebuild(k, &catalog);

@@ -19,9 +19,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use egui_a2ui::mcp::{UiExtensionSettings, view_content_block};
 use egui_a2ui::protocol::{BASIC_CATALOG_V0_9, MIME_TYPE};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -86,60 +86,75 @@ pub fn contact_payload() -> Value {
                "message": message})
     };
     json!([
-        msg("createSurface", json!({"surfaceId": "contact", "catalogId": BASIC_CATALOG_V0_9,
-                                    "sendDataModel": true})),
-        msg("updateDataModel", json!({"surfaceId": "contact", "path": "/",
-            "value": {"name": "", "email": "", "topic": ["support"], "message": "", "consent": false}})),
-        msg("updateComponents", json!({"surfaceId": "contact", "components": [
-            {"id": "root", "component": "Card", "child": "form"},
-            {"id": "form", "component": "Column", "align": "stretch",
-             "children": ["title", "name", "email", "topic", "message", "consent", "send", "hint"]},
-            {"id": "title", "component": "Text", "variant": "h2", "text": "Contact us"},
-            {"id": "name", "component": "TextField", "label": "Your name",
-             "value": {"path": "/name"}, "checks": [required("/name", "Please tell us your name")]},
-            {"id": "email", "component": "TextField", "label": "Email",
-             "value": {"path": "/email"},
-             "checks": [{"condition": {"call": "email", "args": {"value": {"path": "/email"}}},
-                         "message": "That is not an email address"}]},
-            {"id": "topic", "component": "ChoicePicker", "label": "Topic",
-             "variant": "mutuallyExclusive", "displayStyle": "chips",
-             "options": [{"label": "Support", "value": "support"},
-                         {"label": "Sales", "value": "sales"},
-                         {"label": "Feedback", "value": "feedback"}],
-             "value": {"path": "/topic"}},
-            {"id": "message", "component": "TextField", "label": "Message", "variant": "longText",
-             "value": {"path": "/message"},
-             "checks": [{"condition": {"call": "length",
-                                       "args": {"value": {"path": "/message"}, "min": 10}},
-                         "message": "At least 10 characters"}]},
-            {"id": "consent", "component": "CheckBox", "label": "You may reply by email",
-             "value": {"path": "/consent"}},
-            {"id": "send_label", "component": "Text", "text": "Send"},
-            {"id": "send", "component": "Button", "variant": "primary", "child": "send_label",
-             "checks": [{"condition": {"call": "and", "args": {"values": [
-                            {"call": "required", "args": {"value": {"path": "/name"}}},
-                            {"call": "email", "args": {"value": {"path": "/email"}}},
-                            {"call": "length", "args": {"value": {"path": "/message"}, "min": 10}},
-                            {"path": "/consent"}]}},
-                         "message": "Fill in every field and allow a reply"}],
-             "action": {"event": {"name": "submit_contact", "context": {
-                 "name": {"path": "/name"}, "email": {"path": "/email"},
-                 "topic": {"path": "/topic"}, "message": {"path": "/message"}}}}},
-            {"id": "hint", "component": "Text", "variant": "caption",
-             "text": "The button calls the app-only tool submit_contact."}
-        ]}))
+        msg(
+            "createSurface",
+            json!({"surfaceId": "contact", "catalogId": BASIC_CATALOG_V0_9,
+                                    "sendDataModel": true})
+        ),
+        msg(
+            "updateDataModel",
+            json!({"surfaceId": "contact", "path": "/",
+            "value": {"name": "", "email": "", "topic": ["support"], "message": "", "consent": false}})
+        ),
+        msg(
+            "updateComponents",
+            json!({"surfaceId": "contact", "components": [
+                {"id": "root", "component": "Card", "child": "form"},
+                {"id": "form", "component": "Column", "align": "stretch",
+                 "children": ["title", "name", "email", "topic", "message", "consent", "send", "hint"]},
+                {"id": "title", "component": "Text", "variant": "h2", "text": "Contact us"},
+                {"id": "name", "component": "TextField", "label": "Your name",
+                 "value": {"path": "/name"}, "checks": [required("/name", "Please tell us your name")]},
+                {"id": "email", "component": "TextField", "label": "Email",
+                 "value": {"path": "/email"},
+                 "checks": [{"condition": {"call": "email", "args": {"value": {"path": "/email"}}},
+                             "message": "That is not an email address"}]},
+                {"id": "topic", "component": "ChoicePicker", "label": "Topic",
+                 "variant": "mutuallyExclusive", "displayStyle": "chips",
+                 "options": [{"label": "Support", "value": "support"},
+                             {"label": "Sales", "value": "sales"},
+                             {"label": "Feedback", "value": "feedback"}],
+                 "value": {"path": "/topic"}},
+                {"id": "message", "component": "TextField", "label": "Message", "variant": "longText",
+                 "value": {"path": "/message"},
+                 "checks": [{"condition": {"call": "length",
+                                           "args": {"value": {"path": "/message"}, "min": 10}},
+                             "message": "At least 10 characters"}]},
+                {"id": "consent", "component": "CheckBox", "label": "You may reply by email",
+                 "value": {"path": "/consent"}},
+                {"id": "send_label", "component": "Text", "text": "Send"},
+                {"id": "send", "component": "Button", "variant": "primary", "child": "send_label",
+                 "checks": [{"condition": {"call": "and", "args": {"values": [
+                                {"call": "required", "args": {"value": {"path": "/name"}}},
+                                {"call": "email", "args": {"value": {"path": "/email"}}},
+                                {"call": "length", "args": {"value": {"path": "/message"}, "min": 10}},
+                                {"path": "/consent"}]}},
+                             "message": "Fill in every field and allow a reply"}],
+                 "action": {"event": {"name": "submit_contact", "context": {
+                     "name": {"path": "/name"}, "email": {"path": "/email"},
+                     "topic": {"path": "/topic"}, "message": {"path": "/message"}}}}},
+                {"id": "hint", "component": "Text", "variant": "caption",
+                 "text": "The button calls the app-only tool submit_contact."}
+            ]})
+        )
     ])
 }
 
 /// The confirmation after a valid submission.
 pub fn contact_done_payload(name: &str, topic: &str) -> Value {
     json!([
-        msg("updateDataModel", json!({"surfaceId": "contact", "path": "/done",
-            "value": format!("Thanks {name}! Your {topic} request is ticket #{}.", 1000 + name.len() * 7)})),
-        msg("updateComponents", json!({"surfaceId": "contact", "components": [
-            {"id": "form", "component": "Column", "children": ["title", "done"]},
-            {"id": "done", "component": "Text", "text": {"path": "/done"}}
-        ]}))
+        msg(
+            "updateDataModel",
+            json!({"surfaceId": "contact", "path": "/done",
+            "value": format!("Thanks {name}! Your {topic} request is ticket #{}.", 1000 + name.len() * 7)})
+        ),
+        msg(
+            "updateComponents",
+            json!({"surfaceId": "contact", "components": [
+                {"id": "form", "component": "Column", "children": ["title", "done"]},
+                {"id": "done", "component": "Text", "text": {"path": "/done"}}
+            ]})
+        )
     ])
 }
 
@@ -203,9 +218,18 @@ pub fn dashboard_payload(tick: u64) -> Value {
                "text": {"call": "formatString", "args": {"value": "update #${/tick}"}, "returnType": "string"}}),
     ]);
     json!([
-        msg("createSurface", json!({"surfaceId": "dashboard", "catalogId": BASIC_CATALOG_V0_9})),
-        msg("updateDataModel", json!({"surfaceId": "dashboard", "path": "/", "value": dashboard_values(tick)})),
-        msg("updateComponents", json!({"surfaceId": "dashboard", "components": components}))
+        msg(
+            "createSurface",
+            json!({"surfaceId": "dashboard", "catalogId": BASIC_CATALOG_V0_9})
+        ),
+        msg(
+            "updateDataModel",
+            json!({"surfaceId": "dashboard", "path": "/", "value": dashboard_values(tick)})
+        ),
+        msg(
+            "updateComponents",
+            json!({"surfaceId": "dashboard", "components": components})
+        )
     ])
 }
 
@@ -286,7 +310,10 @@ impl ServerHandler for DemoServer {
                 .enable_resources()
                 .build(),
         )
-        .with_server_info(Implementation::new("egui_a2ui demo agent", env!("CARGO_PKG_VERSION")))
+        .with_server_info(Implementation::new(
+            "egui_a2ui demo agent",
+            env!("CARGO_PKG_VERSION"),
+        ))
     }
 
     async fn list_tools(
@@ -295,7 +322,8 @@ impl ServerHandler for DemoServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let flights = self.flights.list_tools(request, context).await?;
-        let mut tools = serde_json::to_value(&flights.tools).map_err(|e| tool_error(&e.to_string()))?;
+        let mut tools =
+            serde_json::to_value(&flights.tools).map_err(|e| tool_error(&e.to_string()))?;
         if let (Value::Array(all), Value::Array(mine)) = (&mut tools, tools_json()) {
             all.extend(mine);
         }
@@ -335,7 +363,13 @@ impl ServerHandler for DemoServer {
         {
             m.extend(p);
         }
-        let arg = |k: &str| arguments.get(k).and_then(Value::as_str).unwrap_or("").trim();
+        let arg = |k: &str| {
+            arguments
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim()
+        };
         match request.name.as_ref() {
             "contact_form" => self.text_and_payload(
                 &context,
@@ -361,7 +395,9 @@ impl ServerHandler for DemoServer {
                     None
                 };
                 match problem {
-                    Some(p) => result(json!({"isError": true, "content": [{"type": "text", "text": p}]})),
+                    Some(p) => {
+                        result(json!({"isError": true, "content": [{"type": "text", "text": p}]}))
+                    }
                     None => result(json!({"content": [
                         {"type": "text", "text": format!("Contact request from {name} <{email}> about {topic} received.")},
                         payload_block("a2ui://demo/contact/done", &contact_done_payload(name, topic))?
@@ -375,8 +411,13 @@ impl ServerHandler for DemoServer {
                     "Dashboard: {} requests/s, p95 {} ms, {} % errors.",
                     values["m"]["rps"], values["m"]["p95"], values["m"]["err"]
                 );
-                let response =
-                    self.text_and_payload(&context, &meta, &text, DASHBOARD_URI, &dashboard_payload(tick));
+                let response = self.text_and_payload(
+                    &context,
+                    &meta,
+                    &text,
+                    DASHBOARD_URI,
+                    &dashboard_payload(tick),
+                );
                 if client_renders_a2ui(&context, &meta) {
                     self.start_live_updates(&context);
                 }

@@ -69,7 +69,10 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool), Str
             "--call" => cli.call = Some(value("--call")?),
             "--frames" => {
                 let v = value("--frames")?;
-                cli.frames = Some(v.parse().map_err(|_| format!("--frames: not a number: {v}"))?);
+                cli.frames = Some(
+                    v.parse()
+                        .map_err(|_| format!("--frames: not a number: {v}"))?,
+                );
             }
             "--screenshot" => cli.screenshot = Some(PathBuf::from(value("--screenshot")?)),
             "--size" => {

@@ -163,7 +163,9 @@ pub fn spawn(program: String, args: Vec<String>, ctx: egui::Context) -> Handle {
                     .enable_all()
                     .build()
                     .map_err(|e| format!("tokio runtime: {e}"))
-                    .and_then(|rt| rt.block_on(run(program, args, cmd_rx, reply_tx.clone(), ctx.clone())));
+                    .and_then(|rt| {
+                        rt.block_on(run(program, args, cmd_rx, reply_tx.clone(), ctx.clone()))
+                    });
                 let note = match outcome {
                     Ok(msg) => msg,
                     Err(e) => e,
@@ -214,7 +216,11 @@ async fn run(
         .map_err(|e| format!("MCP initialize failed: {e}"))?;
     let server = client
         .peer_info()
-        .and_then(|i| i.server_info.as_ref().map(|s| format!("{} {}", s.name, s.version)))
+        .and_then(|i| {
+            i.server_info
+                .as_ref()
+                .map(|s| format!("{} {}", s.name, s.version))
+        })
         .unwrap_or_else(|| program.clone());
     let tools = client
         .list_all_tools()

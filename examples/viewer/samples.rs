@@ -66,16 +66,21 @@ fn gauge(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response
             .collect()
     };
     let track = ui.visuals().widgets.inactive.bg_fill;
-    painter.add(egui::Shape::line(arc(0.0, 1.0), egui::Stroke::new(10.0, track)));
+    painter.add(egui::Shape::line(
+        arc(0.0, 1.0),
+        egui::Stroke::new(10.0, track),
+    ));
     let fraction = (value / 100.0) as f32;
     let color = if fraction > 0.85 {
         egui::Color32::from_rgb(220, 80, 60)
     } else {
-        cx.primary_color()
-            .unwrap_or(ui.visuals().selection.bg_fill)
+        cx.primary_color().unwrap_or(ui.visuals().selection.bg_fill)
     };
     if fraction > 0.0 {
-        painter.add(egui::Shape::line(arc(0.0, fraction), egui::Stroke::new(10.0, color)));
+        painter.add(egui::Shape::line(
+            arc(0.0, fraction),
+            egui::Stroke::new(10.0, color),
+        ));
     }
     painter.text(
         center - egui::vec2(0.0, 12.0),
@@ -92,12 +97,17 @@ fn gauge(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response
         ui.visuals().text_color(),
     );
     response.widget_info(|| {
-        let mut info = egui::WidgetInfo::labeled(egui::accesskit::Role::ProgressIndicator, true, &label);
+        let mut info =
+            egui::WidgetInfo::labeled(egui::accesskit::Role::ProgressIndicator, true, &label);
         info.value = Some(value);
         info
     });
     if response.clicked() {
-        let next = if value >= 100.0 { 0.0 } else { (value + 5.0).min(100.0) };
+        let next = if value >= 100.0 {
+            0.0
+        } else {
+            (value + 5.0).min(100.0)
+        };
         cx.write(ui, "value", json!(next));
     }
     response.on_hover_text("Gauge: a host-registered component (click: +5)")
@@ -166,7 +176,12 @@ fn read_group(dir: &Path, group: &str, out: &mut Vec<Sample>, errors: &mut Vec<S
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("json" | "jsonl")))
+            .filter(|p| {
+                matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("json" | "jsonl")
+                )
+            })
             .collect(),
         Err(e) => {
             errors.push(format!("cannot list {}: {e}", dir.display()));
@@ -175,7 +190,11 @@ fn read_group(dir: &Path, group: &str, out: &mut Vec<Sample>, errors: &mut Vec<S
     };
     files.sort();
     for path in files {
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_owned();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_owned();
         match std::fs::read(&path) {
             Ok(bytes) => {
                 let (title, description) = describe(&bytes, &pretty_stem(&stem));
@@ -199,12 +218,26 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
     let mut errors = Vec::new();
     read_group(&dir.join("showcase"), "Showcase", &mut out, &mut errors);
     let order = ["form-validation", "dashboard", "custom-component"];
-    out.sort_by_key(|s| order.iter().position(|k| *k == s.key).unwrap_or(order.len()));
+    out.sort_by_key(|s| {
+        order
+            .iter()
+            .position(|k| *k == s.key)
+            .unwrap_or(order.len())
+    });
     for s in out.iter_mut() {
         let (t, d) = match s.key.as_str() {
-            "form-validation" => ("Form with validation", "Checks on every field; the button waits for all of them."),
-            "dashboard" => ("Dashboard (progressive)", "120 messages: press Play in the Stepper tab."),
-            "custom-component" => ("Custom component", "A host-registered Gauge bound like a built-in input."),
+            "form-validation" => (
+                "Form with validation",
+                "Checks on every field; the button waits for all of them.",
+            ),
+            "dashboard" => (
+                "Dashboard (progressive)",
+                "120 messages: press Play in the Stepper tab.",
+            ),
+            "custom-component" => (
+                "Custom component",
+                "A host-registered Gauge bound like a built-in input.",
+            ),
             _ => continue,
         };
         s.title = t.to_owned();
@@ -217,8 +250,18 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
         description: "Generated at startup; a virtualised template List.".into(),
         source: Source::Generated(big_list),
     });
-    read_group(&dir.join("official/v0_9"), "Official v0.9", &mut out, &mut errors);
-    read_group(&dir.join("official/v0_8"), "Official v0.8", &mut out, &mut errors);
+    read_group(
+        &dir.join("official/v0_9"),
+        "Official v0.9",
+        &mut out,
+        &mut errors,
+    );
+    read_group(
+        &dir.join("official/v0_8"),
+        "Official v0.8",
+        &mut out,
+        &mut errors,
+    );
     (out, errors)
 }
 
@@ -231,8 +274,8 @@ pub fn find(samples: &[Sample], name: &str) -> Option<usize> {
         .position(|s| s.key.to_lowercase() == n)
         .or_else(|| samples.iter().position(|s| s.title.to_lowercase() == n))
         .or_else(|| {
-            samples
-                .iter()
-                .position(|s| s.key.to_lowercase().contains(&n) || s.title.to_lowercase().contains(&n))
+            samples.iter().position(|s| {
+                s.key.to_lowercase().contains(&n) || s.title.to_lowercase().contains(&n)
+            })
         })
 }
