@@ -1,0 +1,134 @@
+//! The egui_a2ui viewer: a gallery of A2UI streams, a live agent host (A2UI JSONL on
+//! stdin, or an MCP server over stdio), a data-model inspector, an action log and a message
+//! stepper.
+//!
+//! ```text
+//! cargo run --example viewer                          gallery + the built-in demo agent over MCP
+//! cargo run --example viewer -- path/to/stream.jsonl  open a stream (or drop files on the window)
+//! cargo run --example viewer -- --stdin               A2UI JSONL in on stdin, renderer messages out on stdout
+//! cargo run --example viewer -- --mcp "CMD ARGS..."   host any MCP server over stdio
+//! cargo run --example viewer -- --serve-demo          be the demo MCP server (no window)
+//! ```
+//!
+//! Other flags: `--sample NAME` (open a bundled sample), `--no-agent`, `--tab
+//! data|actions|errors|stepper`, `--call 'TOOL {"json": "args"}'` (call a tool once the
+//! agent is connected), `--frames N` (quit after N frames), `--screenshot FILE.png` (save
+//! the window after `--frames` frames, once the agent is idle, then quit).
+
+pub mod app;
+pub mod demo_server;
+pub mod json_tree;
+pub mod mcp_host;
+pub mod samples;
+pub mod stdio;
+
+use std::path::PathBuf;
+
+const USAGE: &str = "usage: viewer [STREAM_FILE] [--sample NAME] [--stdin | --mcp \"CMD ARGS\" | --serve-demo | --no-agent]
+              [--tab data|actions|errors|stepper] [--call 'TOOL {json args}']
+              [--frames N] [--screenshot FILE.png] [--size WxH]";
+
+/// How the viewer was started.
+#[derive(Clone, Debug, Default)]
+pub struct Cli {
+    /// Stream files to open.
+    pub paths: Vec<PathBuf>,
+    /// A bundled sample to select.
+    pub sample: Option<String>,
+    /// Read A2UI JSONL from stdin.
+    pub stdin: bool,
+    /// Host this MCP server (command line).
+    pub mcp: Option<String>,
+    /// Do not start the demo agent.
+    pub no_agent: bool,
+    /// Right-hand tab to show.
+    pub tab: Option<String>,
+    /// A tool to call once connected, with JSON arguments.
+    pub call: Option<String>,
+    /// Quit after this many frames.
+    pub frames: Option<u64>,
+    /// Save a screenshot here, then quit.
+    pub screenshot: Option<PathBuf>,
+    /// Window size.
+    pub size: Option<(f32, f32)>,
+}
+
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool), String> {
+    let mut cli = Cli::default();
+    let mut serve_demo = false;
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--stdin" => cli.stdin = true,
+            "--serve-demo" => serve_demo = true,
+            "--no-agent" => cli.no_agent = true,
+            "--mcp" => cli.mcp = Some(value("--mcp")?),
+            "--sample" => cli.sample = Some(value("--sample")?),
+            "--tab" => cli.tab = Some(value("--tab")?),
+            "--call" => cli.call = Some(value("--call")?),
+            "--frames" => {
+                let v = value("--frames")?;
+                cli.frames = Some(
+                    v.parse()
+                        .map_err(|_| format!("--frames: not a number: {v}"))?,
+                );
+            }
+            "--screenshot" => cli.screenshot = Some(PathBuf::from(value("--screenshot")?)),
+            "--size" => {
+                let v = value("--size")?;
+                let (w, h) = v
+                    .split_once('x')
+                    .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
+                    .ok_or_else(|| format!("--size: expected WxH, got {v}"))?;
+                cli.size = Some((w, h));
+            }
+            "-h" | "--help" => return Err(String::new()),
+            s if s.starts_with("--") => return Err(format!("unknown flag {s}")),
+            _ => cli.paths.push(PathBuf::from(a)),
+        }
+    }
+    if cli.stdin && cli.mcp.is_some() {
+        return Err("--stdin and --mcp exclude each other".into());
+    }
+    Ok((cli, serve_demo))
+}
+
+fn main() {
+    let (cli, serve_demo) = match parse_args(std::env::args().skip(1)) {
+        Ok(c) => c,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("viewer: {e}");
+            }
+            eprintln!("{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    if serve_demo {
+        if let Err(e) = demo_server::serve_stdio() {
+            eprintln!("viewer --serve-demo: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    let (w, h) = cli.size.unwrap_or((1280.0, 800.0));
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: egui::ViewportBuilder::default()
+            .with_title("egui_a2ui viewer")
+            .with_inner_size([w, h])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "egui_a2ui viewer",
+        options,
+        Box::new(move |cc| Ok(Box::new(app::ViewerApp::new(cc.egui_ctx.clone(), cli)))),
+    );
+    stdio::finish_writer();
+    if let Err(e) = result {
+        eprintln!("viewer: {e}");
+        std::process::exit(1);
+    }
+}
