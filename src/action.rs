@@ -78,7 +78,7 @@ impl ClientError {
     ///   `surfaceId`.
     pub fn to_message(&self) -> Value {
         let code = self.error.code();
-        let validation = code == crate::error::VALIDATION_FAILED;
+        let validation = self.error.is_validation_form();
         let surface = json!(self.surface_id.clone().unwrap_or_default());
         let mut body = Map::new();
         body.insert("code".into(), json!(code));

@@ -74,6 +74,21 @@ pub enum A2uiError {
     #[error("catalog not found: {0}")]
     CatalogNotFound(String),
 
+    /// v1.0 composition: a component placed under a parent its catalog does not allow
+    /// (`allowedParents`, or the parent's `allowedChildren`).
+    #[error("component {child:?} ({child_type}) may not be a child of {parent_type}")]
+    Unallowed {
+        /// `true`: the child's `allowedParents` refuses the parent (`UNALLOWED_PARENT`);
+        /// `false`: the parent's `allowedChildren` refuses the child (`UNALLOWED_CHILD`).
+        parent_rule: bool,
+        /// The child component id.
+        child: String,
+        /// The child's type.
+        child_type: String,
+        /// The parent's type (`Surface` for the root).
+        parent_type: String,
+    },
+
     /// A function call or formatString expression failed.
     #[error("expression error in {expression}: {message}")]
     Expression {
@@ -99,14 +114,30 @@ impl A2uiError {
             Self::Cycle(_) => "CIRCULAR_REFERENCE",
             Self::CatalogNotFound(_) => "CATALOG_NOT_FOUND",
             Self::Expression { .. } => "EXPRESSION_ERROR",
+            Self::Unallowed {
+                parent_rule: true, ..
+            } => "UNALLOWED_PARENT",
+            Self::Unallowed { .. } => "UNALLOWED_CHILD",
         }
     }
 
-    /// The JSON pointer into the offending message, for `VALIDATION_FAILED` errors.
-    pub fn path(&self) -> Option<&str> {
+    /// Whether the error is reported in the validation form (with a `path`).
+    pub fn is_validation_form(&self) -> bool {
+        matches!(
+            self.code(),
+            VALIDATION_FAILED | "UNALLOWED_PARENT" | "UNALLOWED_CHILD"
+        )
+    }
+
+    /// The JSON pointer into the offending message, for validation-form errors.
+    pub fn path(&self) -> Option<String> {
         match self {
-            Self::Validation { path, .. } => Some(path),
-            Self::Json(_) | Self::UnsupportedVersion(_) => Some(""),
+            Self::Unallowed { child, .. } => Some(format!(
+                "/components/{}",
+                crate::protocol::escape_pointer(child)
+            )),
+            Self::Validation { path, .. } => Some(path.clone()),
+            Self::Json(_) | Self::UnsupportedVersion(_) => Some(String::new()),
             _ => None,
         }
     }

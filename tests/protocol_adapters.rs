@@ -219,7 +219,7 @@ fn duplicate_ids_in_one_message_reject_the_whole_message() {
     .expect("create");
     let err = s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
         {"id": "root", "component": "Text", "text": "a"}, {"id": "root", "component": "Text", "text": "b"}]}})).expect_err("dup");
-    assert_eq!(err.path(), Some("/updateComponents/components/1/id"));
+    assert_eq!(err.path().as_deref(), Some("/updateComponents/components/1/id"));
     assert!(s.surface("s").expect("s").components.is_empty());
 }
 

@@ -199,3 +199,104 @@ fn the_v1_contact_form_renders_and_round_trips_an_action() {
             .is_some_and(|t| t.ends_with('Z'))
     );
 }
+
+#[test]
+fn catalog_composition_rules_refuse_unallowed_parents_and_children() {
+    let cat = "https://example.com/app/catalog.json";
+    let definition = json!({"catalogId": cat, "components": {
+        "AppLayout": {"type": "object", "allowedParents": ["Surface"], "allowedChildren": ["Text"]},
+        "Text": {"type": "object"},
+        "Badge": {"type": "object", "allowedParents": ["Text"]}
+    }});
+    let mut catalog = Catalog::basic();
+    catalog.add_definition(definition).expect("a valid definition");
+    catalog.register("AppLayout", |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| {
+        ui.vertical(|ui| {
+            for c in cx.children() {
+                cx.child_ui(ui, &c);
+            }
+        })
+        .response
+    });
+    catalog.register("Badge", |ui: &mut egui::Ui, _cx: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("badge"));
+    let mut r = Renderer::new(catalog);
+    r.feed_document(
+        format!(
+            "{}\n{}\n",
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "AppLayout", "children": ["ok", "inner", "badge"]},
+                {"id": "ok", "component": "Text", "text": "allowed"},
+                {"id": "inner", "component": "AppLayout", "children": []},
+                {"id": "badge", "component": "Badge"}
+            ]}})
+        )
+        .as_bytes(),
+    );
+    let mut h = harness_for(r);
+    h.run();
+    h.get_by_label("allowed");
+    assert!(h.query_by_label("badge").is_none(), "an unallowed child is not drawn");
+    let errors: Vec<Value> = h
+        .state()
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Error(e) => Some(e.to_message()),
+            _ => None,
+        })
+        .collect();
+    let codes: Vec<&str> = errors.iter().filter_map(|m| m["error"]["code"].as_str()).collect();
+    // `inner` may only sit under the Surface; `badge` only under Text, and AppLayout only
+    // takes Text children.
+    assert_eq!(codes.iter().filter(|c| **c == "UNALLOWED_PARENT").count(), 2, "{errors:?}");
+    let inner = errors
+        .iter()
+        .find(|m| m["error"]["path"] == "/components/inner")
+        .expect("inner reported");
+    assert_eq!(inner["error"]["surfaceId"], "s");
+    assert_eq!(inner["version"], "v1.0");
+    // Reported once, not once per frame.
+    h.run();
+    let again = h.state().events.iter().filter(|e| matches!(e, Event::Error(_))).count();
+    assert_eq!(again, errors.len());
+}
+
+#[test]
+fn a_parent_refusing_a_child_type_reports_unallowed_child() {
+    let cat = "https://example.com/strict/catalog.json";
+    let mut catalog = Catalog::basic();
+    catalog
+        .add_definition(json!({"catalogId": cat, "components": {
+            "Column": {"allowedChildren": ["Text"]}, "Text": {}, "Button": {}}}))
+        .expect("definition");
+    for name in ["Column", "Text", "Button"] {
+        let basic = Catalog::basic();
+        let r = basic.renderer(name).expect("basic renderer");
+        catalog.register(name, move |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| r.ui(ui, cx));
+    }
+    let mut r = Renderer::new(catalog);
+    r.feed_document(
+        format!(
+            "{}\n{}\n",
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "Column", "children": ["t", "b"]},
+                {"id": "t", "component": "Text", "text": "fine"},
+                {"id": "b", "component": "Button", "child": "t", "action": {"event": {"name": "x"}}}
+            ]}})
+        )
+        .as_bytes(),
+    );
+    let h = harness_for(r);
+    let codes: Vec<String> = h
+        .state()
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Error(e) => Some(e.error.code().to_owned()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(codes, ["UNALLOWED_CHILD"]);
+}

@@ -509,6 +509,9 @@ impl ViewerApp {
                         &json!({"openUrl": url}),
                     );
                 }
+                Event::Reply(m) => {
+                    self.log("a2ui", "reply to the agent".to_owned(), m);
+                }
                 Event::DataChanged { .. } => {}
             }
         }
@@ -954,6 +957,9 @@ impl ViewerApp {
                         format!("open {url} (not opened)"),
                         &json!({"openUrl": url}),
                     );
+                }
+                Event::Reply(m) => {
+                    self.log("a2ui", "reply to the agent".to_owned(), m);
                 }
                 Event::DataChanged { .. } => {}
             }

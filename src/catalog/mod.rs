@@ -35,6 +35,7 @@ where
 #[derive(Clone)]
 pub struct Catalog {
     ids: Vec<(String, Version)>,
+    definitions: Vec<serde_json::Value>,
     components: HashMap<String, Arc<dyn ComponentRenderer>>,
     functions: FunctionRegistry,
 }
@@ -56,6 +57,7 @@ impl Catalog {
     pub fn empty() -> Self {
         Self {
             ids: Vec::new(),
+            definitions: Vec::new(),
             components: HashMap::new(),
             functions: FunctionRegistry::empty(),
         }
@@ -86,6 +88,18 @@ impl Catalog {
     pub fn with_catalog_id(mut self, id: impl Into<String>, version: Version) -> Self {
         self.ids.push((id.into(), version));
         self
+    }
+
+    /// Serve a v1.0 catalog definition document (`catalog_definition.json` shape): its id
+    /// and component names are accepted, and its `allowedParents` / `allowedChildren` are
+    /// enforced while drawing (`UNALLOWED_PARENT` / `UNALLOWED_CHILD`). Components still
+    /// need a renderer, registered with [`Self::register`].
+    pub fn add_definition(&mut self, doc: serde_json::Value) -> Result<&mut Self, crate::A2uiError> {
+        let mut probe = KnownCatalogs::empty();
+        let id = probe.register_definition(&doc)?;
+        self.ids.push((id, Version::V1_0));
+        self.definitions.push(doc);
+        Ok(self)
     }
 
     /// Register (or replace) the renderer of a component type.
@@ -138,6 +152,10 @@ impl Catalog {
             .filter(|n| !BASIC_COMPONENTS.contains(n))
             .collect();
         let all: Vec<&str> = self.components.keys().map(String::as_str).collect();
+        for doc in &self.definitions {
+            // Checked in `add_definition`; a failure here cannot happen.
+            let _ = k.register_definition(doc);
+        }
         for (id, v) in &self.ids {
             if k.get(id).is_some() {
                 k.register(id, *v, &custom);

@@ -2,7 +2,12 @@
 //! is checked against. The egui side (`catalog`) adds renderers for these names; this part
 //! is plain data so the core stays egui-free.
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::error::A2uiError;
 
 use crate::protocol::{
     BASIC_CATALOG_V0_9, BASIC_CATALOG_V1_0, MINIMAL_CATALOG_V0_9, STANDARD_CATALOG_V0_8, Version,
@@ -37,6 +42,15 @@ pub const BASIC_COMPONENTS: &[&str] = &[
 /// The minimal catalog's components.
 pub const MINIMAL_COMPONENTS: &[&str] = &["Text", "Row", "Column", "Button", "TextField"];
 
+/// v1.0 composition rules of one component type (`None`: anything is allowed).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Composition {
+    /// Parent types this component may appear under (`Surface` = the surface's root).
+    pub allowed_parents: Option<Vec<String>>,
+    /// Child types this component may contain.
+    pub allowed_children: Option<Vec<String>>,
+}
+
 /// One catalog known to the store.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CatalogInfo {
@@ -46,6 +60,8 @@ pub struct CatalogInfo {
     pub version: Version,
     /// Component type names, in their wire spelling.
     pub components: Vec<String>,
+    /// v1.0 `allowedParents` / `allowedChildren` by component type.
+    pub composition: HashMap<String, Composition>,
 }
 
 impl CatalogInfo {
@@ -99,12 +115,79 @@ impl KnownCatalogs {
                 id: id.to_owned(),
                 version,
                 components: Vec::new(),
+                composition: HashMap::new(),
             });
         for c in components {
             if !entry.has_component(c) {
                 entry.components.push((*c).to_owned());
             }
         }
+    }
+
+    /// Register a v1.0 catalog definition document (`catalog_definition.json`): its id,
+    /// component names and their `allowedParents` / `allowedChildren`.
+    pub fn register_definition(&mut self, doc: &Value) -> Result<String, A2uiError> {
+        let id = doc
+            .get("catalogId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| A2uiError::validation("/catalogId", "a catalog needs a catalogId"))?
+            .to_owned();
+        let comps = doc.get("components").and_then(Value::as_object);
+        let names: Vec<&str> = comps
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        self.register(&id, Version::V1_0, &names);
+        let list = |v: Option<&Value>| {
+            v.and_then(Value::as_array).map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+        };
+        if let (Some(comps), Some(info)) = (comps, self.catalogs.get_mut(&id)) {
+            for (name, def) in comps {
+                let c = Composition {
+                    allowed_parents: list(def.get("allowedParents")),
+                    allowed_children: list(def.get("allowedChildren")),
+                };
+                if c != Composition::default() {
+                    info.composition.insert(name.clone(), c);
+                }
+            }
+        }
+        Ok(id)
+    }
+
+    /// Whether `child_type` may sit under `parent_type` (`Surface` for the root): `Err`
+    /// carries `true` when the child's `allowedParents` refuses, `false` when the
+    /// parent's `allowedChildren` refuses.
+    pub fn check_composition(
+        &self,
+        catalog_id: Option<&str>,
+        parent_type: &str,
+        child_type: &str,
+    ) -> Result<(), bool> {
+        let Some(info) = catalog_id.and_then(|c| self.catalogs.get(c)) else {
+            return Ok(());
+        };
+        if let Some(parents) = info
+            .composition
+            .get(child_type)
+            .and_then(|c| c.allowed_parents.as_ref())
+            && !parents.iter().any(|p| p == parent_type)
+        {
+            return Err(true);
+        }
+        if let Some(children) = info
+            .composition
+            .get(parent_type)
+            .and_then(|c| c.allowed_children.as_ref())
+            && !children.iter().any(|c| c == child_type)
+        {
+            return Err(false);
+        }
+        Ok(())
     }
 
     /// The catalog with this id.

@@ -7,7 +7,7 @@ mod store;
 mod surface;
 pub mod tree;
 
-pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, KnownCatalogs, MINIMAL_COMPONENTS};
+pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
 pub use component::Component;
 pub use data_model::DataModel;
 pub use store::{SurfaceStore, surface_id_hint};

@@ -75,6 +75,39 @@ impl SurfaceFrame<'_> {
             );
             return error_placeholder(ui, "too deep");
         }
+        if self.surface.version == crate::protocol::Version::V1_0 {
+            let parent_type = match self.stack.last() {
+                None => "Surface".to_owned(),
+                Some((pid, _)) => self
+                    .surface
+                    .components
+                    .get(pid)
+                    .map(|p| p.wire_component.clone())
+                    .unwrap_or_default(),
+            };
+            let catalog = component
+                .catalog_id
+                .as_deref()
+                .or(self.surface.catalog_id.as_deref());
+            if let Err(parent_rule) =
+                self.catalogs
+                    .check_composition(catalog, &parent_type, &component.wire_component)
+            {
+                self.report_once(
+                    format!("composition:{id}:{parent_type}"),
+                    A2uiError::Unallowed {
+                        parent_rule,
+                        child: id.to_owned(),
+                        child_type: component.wire_component.clone(),
+                        parent_type: parent_type.clone(),
+                    },
+                );
+                return error_placeholder(
+                    ui,
+                    &format!("{} is not allowed in {parent_type}", component.wire_component),
+                );
+            }
+        }
         let known = is_known_type(self.surface, &component, self.catalogs);
         let renderer = if known {
             self.catalog.renderer(&component.component)
