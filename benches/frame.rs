@@ -89,7 +89,11 @@ fn a2ui_ui(r: &mut Renderer, ui: &mut egui::Ui) {
 }
 
 /// A context, warmed up (fonts loaded, layouts settled).
-fn context(accesskit: bool, input: &egui::RawInput, mut f: impl FnMut(&mut egui::Ui)) -> egui::Context {
+fn context(
+    accesskit: bool,
+    input: &egui::RawInput,
+    mut f: impl FnMut(&mut egui::Ui),
+) -> egui::Context {
     let ctx = egui::Context::default();
     if accesskit {
         ctx.enable_accesskit();
@@ -102,7 +106,27 @@ fn context(accesskit: bool, input: &egui::RawInput, mut f: impl FnMut(&mut egui:
 
 fn main() {
     let input = raw_input(1280.0, 1024.0);
-    let sizes = if bench_mode() { vec![100, 1_000, 3_000] } else { vec![100] };
+    // Profiling hook (callgrind): `A2UI_PROFILE=a2ui|hand` draws 20 frames of N = 1,000.
+    if let Ok(which) = std::env::var("A2UI_PROFILE") {
+        let accesskit = std::env::var_os("A2UI_PROFILE_ACCESSKIT").is_some();
+        let (mut r, _) = a2ui(1_000);
+        let mut hand = Hand::new(rows_for(1_000));
+        let mut f: Box<dyn FnMut(&mut egui::Ui)> = if which == "hand" {
+            Box::new(|ui| hand.ui(ui))
+        } else {
+            Box::new(|ui| a2ui_ui(&mut r, ui))
+        };
+        let ctx = context(accesskit, &input, &mut f);
+        for _ in 0..20 {
+            frame(&ctx, &input, &mut f);
+        }
+        return;
+    }
+    let sizes = if bench_mode() {
+        vec![100, 1_000, 3_000]
+    } else {
+        vec![100]
+    };
     let mut c = (!summary_only()).then(criterion);
     for &n in &sizes {
         for accesskit in [false, true] {
@@ -134,8 +158,18 @@ fn main() {
             );
             let target = (n == 1_000).then_some(1.3);
             summary("frame", &format!("N={count} {ak}: a2ui us"), us(p.a), None);
-            summary("frame", &format!("N={count} {ak}: hand-written us"), us(p.b), None);
-            summary("frame", &format!("N={count} {ak}: a2ui / hand-written"), p.ratio, target);
+            summary(
+                "frame",
+                &format!("N={count} {ak}: hand-written us"),
+                us(p.b),
+                None,
+            );
+            summary(
+                "frame",
+                &format!("N={count} {ak}: a2ui / hand-written"),
+                p.ratio,
+                target,
+            );
         }
     }
     if let Some(c) = c {

@@ -90,8 +90,18 @@ fn main() {
     );
     let mb = doc.len() as f64 / 1e6;
     summary("ingest", "parse-only ms", p.b.as_secs_f64() * 1e3, None);
-    summary("ingest", "store.feed_document ms", p.a.as_secs_f64() * 1e3, None);
-    summary("ingest", "renderer.feed_jsonl ms", r.a.as_secs_f64() * 1e3, None);
+    summary(
+        "ingest",
+        "store.feed_document ms",
+        p.a.as_secs_f64() * 1e3,
+        None,
+    );
+    summary(
+        "ingest",
+        "renderer.feed_jsonl ms",
+        r.a.as_secs_f64() * 1e3,
+        None,
+    );
     summary("ingest", "parse-only MB/s", mb / p.b.as_secs_f64(), None);
     summary("ingest", "feed_document / parse-only", p.ratio, Some(1.5));
     summary("ingest", "feed_jsonl / parse-only", r.ratio, Some(1.5));

@@ -97,7 +97,12 @@ fn main() {
             summary("list", &format!("{ak}: frame({n}) us"), us(p.a), None);
             summary("list", &format!("{ak}: frame({n0}) us"), us(p.b), None);
             let target = (*n == 100_000).then_some(1.5);
-            summary("list", &format!("{ak}: frame({n}) / frame({n0})"), p.ratio, target);
+            summary(
+                "list",
+                &format!("{ak}: frame({n}) / frame({n0})"),
+                p.ratio,
+                target,
+            );
         }
     }
     if let Some(c) = c {

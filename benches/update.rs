@@ -39,7 +39,11 @@ fn draw(ctx: &egui::Context, input: &egui::RawInput, r: &mut Renderer) -> usize 
 
 fn main() {
     let input = raw_input(1280.0, 1024.0);
-    let (big_n, small_n) = if bench_mode() { (10_000, 100) } else { (300, 100) };
+    let (big_n, small_n) = if bench_mode() {
+        (10_000, 100)
+    } else {
+        (300, 100)
+    };
     let (mut big, big_count) = surface(big_n);
     let (mut small, small_count) = surface(small_n);
     let bctx = egui::Context::default();
@@ -59,7 +63,9 @@ fn main() {
         let mut c = criterion();
         let mut g = c.benchmark_group("update");
         g.bench_function(format!("apply/{big_count}"), |b| b.iter(|| apply(&mut big)));
-        g.bench_function(format!("apply/{small_count}"), |b| b.iter(|| apply(&mut small)));
+        g.bench_function(format!("apply/{small_count}"), |b| {
+            b.iter(|| apply(&mut small))
+        });
         g.bench_function(format!("apply+frame/{big_count}"), |b| {
             b.iter(|| {
                 apply(&mut big);
@@ -89,7 +95,12 @@ fn main() {
     };
     let p = paired(31, 2_000, &mut apply_big, &mut apply_small);
     summary("update", &format!("apply on {big_count} us"), us(p.a), None);
-    summary("update", &format!("apply on {small_count} us"), us(p.b), None);
+    summary(
+        "update",
+        &format!("apply on {small_count} us"),
+        us(p.b),
+        None,
+    );
     summary(
         "update",
         &format!("apply({big_count}) / apply({small_count})"),
@@ -113,6 +124,16 @@ fn main() {
             draw(&sctx, &input, &mut small);
         },
     );
-    summary("update", &format!("apply+frame on {big_count} us"), us(f.a), None);
-    summary("update", &format!("apply+frame on {small_count} us"), us(f.b), None);
+    summary(
+        "update",
+        &format!("apply+frame on {big_count} us"),
+        us(f.a),
+        None,
+    );
+    summary(
+        "update",
+        &format!("apply+frame on {small_count} us"),
+        us(f.b),
+        None,
+    );
 }

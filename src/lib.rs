@@ -66,7 +66,7 @@ impl model::SurfaceStore {
         for f in frames {
             match f {
                 Ok(v) => {
-                    let _ = self.apply_value(&v);
+                    let _ = self.apply_owned(v);
                 }
                 Err(e) => self.reject_unparsed(e),
             }

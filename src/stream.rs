@@ -119,9 +119,16 @@ impl StreamDecoder {
                 out.push(Err(self.too_long(head.len())));
                 continue;
             }
-            self.buf.extend_from_slice(head);
-            let line = std::mem::take(&mut self.buf);
-            if let Some(item) = self.line(&line) {
+            // A whole line inside the chunk is parsed where it lies; only a line split
+            // across chunks goes through the buffer.
+            let item = if self.buf.is_empty() {
+                self.line(head)
+            } else {
+                self.buf.extend_from_slice(head);
+                let line = std::mem::take(&mut self.buf);
+                self.line(&line)
+            };
+            if let Some(item) = item {
                 out.push(item);
             }
         }

@@ -76,8 +76,8 @@ fn v08_components_are_normalised_to_the_v09_vocabulary() {
     assert_eq!(p(7)["min"], 1);
     assert_eq!(p(7)["max"], 9);
     // The wire form is kept for the conformance dump.
-    assert_eq!(components[0].wire_props["distribution"], "spaceBetween");
-    assert!(components[0].wire_props.get("weight").is_none());
+    assert_eq!(components[0].wire_props()["distribution"], "spaceBetween");
+    assert!(components[0].wire_props().get("weight").is_none());
 }
 
 #[test]

@@ -200,12 +200,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Time A and B interleaved: `rounds` rounds, each running A `reps` times then B `reps`
 /// times (alternating which goes first). Reports the medians and the median per-round ratio.
-pub fn paired(
-    rounds: usize,
-    reps: usize,
-    mut a: impl FnMut(),
-    mut b: impl FnMut(),
-) -> Paired {
+pub fn paired(rounds: usize, reps: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> Paired {
     let rounds = if bench_mode() { rounds } else { 1 };
     let reps = if bench_mode() { reps } else { 1 };
     let mut ta = Vec::with_capacity(rounds);
