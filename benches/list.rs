@@ -25,7 +25,7 @@ fn list_surface(n: usize) -> Renderer {
         ),
     );
     let items: Vec<Value> = (0..n)
-        .map(|i| json!({"name": format!("Item number {i}"), "done": i % 2 == 0}))
+        .map(|i| json!({"name": format!("Item number {i}"), "done": i.is_multiple_of(2)}))
         .collect();
     line(&mut doc, &data("l", "/items", Value::Array(items)));
     let mut r = Renderer::new(Catalog::basic()).with_options(RendererOptions {

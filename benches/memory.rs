@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 #[global_allocator]
 static ALLOC: Cap<System> = Cap::new(System, usize::MAX);
 
+/// Builds the `i`-th component of one kind.
+type Make = Box<dyn Fn(usize) -> Value>;
+
 fn heap() -> usize {
     ALLOC.allocated()
 }
@@ -77,7 +80,7 @@ fn main() {
     );
 
     // Per type, for the report: 1,000 of one kind under a root Column.
-    let kinds: Vec<(&str, Box<dyn Fn(usize) -> Value>)> = vec![
+    let kinds: Vec<(&str, Make)> = vec![
         (
             "Text(bound)",
             Box::new(

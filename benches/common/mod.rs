@@ -96,7 +96,7 @@ pub fn row_components(i: usize) -> Vec<Value> {
 /// The data item of row `i`.
 pub fn item(i: usize) -> Value {
     json!({"name": format!("Item number {i}"), "note": format!("note {i}"),
-           "done": i % 3 == 0, "level": (i * 7 % 100) as f64})
+           "done": i.is_multiple_of(3), "level": (i * 7 % 100) as f64})
 }
 
 /// Every component of a mixed surface with `rows` rows: a root Column of section Columns
@@ -147,7 +147,7 @@ pub fn ingest_stream(min_bytes: usize) -> Vec<u8> {
         }
         for i in 0..700 {
             let it = item(i);
-            if i % 10 == 0 {
+            if i.is_multiple_of(10) {
                 line(&mut out, &data(&sid, &format!("/items/{i}"), it));
             } else if let Value::Object(m) = it {
                 for (k, v) in m {
@@ -214,7 +214,7 @@ pub fn paired(rounds: usize, reps: usize, mut a: impl FnMut(), mut b: impl FnMut
         t.elapsed().as_secs_f64() / reps as f64
     };
     for r in 0..rounds {
-        let (x, y) = if r % 2 == 0 {
+        let (x, y) = if r.is_multiple_of(2) {
             let x = time(&mut a);
             (x, time(&mut b))
         } else {
