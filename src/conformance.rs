@@ -121,7 +121,7 @@ fn dump_node(
     );
     let v08 = s.version == Version::V0_8;
     let mut props = Map::new();
-    for (k, v) in &c.wire_props {
+    for (k, v) in c.wire_props() {
         if is_structural(k) || k == "checks" {
             continue;
         }

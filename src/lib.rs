@@ -58,8 +58,13 @@ impl model::SurfaceStore {
     /// Frame a whole document (any accepted form) and apply every message in order.
     /// Errors are recorded per message and the rest still applies.
     pub fn feed_document(&mut self, bytes: &[u8]) {
-        let frames = stream::parse_document(bytes, self.limits());
-        self.apply_frames(frames);
+        let limits = self.limits().clone();
+        stream::for_each_message(bytes, &limits, |f| match f {
+            Ok(v) => {
+                let _ = self.apply_owned(v);
+            }
+            Err(e) => self.reject_unparsed(e),
+        });
     }
 
     /// Apply already-framed messages in order, numbering each.
@@ -67,7 +72,7 @@ impl model::SurfaceStore {
         for f in frames {
             match f {
                 Ok(v) => {
-                    let _ = self.apply_value(&v);
+                    let _ = self.apply_owned(v);
                 }
                 Err(e) => self.reject_unparsed(e),
             }

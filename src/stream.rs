@@ -16,35 +16,43 @@ pub type Framed = Result<Value, A2uiError>;
 
 /// Split a whole document into messages, detecting its form.
 pub fn parse_document(bytes: &[u8], limits: &Limits) -> Vec<Framed> {
+    let mut out = Vec::new();
+    for_each_message(bytes, limits, |f| out.push(f));
+    out
+}
+
+/// [`parse_document`], handing each message to `f` as soon as it is framed instead of
+/// collecting them (a JSONL document is then never held in memory as values all at once).
+pub fn for_each_message(bytes: &[u8], limits: &Limits, mut f: impl FnMut(Framed)) {
     let trimmed = trim_ascii(bytes);
     if trimmed.first().is_some_and(|b| *b == b'[' || *b == b'{')
         && let Ok(v) = serde_json::from_slice::<Value>(trimmed)
     {
-        return match v {
-            Value::Array(items) => items.into_iter().map(|m| check_size(m, limits)).collect(),
+        match v {
+            Value::Array(items) => items.into_iter().for_each(|m| f(check_size(m, limits))),
             Value::Object(mut o) => match o.remove("messages") {
                 Some(Value::Array(items)) => {
-                    items.into_iter().map(|m| check_size(m, limits)).collect()
+                    items.into_iter().for_each(|m| f(check_size(m, limits)));
                 }
                 Some(other) => {
                     o.insert("messages".to_owned(), other);
-                    vec![Err(A2uiError::validation(
+                    f(Err(A2uiError::validation(
                         "/messages",
                         "messages must be an array",
-                    ))]
+                    )));
                 }
-                None => vec![check_size(Value::Object(o), limits)],
+                None => f(check_size(Value::Object(o), limits)),
             },
-            other => vec![Err(A2uiError::validation(
+            other => f(Err(A2uiError::validation(
                 "",
                 format!("a document must be a message, an array or a wrapper, not {other}"),
-            ))],
-        };
+            ))),
+        }
+        return;
     }
     let mut dec = StreamDecoder::new(limits.clone());
-    let mut out = dec.feed(bytes);
-    out.extend(dec.finish());
-    out
+    dec.feed_each(bytes, &mut f);
+    dec.finish().into_iter().for_each(f);
 }
 
 fn check_size(v: Value, _limits: &Limits) -> Framed {
@@ -105,6 +113,12 @@ impl StreamDecoder {
     /// Feed a chunk; returns the messages (and errors) of every line it completed.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<Framed> {
         let mut out = Vec::new();
+        self.feed_each(chunk, |f| out.push(f));
+        out
+    }
+
+    /// [`Self::feed`], handing each message to `out` as soon as its line is complete.
+    pub fn feed_each(&mut self, chunk: &[u8], mut out: impl FnMut(Framed)) {
         let mut rest = chunk;
         while let Some(pos) = rest.iter().position(|b| *b == b'\n') {
             let (head, tail) = rest.split_at(pos);
@@ -116,13 +130,20 @@ impl StreamDecoder {
             }
             if self.buf.len() + head.len() > self.limits.max_line_bytes {
                 self.buf.clear();
-                out.push(Err(self.too_long(head.len())));
+                out(Err(self.too_long(head.len())));
                 continue;
             }
-            self.buf.extend_from_slice(head);
-            let line = std::mem::take(&mut self.buf);
-            if let Some(item) = self.line(&line) {
-                out.push(item);
+            // A whole line inside the chunk is parsed where it lies; only a line split
+            // across chunks goes through the buffer.
+            let item = if self.buf.is_empty() {
+                self.line(head)
+            } else {
+                self.buf.extend_from_slice(head);
+                let line = std::mem::take(&mut self.buf);
+                self.line(&line)
+            };
+            if let Some(item) = item {
+                out(item);
             }
         }
         if !rest.is_empty() && !self.discarding {
@@ -130,12 +151,11 @@ impl StreamDecoder {
                 let n = self.buf.len() + rest.len();
                 self.buf.clear();
                 self.discarding = true;
-                out.push(Err(self.too_long(n)));
+                out(Err(self.too_long(n)));
             } else {
                 self.buf.extend_from_slice(rest);
             }
         }
-        out
     }
 
     /// End of stream: a final line without a newline is parsed; a cut-off message becomes

@@ -12,7 +12,8 @@ fn json_leaf() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
-        any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+        any::<f64>()
+            .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
         "[a-z/~0-9 ]{0,8}".prop_map(Value::String),
     ]
 }
@@ -28,7 +29,11 @@ fn json_value() -> impl Strategy<Value = Value> {
 }
 
 fn id() -> impl Strategy<Value = String> {
-    prop_oneof![Just("root".to_owned()), "c[0-4]".prop_map(|s| s), Just(String::new())]
+    prop_oneof![
+        Just("root".to_owned()),
+        "c[0-4]".prop_map(|s| s),
+        Just(String::new())
+    ]
 }
 
 fn path() -> impl Strategy<Value = String> {
@@ -43,19 +48,47 @@ fn dynamic() -> impl Strategy<Value = Value> {
     prop_oneof![
         json_leaf(),
         path().prop_map(|p| json!({"path": p})),
-        (prop_oneof![Just("formatString"), Just("not"), Just("length"), Just("nope")], json_value())
+        (
+            prop_oneof![
+                Just("formatString"),
+                Just("not"),
+                Just("length"),
+                Just("nope")
+            ],
+            json_value()
+        )
             .prop_map(|(c, v)| json!({"call": c, "args": {"value": v}})),
     ]
 }
 
 fn component() -> impl Strategy<Value = Value> {
     let ty = prop_oneof![
-        Just("Text"), Just("Row"), Just("Column"), Just("List"), Just("Card"), Just("Tabs"),
-        Just("Modal"), Just("Button"), Just("TextField"), Just("CheckBox"), Just("Slider"),
-        Just("ChoicePicker"), Just("Image"), Just("Icon"), Just("Widget"),
+        Just("Text"),
+        Just("Row"),
+        Just("Column"),
+        Just("List"),
+        Just("Card"),
+        Just("Tabs"),
+        Just("Modal"),
+        Just("Button"),
+        Just("TextField"),
+        Just("CheckBox"),
+        Just("Slider"),
+        Just("ChoicePicker"),
+        Just("Image"),
+        Just("Icon"),
+        Just("Widget"),
     ];
-    (id(), ty, dynamic(), prop::collection::vec(id(), 0..4), id(), path(), any::<bool>()).prop_map(
-        |(id, ty, text, kids, child, tpl, use_tpl)| {
+    (
+        id(),
+        ty,
+        dynamic(),
+        prop::collection::vec(id(), 0..4),
+        id(),
+        path(),
+        any::<bool>(),
+    )
+        .prop_map(|(id, ty, text, kids, child, tpl, use_tpl)| {
             let children = if use_tpl {
                 json!({"componentId": kids.first().cloned().unwrap_or_default(), "path": tpl})
             } else {
@@ -64,8 +97,7 @@ fn component() -> impl Strategy<Value = Value> {
             json!({"id": id, "component": ty, "text": text, "label": text, "value": text,
                    "children": children, "child": child, "trigger": child, "content": child,
                    "tabs": [{"title": text, "child": child}], "max": 10})
-        },
-    )
+        })
 }
 
 fn message() -> impl Strategy<Value = Value> {

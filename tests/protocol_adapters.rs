@@ -76,8 +76,8 @@ fn v08_components_are_normalised_to_the_v09_vocabulary() {
     assert_eq!(p(7)["min"], 1);
     assert_eq!(p(7)["max"], 9);
     // The wire form is kept for the conformance dump.
-    assert_eq!(components[0].wire_props["distribution"], "spaceBetween");
-    assert!(components[0].wire_props.get("weight").is_none());
+    assert_eq!(components[0].wire_props()["distribution"], "spaceBetween");
+    assert!(components[0].wire_props().get("weight").is_none());
 }
 
 #[test]
@@ -219,7 +219,10 @@ fn duplicate_ids_in_one_message_reject_the_whole_message() {
     .expect("create");
     let err = s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
         {"id": "root", "component": "Text", "text": "a"}, {"id": "root", "component": "Text", "text": "b"}]}})).expect_err("dup");
-    assert_eq!(err.path().as_deref(), Some("/updateComponents/components/1/id"));
+    assert_eq!(
+        err.path().as_deref(),
+        Some("/updateComponents/components/1/id")
+    );
     assert!(s.surface("s").expect("s").components.is_empty());
 }
 

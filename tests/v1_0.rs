@@ -209,16 +209,24 @@ fn catalog_composition_rules_refuse_unallowed_parents_and_children() {
         "Badge": {"type": "object", "allowedParents": ["Text"]}
     }});
     let mut catalog = Catalog::basic();
-    catalog.add_definition(definition).expect("a valid definition");
-    catalog.register("AppLayout", |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| {
-        ui.vertical(|ui| {
-            for c in cx.children() {
-                cx.child_ui(ui, &c);
-            }
-        })
-        .response
-    });
-    catalog.register("Badge", |ui: &mut egui::Ui, _cx: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("badge"));
+    catalog
+        .add_definition(definition)
+        .expect("a valid definition");
+    catalog.register(
+        "AppLayout",
+        |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| {
+            ui.vertical(|ui| {
+                for c in cx.children() {
+                    cx.child_ui(ui, &c);
+                }
+            })
+            .response
+        },
+    );
+    catalog.register(
+        "Badge",
+        |ui: &mut egui::Ui, _cx: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("badge"),
+    );
     let mut r = Renderer::new(catalog);
     r.feed_document(
         format!(
@@ -236,7 +244,10 @@ fn catalog_composition_rules_refuse_unallowed_parents_and_children() {
     let mut h = harness_for(r);
     h.run();
     h.get_by_label("allowed");
-    assert!(h.query_by_label("badge").is_none(), "an unallowed child is not drawn");
+    assert!(
+        h.query_by_label("badge").is_none(),
+        "an unallowed child is not drawn"
+    );
     let errors: Vec<Value> = h
         .state()
         .events
@@ -246,10 +257,17 @@ fn catalog_composition_rules_refuse_unallowed_parents_and_children() {
             _ => None,
         })
         .collect();
-    let codes: Vec<&str> = errors.iter().filter_map(|m| m["error"]["code"].as_str()).collect();
+    let codes: Vec<&str> = errors
+        .iter()
+        .filter_map(|m| m["error"]["code"].as_str())
+        .collect();
     // `inner` may only sit under the Surface; `badge` only under Text, and AppLayout only
     // takes Text children.
-    assert_eq!(codes.iter().filter(|c| **c == "UNALLOWED_PARENT").count(), 2, "{errors:?}");
+    assert_eq!(
+        codes.iter().filter(|c| **c == "UNALLOWED_PARENT").count(),
+        2,
+        "{errors:?}"
+    );
     let inner = errors
         .iter()
         .find(|m| m["error"]["path"] == "/components/inner")
@@ -258,7 +276,12 @@ fn catalog_composition_rules_refuse_unallowed_parents_and_children() {
     assert_eq!(inner["version"], "v1.0");
     // Reported once, not once per frame.
     h.run();
-    let again = h.state().events.iter().filter(|e| matches!(e, Event::Error(_))).count();
+    let again = h
+        .state()
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Error(_)))
+        .count();
     assert_eq!(again, errors.len());
 }
 
@@ -273,7 +296,10 @@ fn a_parent_refusing_a_child_type_reports_unallowed_child() {
     for name in ["Column", "Text", "Button"] {
         let basic = Catalog::basic();
         let r = basic.renderer(name).expect("basic renderer");
-        catalog.register(name, move |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| r.ui(ui, cx));
+        catalog.register(
+            name,
+            move |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| r.ui(ui, cx),
+        );
     }
     let mut r = Renderer::new(catalog);
     r.feed_document(

@@ -94,7 +94,10 @@ impl Catalog {
     /// and component names are accepted, and its `allowedParents` / `allowedChildren` are
     /// enforced while drawing (`UNALLOWED_PARENT` / `UNALLOWED_CHILD`). Components still
     /// need a renderer, registered with [`Self::register`].
-    pub fn add_definition(&mut self, doc: serde_json::Value) -> Result<&mut Self, crate::A2uiError> {
+    pub fn add_definition(
+        &mut self,
+        doc: serde_json::Value,
+    ) -> Result<&mut Self, crate::A2uiError> {
         let mut probe = KnownCatalogs::empty();
         let id = probe.register_definition(&doc)?;
         self.ids.push((id, Version::V1_0));

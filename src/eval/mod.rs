@@ -17,7 +17,7 @@ pub use functions::{AllowedCallers, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
-use crate::model::data_model::{get_segments, parse_pointer, resolve_path};
+use crate::model::data_model::{get_pointer, parse_pointer, resolve_path};
 use crate::protocol::Version;
 
 /// Everything needed to resolve a dynamic value: the data model, the scope of the component
@@ -114,14 +114,33 @@ impl<'a> EvalContext<'a> {
 
     /// The value a binding path points at; `null` when it does not exist.
     pub fn resolve_path(&self, path: &str) -> Value {
-        let abs = self.absolute_path(path);
-        match parse_pointer(&abs) {
-            Ok(segs) => get_segments(self.data, &segs)
-                .cloned()
-                .unwrap_or(Value::Null),
+        self.lookup(path).cloned().unwrap_or(Value::Null)
+    }
+
+    /// The value a binding path points at, borrowed from the data model (`None` when it
+    /// does not exist). Resolves without building the absolute pointer: the scope is walked,
+    /// then the relative path from there.
+    pub fn lookup(&self, path: &str) -> Option<&'a Value> {
+        let found = if path.starts_with('/') {
+            get_pointer(self.data, path)
+        } else {
+            let rel = path.strip_prefix("./").unwrap_or(path);
+            if rel.is_empty() || rel == "." {
+                get_pointer(self.data, self.scope)
+            } else if rel.contains('~') || self.scope.contains('~') {
+                // Rare: let the joined pointer report a bad escape exactly as before.
+                let abs = self.absolute_path(path);
+                parse_pointer(&abs).and_then(|_| get_pointer(self.data, &abs))
+            } else {
+                get_pointer(self.data, self.scope)
+                    .and_then(|base| base.map_or(Ok(None), |b| get_pointer(b, rel)))
+            }
+        };
+        match found {
+            Ok(v) => v,
             Err(e) => {
                 self.diagnose(e);
-                Value::Null
+                None
             }
         }
     }

@@ -14,8 +14,10 @@ pub struct Component {
     pub props: Map<String, Value>,
     /// Wire type name.
     pub wire_component: String,
-    /// Wire properties (v0.8 keeps its names and BoundValues).
-    pub wire_props: Map<String, Value>,
+    /// Wire properties when they differ from [`Self::props`] (v0.8 keeps its names and
+    /// BoundValues); `None` when they are `props` itself (v0.9 and later), so they are
+    /// stored once. Read them with [`Self::wire_props`].
+    pub wire_props: Option<Map<String, Value>>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
@@ -24,6 +26,11 @@ pub struct Component {
 }
 
 impl Component {
+    /// The properties as sent on the wire.
+    pub fn wire_props(&self) -> &Map<String, Value> {
+        self.wire_props.as_ref().unwrap_or(&self.props)
+    }
+
     /// A normalised property.
     pub fn prop(&self, name: &str) -> Option<&Value> {
         self.props.get(name)

@@ -118,6 +118,34 @@ pub fn get_segments<'a, S: AsRef<str>>(root: &'a Value, segments: &[S]) -> Optio
     Some(cur)
 }
 
+/// Read the value at a JSON pointer without allocating (escapes are decoded only in the
+/// segments that have them). Empty segments are skipped, as in [`parse_pointer`]; an
+/// invalid escape anywhere in the pointer is the same error [`parse_pointer`] gives.
+pub fn get_pointer<'a>(root: &'a Value, path: &str) -> Result<Option<&'a Value>, A2uiError> {
+    if path.contains('~') {
+        let segs = parse_pointer(path)?;
+        return Ok(get_segments(root, &segs));
+    }
+    let mut cur = root;
+    for seg in path.split('/') {
+        if seg.is_empty() {
+            continue;
+        }
+        cur = match cur {
+            Value::Object(m) => match m.get(seg) {
+                Some(v) => v,
+                None => return Ok(None),
+            },
+            Value::Array(a) => match index(seg).and_then(|i| a.get(i)) {
+                Some(v) => v,
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+    }
+    Ok(Some(cur))
+}
+
 impl DataModel {
     /// A model holding `root`.
     pub fn new(root: Value) -> Self {
@@ -136,8 +164,7 @@ impl DataModel {
 
     /// The value at `path` (absolute pointer), or `None` when it does not exist.
     pub fn get(&self, path: &str) -> Option<&Value> {
-        let segs = parse_pointer(path).ok()?;
-        get_segments(&self.root, &segs)
+        get_pointer(&self.root, path).ok().flatten()
     }
 
     /// Write `value` at `path`, or delete it when `value` is `None`. Missing intermediate

@@ -9,7 +9,9 @@ use serde_json::Value;
 use super::{Component, DataModel, KnownCatalogs, Surface};
 use crate::error::{A2uiError, ReportedError};
 use crate::limits::Limits;
-use crate::protocol::{ComponentDef, CreateSurface, Envelope, Message, Version, parse_message};
+use crate::protocol::{
+    ComponentDef, CreateSurface, Envelope, Message, Version, parse_message, parse_message_owned,
+};
 
 /// Many surfaces keyed by `surfaceId`, plus the errors met while applying messages.
 #[derive(Clone, Debug)]
@@ -146,6 +148,25 @@ impl SurfaceStore {
             return Err(e);
         }
         match parse_message(value).and_then(|env| self.apply(env)) {
+            Ok(m) => Ok(m),
+            Err(e) => {
+                self.report(sid, Some(index), e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Self::apply_value`], taking the message by value so its components and data are
+    /// moved into the surface instead of copied (what [`Self::feed_document`] uses).
+    pub fn apply_owned(&mut self, value: Value) -> Result<Option<Message>, A2uiError> {
+        #[cfg(feature = "validation")]
+        if self.validator.is_some() {
+            return self.apply_value(&value);
+        }
+        let index = self.messages_seen;
+        self.messages_seen += 1;
+        let sid = surface_id_hint(&value);
+        match parse_message_owned(value).and_then(|env| self.apply(env)) {
             Ok(m) => Ok(m),
             Err(e) => {
                 self.report(sid, Some(index), e.clone());
@@ -297,13 +318,13 @@ impl SurfaceStore {
             {
                 return Err(mismatch(s, version));
             }
-            let mut seen = std::collections::HashSet::new();
+            let mut seen = std::collections::HashSet::with_capacity(defs.len());
             let mut new_ids = 0usize;
             for (i, d) in defs.iter().enumerate() {
-                let base = format!("/updateComponents/components/{i}");
+                let base = || format!("/updateComponents/components/{i}");
                 if !seen.insert(d.id.as_str()) {
                     return Err(A2uiError::validation(
-                        format!("{base}/id"),
+                        format!("{}/id", base()),
                         format!("duplicate component id {:?} in one message", d.id),
                     ));
                 }
@@ -317,7 +338,7 @@ impl SurfaceStore {
                         }
                         None => {
                             return Err(A2uiError::validation(
-                                format!("{base}/catalogId"),
+                                format!("{}/catalogId", base()),
                                 format!(
                                     "component {:?} names no catalogId and the surface has no default catalog",
                                     d.id
@@ -332,7 +353,7 @@ impl SurfaceStore {
                     new_ids += 1;
                     if d.component.is_none() {
                         return Err(A2uiError::validation(
-                            format!("{base}/component"),
+                            format!("{}/component", base()),
                             format!("new component {:?} needs a component type", d.id),
                         ));
                     }

@@ -2,6 +2,8 @@
 //! templates expanded per data item with their scopes, and guards against missing
 //! children, cycles, and runaway depth.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::{Component, KnownCatalogs, Surface};
@@ -19,7 +21,8 @@ pub struct ChildRef {
     pub scope: String,
     /// Where the parent refers to it, in the wire vocabulary of the surface's version
     /// (`child`, `children`, `trigger`, `tabs[1].child`, v0.8 `entryPointChild`...).
-    pub slot: String,
+    /// Borrowed for the fixed slot names, so listing children allocates no slot text.
+    pub slot: Cow<'static, str>,
     /// For template instances, the index (or v0.8 key position) of the item.
     pub index: Option<usize>,
 }
@@ -72,7 +75,7 @@ pub fn template_instance(
     Some(ChildRef {
         id: tpl.component_id.to_owned(),
         scope: format!("{base}/{seg}"),
-        slot: "children".to_owned(),
+        slot: Cow::Borrowed("children"),
         index: Some(i),
     })
 }
@@ -108,7 +111,7 @@ pub fn child_refs(
                     out.push(ChildRef {
                         id: id.clone(),
                         scope: scope.to_owned(),
-                        slot: wire.to_owned(),
+                        slot: Cow::Borrowed(wire),
                         index: None,
                     });
                 }
@@ -120,7 +123,7 @@ pub fn child_refs(
                             out.push(ChildRef {
                                 id: id.clone(),
                                 scope: scope.to_owned(),
-                                slot: "children".to_owned(),
+                                slot: Cow::Borrowed("children"),
                                 index: None,
                             });
                         }
@@ -145,7 +148,7 @@ pub fn child_refs(
                             out.push(ChildRef {
                                 id: id.clone(),
                                 scope: scope.to_owned(),
-                                slot: format!("{name}[{i}].child"),
+                                slot: Cow::Owned(format!("{name}[{i}].child")),
                                 index: None,
                             });
                         }
@@ -245,7 +248,7 @@ pub fn resolve_tree(
     let root = ChildRef {
         id: surface.root_id.clone(),
         scope: "/".to_owned(),
-        slot: String::new(),
+        slot: Cow::Borrowed(""),
         index: None,
     };
     let node = walk(
@@ -309,7 +312,7 @@ fn walk(
         surface.version,
         limits.max_template_instances,
     ) {
-        let slot = Some(child.slot.clone());
+        let slot = Some(child.slot.clone().into_owned());
         node.children.push(walk(
             surface,
             catalogs,

@@ -141,12 +141,39 @@ pub struct ComponentDef {
     /// Properties, normalised: v0.8 names renamed, BoundValues turned into dynamic values,
     /// `explicitList`/`template` turned into ChildLists.
     pub props: Map<String, Value>,
-    /// Properties exactly as sent (v0.8 keeps its own names; `id`/`component` removed).
-    pub wire_props: Map<String, Value>,
+    /// Properties exactly as sent, when they differ from [`Self::props`] (v0.8 keeps its
+    /// own names; `id`/`component` removed). `None` when the wire form is `props` itself
+    /// (v0.9 and later), so the properties are stored once; read it with
+    /// [`Self::wire_props`].
+    pub wire_props: Option<Map<String, Value>>,
     /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).
     pub wire_component: Option<String>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
+}
+
+impl ComponentDef {
+    /// The properties as sent on the wire.
+    pub fn wire_props(&self) -> &Map<String, Value> {
+        self.wire_props.as_ref().unwrap_or(&self.props)
+    }
+}
+
+/// Parse one agent → renderer message, detecting its version, taking the message by value:
+/// component properties and data-model values are moved into the result instead of being
+/// copied. Same result as [`parse_message`].
+pub fn parse_message_owned(value: Value) -> Result<Envelope, A2uiError> {
+    match value {
+        Value::Object(obj) => match obj.get("version") {
+            Some(Value::String(v)) => {
+                let version = Version::from_wire(v)
+                    .ok_or_else(|| A2uiError::UnsupportedVersion(v.clone()))?;
+                v0_9::parse_owned(obj, version).map(|message| Envelope { version, message })
+            }
+            _ => parse_message(&Value::Object(obj)),
+        },
+        other => parse_message(&other),
+    }
 }
 
 /// Parse one agent → renderer message, detecting its version.

@@ -27,8 +27,8 @@ const V10_TYPES: &[&str] = &[
     "agentFunctionResponse",
 ];
 
-/// Parse a versioned message (`version` already read).
-pub fn parse(obj: &Map<String, Value>, version: Version) -> Result<Message, A2uiError> {
+/// The message type key of a versioned message, after checking the envelope's keys.
+fn message_kind(obj: &Map<String, Value>, version: Version) -> Result<&str, A2uiError> {
     let types = if version == Version::V1_0 {
         V10_TYPES
     } else {
@@ -65,6 +65,64 @@ pub fn parse(obj: &Map<String, Value>, version: Version) -> Result<Message, A2ui
             "unexpected property \"functionCallId\"",
         ));
     }
+    Ok(kind)
+}
+
+/// Parse a versioned message (`version` already read), taking it by value: the bulk
+/// messages (`updateComponents`, `updateDataModel`) move their payload instead of copying
+/// it. Same result as [`parse`].
+pub fn parse_owned(mut obj: Map<String, Value>, version: Version) -> Result<Message, A2uiError> {
+    let kind = message_kind(&obj, version)?;
+    match kind {
+        "updateComponents" => {
+            let base = "/updateComponents";
+            let body = req_obj(&obj, kind, "")?;
+            only_keys(body, &["surfaceId", "components"], base)?;
+            let surface_id = req_str(body, "surfaceId", base)?.to_owned();
+            let Some(Value::Object(mut body)) = obj.shift_remove("updateComponents") else {
+                return Err(A2uiError::validation(
+                    base,
+                    "updateComponents must be an object",
+                ));
+            };
+            let components =
+                components_owned(body.shift_remove("components"), version, base, true)?;
+            Ok(Message::UpdateComponents {
+                surface_id,
+                components,
+            })
+        }
+        "updateDataModel" => {
+            let base = "/updateDataModel";
+            let body = req_obj(&obj, kind, "")?;
+            only_keys(body, &["surfaceId", "path", "value"], base)?;
+            let surface_id = req_str(body, "surfaceId", base)?.to_owned();
+            let path = opt_str(body, "path", base)?.unwrap_or("/").to_owned();
+            if version == Version::V1_0 && !body.contains_key("value") {
+                return Err(A2uiError::validation(
+                    format!("{base}/value"),
+                    "v1.0 updateDataModel requires value (null deletes)",
+                ));
+            }
+            let value = match obj.shift_remove("updateDataModel") {
+                Some(Value::Object(mut b)) => match b.shift_remove("value") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(v),
+                },
+                _ => None,
+            };
+            Ok(Message::UpdateDataModel {
+                surface_id,
+                writes: vec![DataWrite { path, value }],
+            })
+        }
+        _ => parse(&obj, version),
+    }
+}
+
+/// Parse a versioned message (`version` already read).
+pub fn parse(obj: &Map<String, Value>, version: Version) -> Result<Message, A2uiError> {
+    let kind = message_kind(obj, version)?;
     let base = format!("/{kind}");
     let body = req_obj(obj, kind, "")?;
     match kind {
@@ -271,44 +329,85 @@ fn components(
     }
     let mut out = Vec::with_capacity(list.len());
     for (i, c) in list.iter().enumerate() {
-        out.push(component(c, version, &format!("{path}/{i}"))?);
+        out.push(component(c.clone(), version, &path, i)?);
     }
     Ok(out)
 }
 
-fn component(value: &Value, version: Version, base: &str) -> Result<ComponentDef, A2uiError> {
-    let obj = value
-        .as_object()
-        .ok_or_else(|| A2uiError::validation(base, "a component must be an object"))?;
-    let id = req_str(obj, "id", base)?.to_owned();
-    let component = opt_str(obj, "component", base)?.map(str::to_owned);
+/// [`components`], moving each component out of the array.
+fn components_owned(
+    value: Option<Value>,
+    version: Version,
+    base: &str,
+    non_empty: bool,
+) -> Result<Vec<ComponentDef>, A2uiError> {
+    let path = format!("{base}/components");
+    let list = match value {
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err(A2uiError::validation(path, "components must be an array")),
+        None => return Err(A2uiError::validation(path, "missing required components")),
+    };
+    if non_empty && list.is_empty() {
+        return Err(A2uiError::validation(path, "components must not be empty"));
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for (i, c) in list.into_iter().enumerate() {
+        out.push(component(c, version, &path, i)?);
+    }
+    Ok(out)
+}
+
+/// One component (`path`/`i` name it in errors; the pointer is only built on failure).
+fn component(
+    value: Value,
+    version: Version,
+    path: &str,
+    i: usize,
+) -> Result<ComponentDef, A2uiError> {
+    let base = || format!("{path}/{i}");
+    let Value::Object(mut obj) = value else {
+        return Err(A2uiError::validation(
+            base(),
+            "a component must be an object",
+        ));
+    };
+    let (id, component, catalog_id) = {
+        let fields = |obj: &Map<String, Value>, base: &str| {
+            let id = req_str(obj, "id", base)?.to_owned();
+            let component = opt_str(obj, "component", base)?.map(str::to_owned);
+            let catalog_id = if version == Version::V1_0 {
+                opt_str(obj, "catalogId", base)?.map(str::to_owned)
+            } else {
+                None
+            };
+            Ok::<_, A2uiError>((id, component, catalog_id))
+        };
+        match fields(&obj, "") {
+            Ok(f) => f,
+            Err(_) => {
+                return Err(fields(&obj, &base())
+                    .err()
+                    .unwrap_or_else(|| A2uiError::validation(base(), "invalid component")));
+            }
+        }
+    };
     if version == Version::V1_0 && component.as_deref() == Some("Surface") {
         return Err(A2uiError::validation(
-            format!("{base}/component"),
+            format!("{}/component", base()),
             "the Surface component is reserved and created implicitly",
         ));
     }
-    let catalog_id = if version == Version::V1_0 {
-        opt_str(obj, "catalogId", base)?.map(str::to_owned)
-    } else {
-        None
-    };
-    let mut props = Map::new();
-    for (k, v) in obj {
-        match k.as_str() {
-            "id" | "component" => {}
-            "catalogId" if version == Version::V1_0 => {}
-            _ => {
-                props.insert(k.clone(), v.clone());
-            }
-        }
+    obj.shift_remove("id");
+    obj.shift_remove("component");
+    if version == Version::V1_0 {
+        obj.shift_remove("catalogId");
     }
     Ok(ComponentDef {
         id,
         wire_component: component.clone(),
         component,
-        wire_props: props.clone(),
-        props,
+        wire_props: None,
+        props: obj,
         catalog_id,
     })
 }

@@ -104,7 +104,10 @@ impl SurfaceFrame<'_> {
                 );
                 return error_placeholder(
                     ui,
-                    &format!("{} is not allowed in {parent_type}", component.wire_component),
+                    &format!(
+                        "{} is not allowed in {parent_type}",
+                        component.wire_component
+                    ),
                 );
             }
         }

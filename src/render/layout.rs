@@ -210,8 +210,9 @@ impl Slot {
 
     /// Draw the child with `add`.
     pub(crate) fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+        // No stale report can be waiting under this id: every report is taken out below,
+        // in the same pass that made it.
         let report = self.key.with("a2ui-natural");
-        ui.data_mut(|d| d.remove::<Vec2>(report));
         let tag = SlotTag {
             extent: self.extent,
             report,
@@ -419,22 +420,6 @@ pub(crate) fn plan_main(
     MainPlan { lead, grow }
 }
 
-/// A child's `weight` (flex-grow): positive and finite, else `0` (no weight).
-pub(crate) fn weight_of(cx: &ComponentContext<'_, '_>, child_id: &str) -> f32 {
-    let w = cx
-        .surface()
-        .components
-        .get(child_id)
-        .and_then(|c| c.props.get("weight"))
-        .and_then(Value::as_f64)
-        .unwrap_or(0.0);
-    if w.is_finite() && w > 0.0 {
-        w.min(MAX_WEIGHT) as f32
-    } else {
-        0.0
-    }
-}
-
 /// Whether the child `child_id` should have its leaf widgets fill a stretched slot's width.
 ///
 /// egui makes a widget fill the width through a justified layout, and a justified layout
@@ -458,6 +443,37 @@ pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool
         .is_some_and(|c| matches!(c.component.as_str(), "Row" | "List"))
 }
 
+/// What a flex container needs to know of one child, read with one component lookup.
+#[derive(Clone, Copy, Debug, Default)]
+struct ChildTraits {
+    /// `weight` (flex-grow): positive and finite, else `0` (no weight).
+    weight: f32,
+    /// See [`fills_width`].
+    fills: bool,
+    /// See [`spans_width`].
+    spans: bool,
+}
+
+fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
+    let Some(c) = cx.surface().components.get(child_id) else {
+        return ChildTraits {
+            weight: 0.0,
+            fills: true,
+            spans: false,
+        };
+    };
+    let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
+    ChildTraits {
+        weight: if w.is_finite() && w > 0.0 {
+            w.min(MAX_WEIGHT) as f32
+        } else {
+            0.0
+        },
+        fills: c.component != "Text",
+        spans: matches!(c.component.as_str(), "Row" | "List"),
+    }
+}
+
 /// What a flex container remembers between passes.
 #[derive(Clone, Debug, Default)]
 struct FlexMemory {
@@ -476,9 +492,13 @@ pub(crate) fn flex_ui(
     align: CrossAlign,
 ) -> Response {
     let children = cx.children();
-    let weights: Vec<f32> = children.iter().map(|c| weight_of(cx, &c.id)).collect();
+    let traits: Vec<ChildTraits> = children.iter().map(|c| child_traits(cx, &c.id)).collect();
+    let weights: Vec<f32> = traits.iter().map(|t| t.weight).collect();
     let memory_key = cx.widget_id().with("a2ui-flex");
-    let memory: FlexMemory = ui.data(|d| d.get_temp(memory_key)).unwrap_or_default();
+    // Taken out (not cloned); `remember` puts it back at the end of the pass.
+    let memory: FlexMemory = ui
+        .data_mut(|d| d.remove_temp(memory_key))
+        .unwrap_or_default();
     let previous = |i: usize| memory.naturals.get(i).copied().unwrap_or(Vec2::ZERO);
 
     let incoming = Incoming::of(ui);
@@ -518,8 +538,8 @@ pub(crate) fn flex_ui(
             position += plan.lead.get(i).copied().unwrap_or(0.0);
             let grow = plan.grow.get(i).copied().flatten();
             let main_size = grow.unwrap_or((main_limit - taken).max(0.0));
-            let stretch = stretch
-                || (axis == Axis::Vertical && cross_fixed.is_some() && spans_width(cx, &child.id));
+            let stretch =
+                stretch || (axis == Axis::Vertical && cross_fixed.is_some() && traits[i].spans);
             let (cross_offset, cross_size, cross_extent) = if stretch {
                 (0.0, line, Some(line))
             } else {
@@ -534,7 +554,7 @@ pub(crate) fn flex_ui(
             let fill_width = match axis {
                 Axis::Horizontal => grow.is_some(),
                 Axis::Vertical => cross_extent.is_some(),
-            } && fills_width(cx, &child.id);
+            } && traits[i].fills;
             let key = cx
                 .widget_id()
                 .with(("a2ui-slot", i, &child.id, &child.scope));

@@ -173,15 +173,20 @@ impl Renderer {
     /// Apply one agent message (a JSON value). Errors are returned and also queued as
     /// [`Event::Error`] for the agent.
     pub fn apply_value(&mut self, value: &Value) -> Result<(), A2uiError> {
-        let version = message_version(value);
-        let deleted = match value.get("deleteSurface") {
-            Some(d) => d
-                .get("surfaceId")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            None => None,
-        };
-        match self.store.apply_value(value) {
+        self.apply_owned(value.clone())
+    }
+
+    /// [`Self::apply_value`] taking the message by value, so its components and data move
+    /// into the surface instead of being copied.
+    pub fn apply_owned(&mut self, value: Value) -> Result<(), A2uiError> {
+        let version = message_version(&value);
+        let hint = crate::model::surface_id_hint(&value);
+        let deleted = value
+            .get("deleteSurface")
+            .and_then(|d| d.get("surfaceId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        match self.store.apply_owned(value) {
             Ok(Some(rpc)) => {
                 self.answer_rpc(rpc);
                 Ok(())
@@ -194,7 +199,7 @@ impl Renderer {
                 Ok(())
             }
             Err(e) => {
-                self.queue_error(crate::model::surface_id_hint(value), version, e.clone());
+                self.queue_error(hint, version, e.clone());
                 Err(e)
             }
         }
@@ -254,7 +259,7 @@ impl Renderer {
         for f in frames {
             match f {
                 Ok(v) => {
-                    let _ = self.apply_value(&v);
+                    let _ = self.apply_owned(v);
                 }
                 Err(e) => {
                     self.store.reject_unparsed(e.clone());

@@ -1,0 +1,178 @@
+//! `frame`: one full headless egui frame (`Context::run_ui` + `ctx.tessellate`) of a surface
+//! with N = 100, 1,000 and 3,000 mixed components (Text bound to data, Button, TextField,
+//! CheckBox, Slider, Row/Column nesting), versus a hand-written egui function drawing the
+//! same widgets in the same layout with the same data.
+//! Target: A2UI / hand-written ≤ 1.3 at N = 1,000, AccessKit off and on.
+
+mod common;
+
+use common::*;
+use egui_a2ui::{Catalog, Renderer, RendererOptions};
+
+/// The hand-written side's data: what the A2UI data model holds.
+struct Item {
+    name: String,
+    note: String,
+    done: bool,
+    level: f64,
+}
+
+struct Hand {
+    items: Vec<Item>,
+}
+
+impl Hand {
+    fn new(rows: usize) -> Self {
+        let items = (0..rows)
+            .map(|i| {
+                let v = item(i);
+                Item {
+                    name: v["name"].as_str().unwrap_or_default().to_owned(),
+                    note: v["note"].as_str().unwrap_or_default().to_owned(),
+                    done: v["done"].as_bool().unwrap_or_default(),
+                    level: v["level"].as_f64().unwrap_or_default(),
+                }
+            })
+            .collect();
+        Self { items }
+    }
+
+    /// The same tree as `mixed_components`: a Column of section Columns of Rows, each row a
+    /// label, a button, a labelled text field, a check box and a labelled slider.
+    fn ui(&mut self, ui: &mut egui::Ui) {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.vertical(|ui| {
+                for section in self.items.chunks_mut(ROWS_PER_SECTION) {
+                    ui.vertical(|ui| {
+                        for it in section {
+                            ui.horizontal(|ui| {
+                                ui.label(&it.name);
+                                if ui.button("Press").clicked() {
+                                    it.done = !it.done;
+                                }
+                                ui.vertical(|ui| {
+                                    ui.label("Note");
+                                    ui.text_edit_singleline(&mut it.note);
+                                });
+                                ui.vertical(|ui| {
+                                    ui.checkbox(&mut it.done, "Done");
+                                });
+                                ui.vertical(|ui| {
+                                    ui.label("Level");
+                                    ui.add(egui::Slider::new(&mut it.level, 0.0..=100.0));
+                                });
+                            });
+                        }
+                    });
+                }
+            });
+        });
+    }
+}
+
+fn a2ui(n: usize) -> (Renderer, usize) {
+    let (doc, count) = mixed_surface("s", n);
+    let mut r = Renderer::new(Catalog::basic()).with_options(RendererOptions {
+        show_surface_header: false,
+        ..Default::default()
+    });
+    r.feed_document(&doc);
+    assert!(r.store().errors().is_empty(), "{:?}", r.store().errors());
+    (r, count)
+}
+
+fn a2ui_ui(r: &mut Renderer, ui: &mut egui::Ui) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        let events = r.ui(ui);
+        debug_assert!(events.is_empty(), "{events:?}");
+    });
+}
+
+/// A context, warmed up (fonts loaded, layouts settled).
+fn context(
+    accesskit: bool,
+    input: &egui::RawInput,
+    mut f: impl FnMut(&mut egui::Ui),
+) -> egui::Context {
+    let ctx = egui::Context::default();
+    if accesskit {
+        ctx.enable_accesskit();
+    }
+    for _ in 0..5 {
+        frame(&ctx, input, &mut f);
+    }
+    ctx
+}
+
+fn main() {
+    let input = raw_input(1280.0, 1024.0);
+    // Profiling hook (callgrind): `A2UI_PROFILE=a2ui|hand` draws 20 frames of N = 1,000.
+    if let Ok(which) = std::env::var("A2UI_PROFILE") {
+        let accesskit = std::env::var_os("A2UI_PROFILE_ACCESSKIT").is_some();
+        let (mut r, _) = a2ui(1_000);
+        let mut hand = Hand::new(rows_for(1_000));
+        let mut f: Box<dyn FnMut(&mut egui::Ui)> = if which == "hand" {
+            Box::new(|ui| hand.ui(ui))
+        } else {
+            Box::new(|ui| a2ui_ui(&mut r, ui))
+        };
+        let ctx = context(accesskit, &input, &mut f);
+        for _ in 0..20 {
+            frame(&ctx, &input, &mut f);
+        }
+        return;
+    }
+    let sizes = if bench_mode() {
+        vec![100, 1_000, 3_000]
+    } else {
+        vec![100]
+    };
+    let mut c = (!summary_only()).then(criterion);
+    for &n in &sizes {
+        for accesskit in [false, true] {
+            let (mut r, count) = a2ui(n);
+            let mut hand = Hand::new(rows_for(n));
+            let ak = if accesskit { "accesskit" } else { "plain" };
+            let actx = context(accesskit, &input, |ui| a2ui_ui(&mut r, ui));
+            let hctx = context(accesskit, &input, |ui| hand.ui(ui));
+            if let Some(c) = c.as_mut() {
+                let mut g = c.benchmark_group(format!("frame/{ak}/{count}"));
+                g.bench_function("a2ui", |b| {
+                    b.iter(|| frame(&actx, &input, |ui| a2ui_ui(&mut r, ui)))
+                });
+                g.bench_function("hand_written", |b| {
+                    b.iter(|| frame(&hctx, &input, |ui| hand.ui(ui)))
+                });
+                g.finish();
+            }
+            let reps = (20_000 / n).clamp(2, 50);
+            let p = paired(
+                15,
+                reps,
+                || {
+                    frame(&actx, &input, |ui| a2ui_ui(&mut r, ui));
+                },
+                || {
+                    frame(&hctx, &input, |ui| hand.ui(ui));
+                },
+            );
+            let target = (n == 1_000).then_some(1.3);
+            summary("frame", &format!("N={count} {ak}: a2ui us"), us(p.a), None);
+            summary(
+                "frame",
+                &format!("N={count} {ak}: hand-written us"),
+                us(p.b),
+                None,
+            );
+            summary(
+                "frame",
+                &format!("N={count} {ak}: a2ui / hand-written"),
+                p.ratio,
+                target,
+            );
+        }
+    }
+    if let Some(c) = c {
+        c.final_summary();
+    }
+}
