@@ -318,20 +318,7 @@ fn components(
     base: &str,
     non_empty: bool,
 ) -> Result<Vec<ComponentDef>, A2uiError> {
-    let path = format!("{base}/components");
-    let list = match value {
-        Some(Value::Array(a)) => a,
-        Some(_) => return Err(A2uiError::validation(path, "components must be an array")),
-        None => return Err(A2uiError::validation(path, "missing required components")),
-    };
-    if non_empty && list.is_empty() {
-        return Err(A2uiError::validation(path, "components must not be empty"));
-    }
-    let mut out = Vec::with_capacity(list.len());
-    for (i, c) in list.iter().enumerate() {
-        out.push(component(c.clone(), version, &path, i)?);
-    }
-    Ok(out)
+    components_owned(value.cloned(), version, base, non_empty)
 }
 
 /// [`components`], moving each component out of the array.
