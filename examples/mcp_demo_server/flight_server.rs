@@ -132,7 +132,22 @@ pub fn select_payload(flight: &Flight) -> Value {
 }
 
 /// Whether the client advertised native A2UI, at `initialize` or in this request's `_meta`.
-fn client_renders_a2ui(context: &RequestContext<RoleServer>, request_meta: &Value) -> bool {
+/// The request's `_meta`: rmcp hands it over in the context (and may leave it in params).
+pub fn request_meta(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Value {
+    let mut meta = serde_json::to_value(&context.meta).unwrap_or(Value::Null);
+    if let (Value::Object(m), Ok(Value::Object(p))) =
+        (&mut meta, serde_json::to_value(&request.meta))
+    {
+        m.extend(p);
+    }
+    meta
+}
+
+/// Whether the client advertised native A2UI, at `initialize` or in this request's `_meta`.
+pub fn client_renders_a2ui(context: &RequestContext<RoleServer>, request_meta: &Value) -> bool {
     let from_init = context.peer.peer_info().and_then(|info| {
         let caps = serde_json::to_value(&info.capabilities).ok()?;
         UiExtensionSettings::from_client_capabilities(&caps)
@@ -176,13 +191,7 @@ impl ServerHandler for FlightServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        // rmcp hands the request's `_meta` over in the context (and may leave it in params).
-        let mut meta = serde_json::to_value(&context.meta).unwrap_or(Value::Null);
-        if let (Value::Object(m), Ok(Value::Object(p))) =
-            (&mut meta, serde_json::to_value(&request.meta))
-        {
-            m.extend(p);
-        }
+        let meta = request_meta(&request, &context);
         if let Ok(mut r) = self.received.lock() {
             r.push(ReceivedCall {
                 name: request.name.to_string(),

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use egui_a2ui::mcp::{UiExtensionSettings, view_content_block};
+use egui_a2ui::mcp::view_content_block;
 use egui_a2ui::protocol::{BASIC_CATALOG_V0_9, MIME_TYPE};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
@@ -59,18 +59,7 @@ fn payload_block(uri: &str, messages: &Value) -> Result<Value, ErrorData> {
         .map_err(|e| tool_error(&e.to_string()))
 }
 
-/// Whether the client advertised native A2UI, at `initialize` or in this request's `_meta`.
-fn client_renders_a2ui(context: &RequestContext<RoleServer>, request_meta: &Value) -> bool {
-    let from_init = context.peer.peer_info().and_then(|info| {
-        let caps = serde_json::to_value(&info.capabilities).ok()?;
-        UiExtensionSettings::from_client_capabilities(&caps)
-    });
-    let from_meta = UiExtensionSettings::from_request_meta(request_meta);
-    from_init
-        .into_iter()
-        .chain(from_meta)
-        .any(|s| s.supports_native_a2ui())
-}
+use flight_server::client_renders_a2ui;
 
 fn msg(kind: &str, body: Value) -> Value {
     let mut m = serde_json::Map::new();
@@ -357,12 +346,7 @@ impl ServerHandler for DemoServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let mut meta = serde_json::to_value(&context.meta).unwrap_or(Value::Null);
-        if let (Value::Object(m), Ok(Value::Object(p))) =
-            (&mut meta, serde_json::to_value(&request.meta))
-        {
-            m.extend(p);
-        }
+        let meta = flight_server::request_meta(&request, &context);
         let arg = |k: &str| {
             arguments
                 .get(k)
