@@ -4,6 +4,7 @@
 //! Each wire version has its own adapter ([`v0_8`], [`v0_9`]); [`parse_message`] detects the
 //! version of every message on its own, so one stream may mix versions.
 
+pub mod reserved;
 pub mod v0_8;
 pub mod v0_9;
 mod version;
