@@ -387,3 +387,32 @@ fn v10_call_renderer_function_reads_at_call() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The opt-in schema validation checks `"1.0"` and the `@` spellings in the vocabulary of
+/// the schema snapshot it carries, and still refuses what that schema refuses.
+#[cfg(feature = "validation")]
+#[test]
+fn the_schema_validator_reads_the_v10_at_spellings() {
+    use egui_a2ui::validate::SchemaValidator;
+    let v = SchemaValidator::basic().expect("validator");
+    let cat = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+    for version in ["v1.0", "1.0"] {
+        let ok = json!({"version": version, "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Text", "@catalogId": cat,
+             "text": {"@call": "formatString", "args": {"value": {"@path": "/a"}}},
+             "@accessibility": {"label": {"@path": "/l"}}}
+        ]}});
+        assert!(v.validate(&ok).is_ok(), "{version}: {:?}", v.validate(&ok));
+        let bad = json!({"version": version, "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Text", "text": {"@path": 5}}
+        ]}});
+        assert!(
+            v.validate(&bad).is_err(),
+            "{version}: a non-string @path is not a binding"
+        );
+    }
+    let v09 = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": {"@path": "/a"}}
+    ]}});
+    assert!(v.validate(&v09).is_err(), "v0.9 has no @ spelling");
+}
