@@ -150,7 +150,9 @@ fn dump_node(
         props.insert(k.clone(), resolved);
     }
     o.insert("props".into(), Value::Object(props));
-    if let Some(results) = evaluate_checks(c.props.get("checks"), &cx) {
+    // The wire `checks` key, as the reference reads it (a v1.0 `@checks` is dumped as a
+    // prop under its wire name; a2ui-core 0.4.0 does not read it as checks).
+    if let Some(results) = evaluate_checks(c.wire_props().get("checks"), &cx) {
         let checks: Vec<Value> = results
             .into_iter()
             .map(|r| {

@@ -123,7 +123,11 @@ impl SchemaValidator {
                 }
                 (&self.v09, std::borrow::Cow::Owned(m))
             }
-            Some("v1.0") => (&self.v10, std::borrow::Cow::Borrowed(message)),
+            // `"1.0"` and the `@` spellings are checked in the snapshot schema's vocabulary.
+            Some("v1.0" | "1.0") => match crate::protocol::reserved::to_bare_message(message) {
+                Some(m) => (&self.v10, std::borrow::Cow::Owned(m)),
+                None => (&self.v10, std::borrow::Cow::Borrowed(message)),
+            },
             Some(other) => return Err(A2uiError::UnsupportedVersion(other.to_owned())),
         };
         match validator.iter_errors(&instance).next() {

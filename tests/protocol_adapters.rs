@@ -12,6 +12,8 @@ fn the_version_is_detected_per_message() {
         ("v0.9", Version::V0_9),
         ("v0.9.1", Version::V0_9_1),
         ("v1.0", Version::V1_0),
+        // Current v1.0 agent SDKs also send the bare number.
+        ("1.0", Version::V1_0),
     ] {
         let e = parse_message(&json!({"version": wire, "deleteSurface": {"surfaceId": "a"}}))
             .expect("parses");
@@ -20,6 +22,13 @@ fn the_version_is_detected_per_message() {
     let err = parse_message(&json!({"version": "v7", "deleteSurface": {"surfaceId": "a"}}))
         .expect_err("unknown version");
     assert!(err.to_string().contains("v7"));
+    for unknown in ["1.1", "0.9", "v1", "V1.0"] {
+        assert!(
+            parse_message(&json!({"version": unknown, "deleteSurface": {"surfaceId": "a"}}))
+                .is_err(),
+            "{unknown}"
+        );
+    }
 }
 
 #[test]
@@ -266,4 +275,144 @@ fn both_mime_spellings_are_recognised() {
     assert!(is_a2ui_mime("Application/A2UI+JSON"));
     assert!(!is_a2ui_mime("application/json"));
     assert!(!is_a2ui_mime("application/a2ui+json; charset=utf-8"));
+}
+
+fn components_of(message: serde_json::Value) -> Vec<egui_a2ui::protocol::ComponentDef> {
+    match parse_message(&message).expect("parses").message {
+        Message::UpdateComponents { components, .. } => components,
+        other => panic!("not an update: {other:?}"),
+    }
+}
+
+#[test]
+fn v10_at_reserved_keys_are_read_as_their_bare_forms() {
+    for version in ["v1.0", "1.0"] {
+        let c = components_of(
+            json!({"version": version, "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "t", "component": "Text", "@catalogId": "https://example.com/c.json",
+                 "text": {"@call": "formatString", "args": {"value": {"@path": "/a"}}},
+                 "@accessibility": {"label": {"@path": "/l"}},
+                 "@checks": [{"condition": {"@path": "/ok"}, "message": "m"}],
+                 "@metadata": {"extensions": {"acme": 1}}}
+            ]}}),
+        );
+        let t = &c[0];
+        assert_eq!(t.catalog_id.as_deref(), Some("https://example.com/c.json"));
+        assert_eq!(
+            serde_json::Value::Object(t.props.clone()),
+            json!({
+                "text": {"call": "formatString", "args": {"value": {"path": "/a"}}},
+                "accessibility": {"label": {"path": "/l"}},
+                "checks": [{"condition": {"path": "/ok"}, "message": "m"}],
+                "metadata": {"extensions": {"acme": 1}}
+            }),
+            "{version}"
+        );
+        // The wire form keeps the @ names (the conformance dump speaks it).
+        let wire = t.wire_props();
+        assert!(wire.contains_key("@accessibility") && wire.contains_key("@checks"));
+        assert_eq!(wire["@catalogId"], "https://example.com/c.json");
+    }
+}
+
+#[test]
+fn v10_bare_forms_still_bind_and_the_at_form_wins_over_the_bare_one() {
+    let c = components_of(
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "a", "component": "Text", "text": {"path": "/bare"}, "catalogId": "https://example.com/bare.json"},
+            {"id": "b", "component": "Text", "text": {"@path": "/at", "path": "/bare"},
+             "catalogId": "https://example.com/bare.json", "@catalogId": "https://example.com/at.json"},
+            {"id": "l", "component": "List", "children": {"componentId": "a", "path": "/items"}}
+        ]}}),
+    );
+    assert_eq!(c[0].props["text"], json!({"path": "/bare"}));
+    assert_eq!(
+        c[0].catalog_id.as_deref(),
+        Some("https://example.com/bare.json")
+    );
+    assert!(
+        c[0].wire_props.is_none(),
+        "nothing renamed: one copy of the props"
+    );
+    assert_eq!(c[1].props["text"], json!({"path": "/at"}));
+    assert_eq!(
+        c[1].catalog_id.as_deref(),
+        Some("https://example.com/at.json")
+    );
+    assert_eq!(
+        c[2].props["children"],
+        json!({"componentId": "a", "path": "/items"}),
+        "a ChildList template keeps its bare path"
+    );
+}
+
+#[test]
+fn v09_messages_do_not_read_the_at_forms() {
+    for version in ["v0.9", "v0.9.1"] {
+        let c = components_of(
+            json!({"version": version, "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "t", "component": "Text", "text": {"@path": "/a"}, "accessibility": {"label": {"@call": "f"}}}
+            ]}}),
+        );
+        assert_eq!(c[0].props["text"], json!({"@path": "/a"}), "{version}");
+        assert_eq!(
+            c[0].props["accessibility"],
+            json!({"label": {"@call": "f"}})
+        );
+    }
+    // A v0.9 component with `@accessibility` keeps it as an ordinary (unknown) property.
+    let c = components_of(
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "t", "component": "Text", "text": "x", "@accessibility": {"label": "y"}}
+        ]}}),
+    );
+    assert!(c[0].props.contains_key("@accessibility"));
+    assert!(!c[0].props.contains_key("accessibility"));
+}
+
+#[test]
+fn v10_call_renderer_function_reads_at_call() {
+    let e = parse_message(
+        &json!({"version": "1.0", "callRendererFunction": {"functionCallId": "f1",
+        "callFunction": {"@call": "formatNumber", "args": {"value": 1}, "catalogId": "c"}}}),
+    )
+    .expect("parses");
+    match e.message {
+        Message::CallRendererFunction { call, .. } => {
+            assert_eq!(
+                call,
+                json!({"call": "formatNumber", "args": {"value": 1}, "catalogId": "c"})
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The opt-in schema validation checks `"1.0"` and the `@` spellings in the vocabulary of
+/// the schema snapshot it carries, and still refuses what that schema refuses.
+#[cfg(feature = "validation")]
+#[test]
+fn the_schema_validator_reads_the_v10_at_spellings() {
+    use egui_a2ui::validate::SchemaValidator;
+    let v = SchemaValidator::basic().expect("validator");
+    let cat = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+    for version in ["v1.0", "1.0"] {
+        let ok = json!({"version": version, "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Text", "@catalogId": cat,
+             "text": {"@call": "formatString", "args": {"value": {"@path": "/a"}}},
+             "@accessibility": {"label": {"@path": "/l"}}}
+        ]}});
+        assert!(v.validate(&ok).is_ok(), "{version}: {:?}", v.validate(&ok));
+        let bad = json!({"version": version, "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Text", "text": {"@path": 5}}
+        ]}});
+        assert!(
+            v.validate(&bad).is_err(),
+            "{version}: a non-string @path is not a binding"
+        );
+    }
+    let v09 = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": {"@path": "/a"}}
+    ]}});
+    assert!(v.validate(&v09).is_err(), "v0.9 has no @ spelling");
 }

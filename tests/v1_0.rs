@@ -110,9 +110,11 @@ fn a_function_the_renderer_lacks_is_asked_of_the_agent_once_and_pending_until_an
     );
     let c = &calls[0]["callAgentFunction"];
     assert_eq!(c["surfaceId"], "s");
+    // The current v1.0 FunctionCall spelling (a2ui-core 0.4.0 `FunctionCall.call`, alias
+    // `@call`).
     assert_eq!(
         c["callFunction"],
-        json!({"call": "lookupWeather", "args": {"city": "Oslo"}})
+        json!({"@call": "lookupWeather", "args": {"city": "Oslo"}})
     );
     let id = c["functionCallId"].as_str().expect("id").to_owned();
     assert!(h.query_by_label("Sunny, 12°").is_none());
@@ -325,4 +327,175 @@ fn a_parent_refusing_a_child_type_reports_unallowed_child() {
         })
         .collect();
     assert_eq!(codes, ["UNALLOWED_CHILD"]);
+}
+
+// --- The `@` spelling of v1.0 reserved keys (`@path`, `@call`, `@catalogId`, ...) ---
+
+/// Whether a Text (an AccessKit label) shows exactly `text`.
+fn label_shows(h: &egui_kittest::Harness<'static, inputs_common::App>, text: &str) -> bool {
+    use egui_kittest::kittest::NodeT as _;
+    h.query_all_by_value(text)
+        .any(|n| n.accesskit_node().role() == egui::accesskit::Role::Label)
+}
+
+fn at_form_doc(version: &str) -> String {
+    let components = json!([
+        {"id": "root", "component": "Column", "children": ["greet", "field", "total", "go"]},
+        {"id": "greet", "component": "Text", "text": {"@path": "/user/name"}},
+        {"id": "field", "component": "TextField", "label": "Name", "value": {"@path": "/user/name"}},
+        {"id": "total", "component": "Text", "text": {"@call": "formatString", "args": {
+            "value": {"@call": "formatNumber", "args": {"value": {"@path": "/price"}, "decimals": 2}}}}},
+        {"id": "go", "component": "Button", "child": "go-label",
+         "action": {"event": {"name": "order", "context": {
+            "who": {"@path": "/user/name"},
+            "meta": {"@@type": "order", "n": {"@call": "formatNumber", "args": {"value": {"@path": "/price"}, "decimals": 0}}}}}}},
+        {"id": "go-label", "component": "Text", "text": "Order"}
+    ]);
+    let create =
+        json!({"version": version, "createSurface": {"surfaceId": "s", "catalogId": BASIC_V10}});
+    let update = json!({"version": version, "updateComponents": {"surfaceId": "s", "components": components}});
+    let model = json!({"version": version, "updateDataModel": {"surfaceId": "s", "path": "/",
+        "value": {"user": {"name": "Ada"}, "price": 1234.5}}});
+    format!("{create}\n{update}\n{model}\n")
+}
+
+#[test]
+fn at_path_and_at_call_streams_render_and_a_two_way_input_writes_back() {
+    for version in ["v1.0", "1.0"] {
+        let mut h = harness(&at_form_doc(version));
+        assert!(label_shows(&h, "Ada"), "{version}: the @path text is bound");
+        assert!(
+            label_shows(&h, "1,234.50"),
+            "{version}: nested @call/@path arguments resolve"
+        );
+        h.get_by_label("Name").focus();
+        h.run();
+        h.get_by_label("Name").type_text("!");
+        h.run();
+        assert_eq!(
+            inputs_common::data(&h, "/user/name"),
+            Some(json!("Ada!")),
+            "{version}: the input writes back through its @path binding"
+        );
+        assert!(
+            label_shows(&h, "Ada!"),
+            "{version}: the Text bound to the same @path shows the edit"
+        );
+        h.get_by_label("Order").click();
+        h.run();
+        let a = actions(&h);
+        assert_eq!(a.len(), 1, "{version}");
+        assert_eq!(a[0].context["who"], "Ada!");
+        // `@@type` is an escaped literal key: one `@` is dropped, as in the reference core.
+        // (formatNumber rounds half to even, as the reference does: 1234.5 → 1,234.)
+        assert_eq!(
+            a[0].context["meta"],
+            json!({"@type": "order", "n": "1,234"})
+        );
+        let m = a[0].to_message();
+        assert_eq!(
+            m["version"], "v1.0",
+            "the renderer answers with the schema's constant"
+        );
+    }
+}
+
+#[test]
+fn at_checks_and_at_accessibility_apply_like_their_bare_forms() {
+    let doc = v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["field", "star"]},
+            {"id": "field", "component": "TextField", "label": "Email", "value": {"@path": "/email"},
+             "@checks": [{"condition": {"@call": "required", "args": {"value": {"@path": "/email"}}},
+                          "message": "Email is required"}]},
+            {"id": "star", "component": "Icon", "name": "star",
+             "@accessibility": {"label": {"@path": "/starLabel"}}}
+        ]),
+        json!({"email": "", "starLabel": "Favourite"}),
+    );
+    let mut h = harness(&doc);
+    assert!(
+        label_shows(&h, "Email is required"),
+        "the @checks rule is evaluated and its message shown"
+    );
+    h.get_by_label("Favourite");
+    h.get_by_label("Email").focus();
+    h.run();
+    h.get_by_label("Email").type_text("a@b.c");
+    h.run();
+    assert!(!label_shows(&h, "Email is required"));
+}
+
+#[test]
+fn at_catalog_id_picks_the_components_catalog() {
+    let cat = "https://example.com/app/catalog.json";
+    let mut catalog = Catalog::basic();
+    catalog
+        .add_definition(json!({"catalogId": cat, "components": {"Badge": {"type": "object"}}}))
+        .expect("a valid definition");
+    catalog.register(
+        "Badge",
+        |ui: &mut egui::Ui, _cx: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("badge drawn"),
+    );
+    let mut r = Renderer::new(catalog);
+    r.feed_document(
+        format!(
+            "{}\n{}\n",
+            json!({"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V10}}),
+            json!({"version": "1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "Column", "children": ["b"]},
+                {"id": "b", "component": "Badge", "@catalogId": cat}
+            ]}})
+        )
+        .as_bytes(),
+    );
+    let c = r
+        .store()
+        .surface("s")
+        .and_then(|s| s.component("b"))
+        .expect("stored");
+    assert_eq!(c.catalog_id.as_deref(), Some(cat));
+    assert!(!c.props.contains_key("@catalogId"));
+    let h = harness_for(r);
+    h.get_by_label("badge drawn");
+}
+
+#[test]
+fn a_v0_9_at_path_stays_a_literal_object() {
+    let doc = inputs_common::v09_doc(
+        json!([{"id": "root", "component": "Button", "child": "l",
+                "action": {"event": {"name": "go", "context": {"at": {"@path": "/name"}, "bare": {"path": "/name"}}}}},
+               {"id": "l", "component": "Text", "text": "Go"}]),
+        json!({"name": "Ada"}),
+    );
+    let mut h = harness(&doc);
+    h.get_by_label("Go").click();
+    h.run();
+    let a = actions(&h);
+    assert_eq!(a[0].context["bare"], "Ada");
+    assert_eq!(
+        a[0].context["at"],
+        json!({"@path": "/name"}),
+        "v0.9 has no @ spelling: the object is a literal, as in the reference core"
+    );
+}
+
+#[test]
+fn call_renderer_function_accepts_the_at_call_spelling() {
+    let mut r = Renderer::new(Catalog::basic());
+    r.apply_value(
+        &json!({"version": "1.0", "callRendererFunction": {"functionCallId": "c9",
+        "callFunction": {"@call": "launchMissiles", "args": {}, "catalogId": BASIC_V10}}}),
+    )
+    .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0]["version"], "v1.0");
+    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
+    assert!(
+        out[0]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("launchMissiles")),
+        "the @call name was read: {out:?}"
+    );
 }

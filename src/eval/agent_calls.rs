@@ -31,12 +31,25 @@ pub struct OutgoingAgentCall {
 }
 
 impl OutgoingAgentCall {
-    /// The v1.0 `callAgentFunction` message.
+    /// The v1.0 `callAgentFunction` message. Its `callFunction` names the function with
+    /// `@call`, the current v1.0 spelling of a FunctionCall (agents read both `@call` and
+    /// `call`); see `crate::protocol::reserved`.
     pub fn to_message(&self) -> Value {
+        let call = match &self.call {
+            Value::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, v)| {
+                        let k = if k == "call" { "@call" } else { k.as_str() };
+                        (k.to_owned(), v.clone())
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
         json!({"version": "v1.0", "callAgentFunction": {
             "surfaceId": self.surface_id,
             "functionCallId": self.function_call_id,
-            "callFunction": self.call,
+            "callFunction": call,
         }})
     }
 }

@@ -15,8 +15,9 @@ pub struct Component {
     /// Wire type name.
     pub wire_component: String,
     /// Wire properties when they differ from [`Self::props`] (v0.8 keeps its names and
-    /// BoundValues); `None` when they are `props` itself (v0.9 and later), so they are
-    /// stored once. Read them with [`Self::wire_props`].
+    /// BoundValues; a v1.0 component sent with `@catalogId`, `@accessibility`, `@checks` or
+    /// `@metadata` keeps those names here, with normalised values); `None` when they are
+    /// `props` itself, so they are stored once. Read them with [`Self::wire_props`].
     pub wire_props: Option<Map<String, Value>>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,

@@ -4,6 +4,7 @@
 //! Each wire version has its own adapter ([`v0_8`], [`v0_9`]); [`parse_message`] detects the
 //! version of every message on its own, so one stream may mix versions.
 
+pub mod reserved;
 pub mod v0_8;
 pub mod v0_9;
 mod version;
@@ -141,9 +142,10 @@ pub struct ComponentDef {
     /// Properties, normalised: v0.8 names renamed, BoundValues turned into dynamic values,
     /// `explicitList`/`template` turned into ChildLists.
     pub props: Map<String, Value>,
-    /// Properties exactly as sent, when they differ from [`Self::props`] (v0.8 keeps its
-    /// own names; `id`/`component` removed). `None` when the wire form is `props` itself
-    /// (v0.9 and later), so the properties are stored once; read it with
+    /// Properties as sent, when they differ from [`Self::props`] (v0.8 keeps its own names;
+    /// a v1.0 component keeps its `@catalogId`, `@accessibility`, `@checks`, `@metadata`
+    /// names, with values in the bare vocabulary; `id`/`component` removed). `None` when the
+    /// wire form is `props` itself, so the properties are stored once; read it with
     /// [`Self::wire_props`].
     pub wire_props: Option<Map<String, Value>>,
     /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).

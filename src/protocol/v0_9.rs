@@ -2,13 +2,15 @@
 //!
 //! The three share one envelope; v1.0 adds inline `components`/`dataModel` to
 //! `createSurface`, requires `updateDataModel.value`, drops `theme`, and adds the
-//! function-call RPC messages.
+//! function-call RPC messages. v1.0 components may spell their reserved keys with `@`
+//! (`{"@path"}`, `{"@call"}`, `@catalogId`, ...); [`super::reserved`] turns them into the
+//! bare vocabulary here, for v1.0 messages only.
 
 use serde_json::{Map, Value};
 
 use super::{
     ComponentDef, CreateSurface, DataWrite, Message, Version, escape_pointer, only_keys, opt_bool,
-    opt_str, req_obj, req_str,
+    opt_str, req_obj, req_str, reserved,
 };
 use crate::error::A2uiError;
 
@@ -174,14 +176,14 @@ pub fn parse(obj: &Map<String, Value>, version: Version) -> Result<Message, A2ui
                 None => req_str(body, "functionCallId", &base)?.to_owned(),
             };
             let call = match body.get("callFunction") {
-                Some(Value::Object(c)) => Value::Object(c.clone()),
+                Some(Value::Object(c)) => reserved::normalize_value(Value::Object(c.clone())),
                 Some(_) => {
                     return Err(A2uiError::validation(
                         format!("{base}/callFunction"),
                         "callFunction must be an object",
                     ));
                 }
-                None => Value::Object(body.clone()),
+                None => reserved::normalize_value(Value::Object(body.clone())),
             };
             if !call.get("call").is_some_and(Value::is_string) {
                 return Err(A2uiError::validation(
@@ -363,7 +365,11 @@ fn component(
             let id = req_str(obj, "id", base)?.to_owned();
             let component = opt_str(obj, "component", base)?.map(str::to_owned);
             let catalog_id = if version == Version::V1_0 {
-                opt_str(obj, "catalogId", base)?.map(str::to_owned)
+                // `@catalogId` (the current v1.0 spelling) wins over the bare key.
+                match opt_str(obj, "@catalogId", base)? {
+                    Some(c) => Some(c.to_owned()),
+                    None => opt_str(obj, "catalogId", base)?.map(str::to_owned),
+                }
             } else {
                 None
             };
@@ -386,14 +392,34 @@ fn component(
     }
     obj.shift_remove("id");
     obj.shift_remove("component");
+    let mut wire_props = None;
     if version == Version::V1_0 {
         obj.shift_remove("catalogId");
+        let at_catalog = obj.shift_remove("@catalogId");
+        let renamed = reserved::normalize_component_props(&mut obj);
+        if at_catalog.is_some() || !renamed.is_empty() {
+            // The conformance dump speaks the wire vocabulary: keep the `@` names.
+            let mut wire: Map<String, Value> = obj
+                .iter()
+                .map(|(k, v)| {
+                    let name = renamed
+                        .iter()
+                        .find(|(_, bare)| bare == k)
+                        .map_or(k.as_str(), |(at, _)| at);
+                    (name.to_owned(), v.clone())
+                })
+                .collect();
+            if let Some(c) = at_catalog {
+                wire.insert("@catalogId".to_owned(), c);
+            }
+            wire_props = Some(wire);
+        }
     }
     Ok(ComponentDef {
         id,
         wire_component: component.clone(),
         component,
-        wire_props: None,
+        wire_props,
         props: obj,
         catalog_id,
     })

@@ -14,12 +14,14 @@ pub enum Version {
 }
 
 impl Version {
-    /// Parse the wire `version` string.
+    /// Parse the wire `version` string. v1.0 comes as `"v1.0"` (the schema's constant) and
+    /// as `"1.0"` (sent by current agent SDKs, and accepted by the reference core); the
+    /// renderer always answers with `"v1.0"`.
     pub fn from_wire(s: &str) -> Option<Self> {
         match s {
             "v0.9" => Some(Self::V0_9),
             "v0.9.1" => Some(Self::V0_9_1),
-            "v1.0" => Some(Self::V1_0),
+            "v1.0" | "1.0" => Some(Self::V1_0),
             _ => None,
         }
     }

@@ -1,0 +1,228 @@
+//! v1.0 `@`-prefixed reserved keys, read alongside the bare forms.
+//!
+//! The v1.0 work after the August 2026 schema snapshot spells dynamic values
+//! `{"@path": ...}` and `{"@call": ..., "args": ...}`, and the component-level keys
+//! `@catalogId`, `@accessibility`, `@checks`, `@metadata` (the v1.0 evolution guide and the
+//! data-binding page on a2ui.org; the reference core `a2ui-core` 0.4.0 reads `@path`/`@call`;
+//! the agent SDK `a2ui_agent` 0.4.0 emits the `@` forms and reads both). A key that starts
+//! with `@@` is an escaped literal key: one `@` is dropped (`@@type` means the literal key
+//! `@type`), as `a2ui-core` does when it resolves a literal object.
+//!
+//! This crate normalises a v1.0 component to the bare vocabulary once, at parse time, so
+//! the evaluator and the renderers read one form. Only v1.0 messages go through here: in
+//! v0.8 and v0.9 an `@path` key is an ordinary key of a literal object, as in the reference.
+//! ChildList templates (`{"componentId", "path"}`) keep their bare `path` in every version
+//! and are left as they are.
+
+use serde_json::{Map, Value};
+
+/// Component-level reserved keys: the `@` spelling and the bare key it stands for.
+pub const COMPONENT_KEYS: &[(&str, &str)] = &[
+    ("@catalogId", "catalogId"),
+    ("@accessibility", "accessibility"),
+    ("@checks", "checks"),
+    ("@metadata", "metadata"),
+];
+
+/// Rewrite a v1.0 dynamic value into the bare vocabulary, at any depth: `{"@path": p}` →
+/// `{"path": p}`, `{"@call": f, ...}` → `{"call": f, ...}` (the `@` form wins when both are
+/// present), `@@key` → `@key`. Objects naming a `componentId` (ChildList templates and
+/// child references) are returned as they are.
+pub fn normalize_value(value: Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.into_iter().map(normalize_value).collect()),
+        Value::Object(obj) => Value::Object(normalize_object(obj)),
+        other => other,
+    }
+}
+
+fn normalize_object(obj: Map<String, Value>) -> Map<String, Value> {
+    if obj.contains_key("componentId") {
+        return obj;
+    }
+    let at_path = obj.get("@path").is_some_and(Value::is_string);
+    let at_call = obj.get("@call").is_some_and(Value::is_string);
+    let mut out = Map::with_capacity(obj.len());
+    for (k, v) in obj {
+        let key = match k.as_str() {
+            "@path" if at_path => "path".to_owned(),
+            "@call" if at_call => "call".to_owned(),
+            // The `@` spelling wins over a bare key of the same meaning.
+            "path" if at_path => continue,
+            "call" if at_call => continue,
+            _ if k.starts_with("@@") => k[1..].to_owned(),
+            _ => k,
+        };
+        out.insert(key, normalize_value(v));
+    }
+    out
+}
+
+/// Does this v1.0 value use any `@` spelling that [`normalize_value`] rewrites?
+pub fn uses_at_forms(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => items.iter().any(uses_at_forms),
+        Value::Object(obj) if obj.contains_key("componentId") => false,
+        Value::Object(obj) => {
+            obj.get("@path").is_some_and(Value::is_string)
+                || obj.get("@call").is_some_and(Value::is_string)
+                || obj.keys().any(|k| k.starts_with("@@"))
+                || obj.values().any(uses_at_forms)
+        }
+        _ => false,
+    }
+}
+
+/// Normalise the properties of one v1.0 component in place (`id`, `component` and the
+/// catalog id already taken out): the component-level `@` keys become their bare keys (the
+/// `@` spelling wins when both are sent), and every property value goes through
+/// [`normalize_value`]. Returns the wire spelling of each renamed component-level key, as
+/// `(wire, bare)` pairs, empty when the component used none.
+pub fn normalize_component_props(
+    props: &mut Map<String, Value>,
+) -> Vec<(&'static str, &'static str)> {
+    let mut renamed = Vec::new();
+    for &(at, bare) in COMPONENT_KEYS {
+        if bare == "catalogId" {
+            continue;
+        }
+        if let Some(v) = props.shift_remove(at) {
+            props.shift_remove(bare);
+            props.insert(bare.to_owned(), v);
+            renamed.push((at, bare));
+        }
+    }
+    for v in props.values_mut() {
+        if uses_at_forms(v) {
+            *v = normalize_value(std::mem::take(v));
+        }
+    }
+    renamed
+}
+
+/// A v1.0 message in the vocabulary of the August 2026 schema snapshot (the one the
+/// `validation` feature checks against): `"1.0"` becomes `"v1.0"`, and every component and
+/// `callRendererFunction` call is rewritten as [`normalize_component_props`] and
+/// [`normalize_value`] do (`@catalogId` becomes `catalogId`). `None` when the message needs
+/// no rewrite (including every v0.8/v0.9 message).
+pub fn to_bare_message(message: &Value) -> Option<Value> {
+    let obj = message.as_object()?;
+    let version = obj.get("version").and_then(Value::as_str)?;
+    if version != "v1.0" && version != "1.0" {
+        return None;
+    }
+    let mut out = obj.clone();
+    out.insert("version".to_owned(), Value::String("v1.0".to_owned()));
+    for kind in ["createSurface", "updateComponents"] {
+        let Some(Value::Array(list)) = out
+            .get_mut(kind)
+            .and_then(Value::as_object_mut)
+            .and_then(|b| b.get_mut("components"))
+        else {
+            continue;
+        };
+        for c in list.iter_mut() {
+            let Value::Object(props) = c else { continue };
+            let at_catalog = props.shift_remove("@catalogId");
+            normalize_component_props(props);
+            if let Some(cat) = at_catalog {
+                props.insert("catalogId".to_owned(), cat);
+            }
+        }
+    }
+    if let Some(call) = out
+        .get_mut("callRendererFunction")
+        .and_then(Value::as_object_mut)
+        .and_then(|b| b.get_mut("callFunction"))
+        && uses_at_forms(call)
+    {
+        *call = normalize_value(std::mem::take(call));
+    }
+    let out = Value::Object(out);
+    (&out != message).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn at_bindings_and_calls_become_bare_at_any_depth() {
+        let v = json!({"@call": "formatString", "args": {
+            "value": {"@call": "formatNumber", "args": {"value": {"@path": "/n"}}},
+            "list": [{"@path": "a"}, 1]
+        }});
+        assert_eq!(
+            normalize_value(v),
+            json!({"call": "formatString", "args": {
+                "value": {"call": "formatNumber", "args": {"value": {"path": "/n"}}},
+                "list": [{"path": "a"}, 1]
+            }})
+        );
+    }
+
+    #[test]
+    fn the_at_form_wins_and_escapes_drop_one_at() {
+        assert_eq!(
+            normalize_value(json!({"@path": "/a", "path": "/b"})),
+            json!({"path": "/a"})
+        );
+        assert_eq!(
+            normalize_value(json!({"@@type": "card", "@@@x": 1})),
+            json!({"@type": "card", "@@x": 1})
+        );
+        // Not a binding: the reserved key must hold a string.
+        assert_eq!(normalize_value(json!({"@path": 5})), json!({"@path": 5}));
+    }
+
+    #[test]
+    fn templates_and_child_references_are_left_alone() {
+        let t = json!({"componentId": "row", "path": "/items", "@path": "/x"});
+        assert_eq!(normalize_value(t.clone()), t);
+        assert!(!uses_at_forms(&t));
+    }
+
+    #[test]
+    fn component_keys_are_renamed_and_reported() {
+        let mut props = json!({
+            "@accessibility": {"label": {"@path": "/l"}},
+            "accessibility": {"label": "bare loses"},
+            "@checks": [{"condition": {"@call": "required", "args": {"value": {"@path": "/v"}}}, "message": "m"}],
+            "text": "t"
+        })
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+        let renamed = normalize_component_props(&mut props);
+        assert_eq!(
+            renamed,
+            [("@accessibility", "accessibility"), ("@checks", "checks")]
+        );
+        assert_eq!(props["accessibility"], json!({"label": {"path": "/l"}}));
+        assert_eq!(
+            props["checks"][0]["condition"],
+            json!({"call": "required", "args": {"value": {"path": "/v"}}})
+        );
+        assert!(!props.contains_key("@checks"));
+    }
+
+    #[test]
+    fn messages_are_rewritten_for_the_snapshot_schema_only_when_needed() {
+        let bare = json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "t", "component": "Text", "text": {"path": "/a"}}]}});
+        assert_eq!(to_bare_message(&bare), None);
+        let at = json!({"version": "1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "t", "component": "Text", "text": {"@path": "/a"}, "@catalogId": "c"}]}});
+        assert_eq!(
+            to_bare_message(&at),
+            Some(
+                json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "t", "component": "Text", "text": {"path": "/a"}, "catalogId": "c"}]}})
+            )
+        );
+        let v09 = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "t", "component": "Text", "text": {"@path": "/a"}}]}});
+        assert_eq!(to_bare_message(&v09), None);
+    }
+}
