@@ -191,7 +191,11 @@ fn the_check_reports_characters_no_installed_font_has() {
     for path in fixtures() {
         let cov = coverage(&fixture_bytes(&path), false);
         if !cov.missing.is_empty() {
-            eprintln!("egui's fonts only: {}: {}", short_name(&path), describe(&cov.missing));
+            eprintln!(
+                "egui's fonts only: {}: {}",
+                short_name(&path),
+                describe(&cov.missing)
+            );
             tofu.insert(short_name(&path), cov.missing);
         }
     }

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use egui_a2ui::render::icons::{BASIC_ICON_NAMES, icon_glyph, snake_case};
 
 fn ligatures() -> HashMap<String, char> {
-    let text = std::fs::read_to_string("tests/data/material-icons-ligatures.txt")
-        .expect("ligature table");
+    let text =
+        std::fs::read_to_string("tests/data/material-icons-ligatures.txt").expect("ligature table");
     let table: HashMap<String, char> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -69,7 +69,11 @@ fn the_bundled_codepoint_table_agrees_with_the_fonts_ligatures() {
     let mut wrong = Vec::new();
     for (name, c) in &table {
         if icon_glyph(name) != Some(*c) {
-            wrong.push(format!("{name}: {:?} vs font {:04x}", icon_glyph(name), *c as u32));
+            wrong.push(format!(
+                "{name}: {:?} vs font {:04x}",
+                icon_glyph(name),
+                *c as u32
+            ));
         }
     }
     wrong.sort();

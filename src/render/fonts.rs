@@ -25,7 +25,7 @@
 //! ```
 //! let ctx = egui::Context::default();
 //! egui_a2ui::install_fonts(&ctx);
-//! let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+//! let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
 //!     assert_eq!(
 //!         egui_a2ui::render::fonts::bold_family(ui.ctx()),
 //!         egui::FontFamily::Name("a2ui-bold".into())
@@ -33,6 +33,7 @@
 //!     let body = egui::FontId::proportional(14.0);
 //!     assert!(ui.ctx().fonts_mut(|f| f.has_glyphs(&body, "TLV → SFO ✓ €12 • 72°")));
 //! });
+//! output.textures_delta.clear(); // a real integration hands these to its painter
 //! ```
 
 use egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
@@ -52,8 +53,7 @@ pub const SYMBOLS2_FONT: &str = "a2ui-noto-symbols2";
 
 const ROBOTO_REGULAR: &[u8] = include_bytes!("../../assets/fonts/roboto/Roboto-Regular.ttf");
 const ROBOTO_BOLD: &[u8] = include_bytes!("../../assets/fonts/roboto/Roboto-Bold.ttf");
-const DEJAVU_SYMBOLS: &[u8] =
-    include_bytes!("../../assets/fonts/symbols/DejaVuSans-Symbols.ttf");
+const DEJAVU_SYMBOLS: &[u8] = include_bytes!("../../assets/fonts/symbols/DejaVuSans-Symbols.ttf");
 const NOTO_SYMBOLS2: &[u8] =
     include_bytes!("../../assets/fonts/symbols/NotoSansSymbols2-Subset.ttf");
 
@@ -108,7 +108,10 @@ fn egui_fallbacks() -> Vec<(String, FontData)> {
 fn inserts() -> Vec<FontInsert> {
     let bold = bold_family_name();
     let mut out = Vec::with_capacity(8);
-    for (name, bytes) in [(SYMBOLS2_FONT, NOTO_SYMBOLS2), (SYMBOLS_FONT, DEJAVU_SYMBOLS)] {
+    for (name, bytes) in [
+        (SYMBOLS2_FONT, NOTO_SYMBOLS2),
+        (SYMBOLS_FONT, DEJAVU_SYMBOLS),
+    ] {
         out.push(FontInsert::new(
             name,
             FontData::from_static(bytes),
@@ -234,25 +237,24 @@ mod tests {
         let once = extended();
         let mut twice = once.clone();
         extend_definitions(&mut twice);
-        assert_eq!(
-            once.families, twice.families,
-            "no duplicate family entries"
-        );
+        assert_eq!(once.families, twice.families, "no duplicate family entries");
     }
 
     /// Characters agents send that egui's built-in fonts draw as tofu.
-    const AGENT_SYMBOLS: &str = "→←↑↓↔⇒•·€£¥₹₩₽¢✓✔✗✘✕–—…‘’“”«»×÷°±★☆☀☁⚠⚡⛅●○■□▲▼▶◀≈≠≤≥∞™©®§½²µ❤➜⏮⏭⏸⌛⭐";
+    const AGENT_SYMBOLS: &str =
+        "→←↑↓↔⇒•·€£¥₹₩₽¢✓✔✗✘✕–—…‘’“”«»×÷°±★☆☀☁⚠⚡⛅●○■□▲▼▶◀≈≠≤≥∞™©®§½²µ❤➜⏮⏭⏸⌛⭐";
 
     #[test]
     fn installed_fonts_cover_the_symbols_agents_send_in_regular_and_bold() {
         let ctx = egui::Context::default();
         // egui's defaults alone lack some of these: the check below is not vacuous.
-        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             let body = egui::FontId::proportional(14.0);
             assert!(!ui.ctx().fonts_mut(|f| f.has_glyphs(&body, AGENT_SYMBOLS)));
         });
+        output.textures_delta.clear();
         install_fonts(&ctx);
-        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             assert!(fonts_ready(ui.ctx()));
             for family in [FontFamily::Proportional, bold_family(ui.ctx())] {
                 let font = egui::FontId::new(14.0, family.clone());
@@ -264,14 +266,16 @@ mod tests {
             }
             assert_eq!(bold_family(ui.ctx()), bold_family_name());
         });
+        output.textures_delta.clear();
     }
 
     #[test]
     fn bold_family_falls_back_to_proportional_when_not_installed() {
         let ctx = egui::Context::default();
-        let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
             assert_eq!(bold_family(ui.ctx()), FontFamily::Proportional);
             assert!(!fonts_ready(ui.ctx()));
         });
+        output.textures_delta.clear();
     }
 }

@@ -175,7 +175,14 @@ mod tests {
     #[test]
     fn green_primaries_get_text_with_at_least_4_5_to_1() {
         // Material greens: a luma threshold put white on these (2.2:1 to 3.3:1).
-        for hex in [0x4caf50_u32, 0x00c853, 0x43a047, 0x66bb6a, 0x00e676, 0x2e7d32] {
+        for hex in [
+            0x4caf50_u32,
+            0x00c853,
+            0x43a047,
+            0x66bb6a,
+            0x00e676,
+            0x2e7d32,
+        ] {
             let [_, r, g, b] = hex.to_be_bytes();
             let bg = Color32::from_rgb(r, g, b);
             let text = contrast_text_color(bg);
