@@ -63,12 +63,12 @@ pub struct RendererOptions {
     pub show_unsupported: bool,
     /// Where images may load from.
     pub image_policy: Box<dyn ImagePolicy>,
-    /// BCP 47 locale for formatting functions.
-    pub locale: String,
     /// Install the bundled text fonts ([`fonts::install_fonts`]: Roboto, a bold family and
     /// symbol fallbacks) on the first frame. On by default; set `false` to keep the host's
     /// own `Proportional` font (the bold family then falls back to it).
     pub install_fonts: bool,
+    /// BCP 47 locale for formatting functions.
+    pub locale: String,
 }
 
 impl Default for RendererOptions {
@@ -77,8 +77,8 @@ impl Default for RendererOptions {
             show_surface_header: true,
             show_unsupported: true,
             image_policy: Box::new(DefaultImagePolicy),
-            locale: "en-US".to_owned(),
             install_fonts: true,
+            locale: "en-US".to_owned(),
         }
     }
 }
@@ -88,8 +88,8 @@ impl std::fmt::Debug for RendererOptions {
         f.debug_struct("RendererOptions")
             .field("show_surface_header", &self.show_surface_header)
             .field("show_unsupported", &self.show_unsupported)
-            .field("locale", &self.locale)
             .field("install_fonts", &self.install_fonts)
+            .field("locale", &self.locale)
             .finish_non_exhaustive()
     }
 }
