@@ -1,11 +1,16 @@
-//! The smallest embedding: read an A2UI stream, draw it, print what the user does.
+//! The smallest embedding: an eframe app with an agent panel fed from a file or standard input,
+//! printing what the user does. Copy it whole into a new project (`egui_a2ui`, `egui`, `eframe`).
 //!
 //! `cargo run --example minimal -- assets/samples/showcase/form-validation.jsonl`
+//! `my_agent | cargo run --example minimal -- -` (JSONL, drawn as it arrives)
+
+use std::io::Read;
+use std::sync::mpsc;
 
 use egui_a2ui::{Catalog, Renderer};
 
 fn main() -> eframe::Result {
-    let path = std::env::args().nth(1).unwrap_or_else(|| {
+    let arg = std::env::args().nth(1).unwrap_or_else(|| {
         concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/assets/samples/showcase/form-validation.jsonl"
@@ -13,33 +18,42 @@ fn main() -> eframe::Result {
         .into()
     });
     let mut a2ui = Renderer::new(Catalog::basic());
-    let mut problem = None;
-    match std::fs::read(&path) {
-        // JSONL, a JSON array or an example file; a bad message is reported, not fatal.
-        Ok(bytes) => a2ui.feed_document(&bytes),
-        Err(e) => problem = Some(format!("cannot read {path}: {e}")),
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let mut stdin_tx = (arg == "-").then_some(tx);
+    if stdin_tx.is_none() {
+        // A file is one document: JSONL, a JSON array or an official example file.
+        let bytes = std::fs::read(&arg).unwrap_or_else(|e| {
+            eprintln!("cannot read {arg}: {e}");
+            std::process::exit(1)
+        });
+        a2ui.feed_document(&bytes);
     }
-
-    let options = eframe::NativeOptions {
-        renderer: eframe::Renderer::Glow,
-        ..Default::default()
-    };
-    eframe::run_ui_native("egui_a2ui minimal", options, move |ui, _frame| {
-        egui::CentralPanel::default().show(ui, |ui| {
-            if let Some(p) = &problem {
-                ui.colored_label(ui.visuals().error_fg_color, p);
+    eframe::run_ui_native(
+        "egui_a2ui minimal",
+        Default::default(),
+        move |ui, _frame| {
+            if let Some(tx) = stdin_tx.take() {
+                // A reader thread, so the UI never waits on I/O; it wakes the UI per chunk.
+                let ctx = ui.ctx().clone();
+                std::thread::spawn(move || {
+                    let mut buf = [0u8; 8192];
+                    while let Ok(n @ 1..) = std::io::stdin().read(&mut buf) {
+                        let _ = tx.send(buf[..n].to_vec());
+                        ctx.request_repaint();
+                    }
+                });
             }
-            for e in a2ui.store().errors() {
-                ui.colored_label(ui.visuals().error_fg_color, e.error.to_string());
+            for chunk in rx.try_iter() {
+                a2ui.feed_jsonl(&chunk); // any chunking: a partial line waits for the rest
             }
             egui::ScrollArea::vertical().show(ui, |ui| {
                 // Draw every surface; each event the agent should hear about is a message.
                 for event in a2ui.ui(ui) {
                     if let Some(message) = event.to_message() {
-                        println!("{message}");
+                        println!("{message}"); // send it to the agent
                     }
                 }
             });
-        });
-    })
+        },
+    )
 }

@@ -1,7 +1,29 @@
 //! # egui_a2ui
 //!
 //! Render [A2UI](https://a2ui.org) (`application/a2ui+json`) agent interfaces with native
-//! egui widgets.
+//! egui widgets: feed the agent's messages in, draw the surfaces in any [`egui::Ui`], and send
+//! each user action back to the agent.
+//!
+//! ```
+//! # let ctx = egui::Context::default();
+//! # let jsonl_chunk_from_agent: &[u8] = b"";
+//! let mut a2ui = egui_a2ui::Renderer::new(egui_a2ui::Catalog::basic());
+//! a2ui.feed_jsonl(jsonl_chunk_from_agent); // as chunks arrive, cut anywhere
+//! # let _ = ctx.run_ui(Default::default(), |ui| {
+//! for event in a2ui.ui(ui) {                // every frame, inside any egui::Ui
+//!     if let Some(message) = event.to_message() {
+//!         println!("{message}");            // an A2UI `action` or `error`: send it back
+//!     }
+//! }
+//! # });
+//! ```
+//!
+//! A whole eframe program is [`examples/minimal.rs`][minimal] (under 60 lines: a file or
+//! standard input in, actions out); the bundled viewer (`cargo run --example viewer`,
+//! [`examples/viewer`][viewer]) hosts sample streams and real MCP servers.
+//!
+//! [minimal]: https://docs.rs/crate/egui_a2ui/latest/source/examples/minimal.rs
+//! [viewer]: https://docs.rs/crate/egui_a2ui/latest/source/examples/viewer/main.rs
 //!
 //! The crate is layered as data flows: [`stream`] frames bytes into JSON messages,
 //! [`protocol`] parses every A2UI version into one message type, [`model`] keeps the

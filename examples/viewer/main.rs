@@ -112,6 +112,10 @@ fn main() {
         }
         return;
     }
+    if let Some(why) = no_display() {
+        eprintln!("viewer: {why}");
+        std::process::exit(1);
+    }
     let (w, h) = cli.size.unwrap_or((1280.0, 800.0));
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
@@ -128,7 +132,23 @@ fn main() {
     );
     stdio::finish_writer();
     if let Err(e) = result {
-        eprintln!("viewer: {e}");
+        eprintln!("viewer: cannot open a window: {e}");
         std::process::exit(1);
     }
+}
+
+/// Why no window can open here, before winit fails with an OS error trace: on Linux and the
+/// BSDs a window needs an X11 or Wayland display.
+fn no_display() -> Option<&'static str> {
+    let unix_desktop = cfg!(all(
+        unix,
+        not(target_os = "macos"),
+        not(target_os = "android")
+    ));
+    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    (unix_desktop && !set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("WAYLAND_SOCKET"))
+        .then_some(
+            "no display: neither DISPLAY nor WAYLAND_DISPLAY is set. Run the viewer in a desktop \
+         session, or headless under Xvfb: `xvfb-run -a cargo run --example viewer`.",
+        )
 }

@@ -104,7 +104,7 @@ impl SurfaceStore {
         self.revision
     }
 
-    /// How many messages [`Self::apply_value`] / [`Self::apply_indexed`] have numbered.
+    /// How many messages [`Self::apply_value`] / [`Self::apply_owned`] have numbered.
     pub fn messages_seen(&self) -> usize {
         self.messages_seen
     }
