@@ -74,6 +74,7 @@ pub use error::{A2uiError, ReportedError};
 pub use limits::Limits;
 pub use model::SurfaceStore;
 pub use protocol::Version;
+pub use render::fonts::install_fonts;
 pub use render::{ComponentContext, Renderer, RendererOptions};
 
 impl model::SurfaceStore {

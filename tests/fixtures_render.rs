@@ -44,12 +44,11 @@ fn contact_form(version: &str) -> String {
 }
 
 fn render(document: &str) -> Harness<'static, State> {
-    // egui's default fonts lack a few symbols the fixtures use (`→`, `☀`); tofu is fine here.
+    // No `allow_missing_glyphs`: the bundled fonts cover every fixture (tests/glyphs.rs), so
+    // egui's missing-glyph panic stays on.
     // TODO(lead): re-enable the accessible-name check once the input components are merged
     // (the placeholder Slider has no name).
-    let builder = content_util::builder(700.0, 1400.0)
-        .allow_missing_glyphs()
-        .with_accessibility_check(false);
+    let builder = content_util::builder(700.0, 1400.0).with_accessibility_check(false);
     harness_from(builder, renderer_with(document))
 }
 

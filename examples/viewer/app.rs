@@ -280,42 +280,15 @@ pub struct ViewerApp {
 
 const MAX_LOG: usize = 2000;
 
-/// egui's built-in fonts lack arrows and many symbols agents like to send (`TLV→SFO`): add
-/// a system font, when one is installed, as the last fallback.
-fn add_fallback_font(ctx: &egui::Context) {
-    const CANDIDATES: &[&str] = &[
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/TTF/DejaVuSans.ttf",
-        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-        "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
-        "C:\\Windows\\Fonts\\seguisym.ttf",
-    ];
-    let Some(bytes) = CANDIDATES.iter().find_map(|p| std::fs::read(p).ok()) else {
-        return;
-    };
-    ctx.add_font(egui::epaint::text::FontInsert::new(
-        "system-fallback",
-        egui::FontData::from_owned(bytes),
-        vec![
-            egui::epaint::text::InsertFontFamily {
-                family: egui::FontFamily::Proportional,
-                priority: egui::epaint::text::FontPriority::Lowest,
-            },
-            egui::epaint::text::InsertFontFamily {
-                family: egui::FontFamily::Monospace,
-                priority: egui::epaint::text::FontPriority::Lowest,
-            },
-        ],
-    ));
-}
-
 impl ViewerApp {
     /// Set up from the command line. Nothing here blocks on an agent: connections and file
     /// reads run on their own threads.
     pub fn new(ctx: egui::Context, cli: Cli) -> Self {
         let (loads_tx, loads_rx) = channel();
         let (samples, sample_errors) = samples::load_bundled();
-        add_fallback_font(&ctx);
+        // The bundled fonts (Roboto, bold, symbols) and image loaders, before any text is
+        // laid out; the renderer would otherwise install them on its first frame.
+        egui_a2ui::Renderer::install(&ctx);
         // Debug builds of egui outline widgets placed off the pixel grid ("Unaligned");
         // the renderer's flex layout triggers it inside weighted Rows. Not useful here.
         ctx.all_styles_mut(|s| s.debug.show_unaligned = false);

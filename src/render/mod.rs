@@ -3,12 +3,14 @@
 //! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
 //!
 //! Shared drawing pieces live beside it: [`theme`] (primary colour, contrasting text,
-//! accents), [`images`] (`data:` loaders, image states and `fit`), [`icons`] (the bundled
-//! Material Icons font) and [`markdown`] (the `Text` Markdown subset). Every component is
+//! accents), [`images`] (`data:` loaders, image states and `fit`), [`fonts`] (the bundled
+//! Roboto and symbol fonts), [`icons`] (the bundled Material Icons font) and [`markdown`]
+//! (the `Text` Markdown subset). Every component is
 //! wrapped in its own AccessKit node, which carries `accessibility.hidden` and `live`.
 
 pub(crate) mod a11y;
 mod context;
+pub mod fonts;
 pub mod icons;
 pub mod images;
 pub(crate) mod input;
@@ -61,6 +63,10 @@ pub struct RendererOptions {
     pub show_unsupported: bool,
     /// Where images may load from.
     pub image_policy: Box<dyn ImagePolicy>,
+    /// Install the bundled text fonts ([`fonts::install_fonts`]: Roboto, a bold family and
+    /// symbol fallbacks) on the first frame. On by default; set `false` to keep the host's
+    /// own `Proportional` font (the bold family then falls back to it).
+    pub install_fonts: bool,
     /// BCP 47 locale for formatting functions.
     pub locale: String,
 }
@@ -71,6 +77,7 @@ impl Default for RendererOptions {
             show_surface_header: true,
             show_unsupported: true,
             image_policy: Box::new(DefaultImagePolicy),
+            install_fonts: true,
             locale: "en-US".to_owned(),
         }
     }
@@ -81,6 +88,7 @@ impl std::fmt::Debug for RendererOptions {
         f.debug_struct("RendererOptions")
             .field("show_surface_header", &self.show_surface_header)
             .field("show_unsupported", &self.show_unsupported)
+            .field("install_fonts", &self.install_fonts)
             .field("locale", &self.locale)
             .finish_non_exhaustive()
     }
@@ -291,15 +299,26 @@ impl Renderer {
     }
 
     /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
-    /// font). [`Self::ui`] does this itself; call it earlier to have icons from the very
-    /// first frame even when other text was laid out before the renderer ran.
+    /// font, the bundled text fonts of [`fonts::install_fonts`]). [`Self::ui`] does this
+    /// itself; call it earlier to have the fonts and icons from the very first frame even
+    /// when other text was laid out before the renderer ran. A host keeping its own fonts
+    /// calls [`images::install`] instead and sets [`RendererOptions::install_fonts`] to
+    /// `false`.
     pub fn install(ctx: &egui::Context) {
         images::install(ctx);
+        fonts::install_text_fonts(ctx);
+    }
+
+    fn install_for_frame(&self, ctx: &egui::Context) {
+        images::install(ctx);
+        if self.options.install_fonts {
+            fonts::install_text_fonts(ctx);
+        }
     }
 
     /// Draw every visible surface, one after another, and return the frame's events.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
-        images::install(ui.ctx());
+        self.install_for_frame(ui.ctx());
         let ids: Vec<String> = self
             .store
             .surfaces()
@@ -314,7 +333,7 @@ impl Renderer {
 
     /// Draw one surface (nothing if it is not visible) and return the frame's events.
     pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
-        images::install(ui.ctx());
+        self.install_for_frame(ui.ctx());
         self.draw_surface(surface_id, ui);
         self.take_events()
     }

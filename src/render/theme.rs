@@ -173,6 +173,28 @@ mod tests {
     }
 
     #[test]
+    fn green_primaries_get_text_with_at_least_4_5_to_1() {
+        // Material greens: a luma threshold put white on these (2.2:1 to 3.3:1).
+        for hex in [
+            0x4caf50_u32,
+            0x00c853,
+            0x43a047,
+            0x66bb6a,
+            0x00e676,
+            0x2e7d32,
+        ] {
+            let [_, r, g, b] = hex.to_be_bytes();
+            let bg = Color32::from_rgb(r, g, b);
+            let text = contrast_text_color(bg);
+            let ratio = contrast_ratio(bg, text);
+            assert!(ratio >= 4.5, "#{hex:06x}: {text:?} at {ratio:.2}:1");
+        }
+        let green = Color32::from_rgb(0x4c, 0xaf, 0x50);
+        assert_eq!(contrast_text_color(green), Color32::BLACK);
+        assert!(contrast_ratio(green, Color32::WHITE) < 3.0);
+    }
+
+    #[test]
     fn readable_accent_darkens_a_pale_primary_on_a_light_panel() {
         let light = egui::Visuals::light();
         let pale = Color32::from_rgb(0xff, 0xee, 0xaa);

@@ -30,17 +30,6 @@ impl Variant {
     }
 }
 
-/// Black or white, whichever reads better on `bg`.
-fn contrasting_text(bg: Color32) -> Color32 {
-    let [r, g, b, _] = bg.to_array();
-    let luma = 0.2126 * f32::from(r) + 0.7152 * f32::from(g) + 0.0722 * f32::from(b);
-    if luma > 150.0 {
-        Color32::BLACK
-    } else {
-        Color32::WHITE
-    }
-}
-
 /// How many widgets the layer has registered so far this pass.
 fn widget_count(ctx: &egui::Context, layer: egui::LayerId) -> usize {
     ctx.viewport(|vp| vp.this_pass.widgets.get_layer(layer).count())
@@ -99,7 +88,7 @@ impl ComponentRenderer for Button {
             .primary_color()
             .unwrap_or_else(|| ui.visuals().selection.bg_fill);
         let text_color = match variant {
-            Variant::Primary => Some(contrasting_text(primary)),
+            Variant::Primary => Some(crate::render::theme::contrast_text_color(primary)),
             Variant::Borderless => cx.primary_color(),
             Variant::Default => None,
         };
@@ -189,18 +178,6 @@ impl ComponentRenderer for Button {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_on_a_primary_colour_contrasts_with_it() {
-        assert_eq!(
-            contrasting_text(Color32::from_rgb(0, 0, 128)),
-            Color32::WHITE
-        );
-        assert_eq!(
-            contrasting_text(Color32::from_rgb(255, 235, 59)),
-            Color32::BLACK
-        );
-    }
 
     #[test]
     fn unknown_variants_fall_back_to_default() {
