@@ -473,7 +473,12 @@ mod tests {
         assert_eq!(open("//example.com"), Err(UrlRefusal::NoScheme));
         assert_eq!(open("/etc/passwd"), Err(UrlRefusal::NoScheme));
         assert_eq!(open("https://"), Err(UrlRefusal::BadHost));
-        assert_eq!(open("https:///path"), Err(UrlRefusal::BadHost));
+        // As in browsers, extra slashes before the host are skipped.
+        assert_eq!(
+            parse("https:///path").map(|p| p.host),
+            Ok(Some("path".into()))
+        );
+        assert_eq!(open("https://?q"), Err(UrlRefusal::BadHost));
     }
 
     #[test]
