@@ -43,7 +43,9 @@ pub struct Limits {
     /// Component instances resolved for one surface: per frame in the renderer, per dump
     /// in the conformance dump (template instances each count). Past it nodes become
     /// placeholders and one `LIMIT_EXCEEDED` is reported. See the module docs for how it
-    /// relates to the depth and cycle guards.
+    /// relates to the depth and cycle guards. The default, 5,000, is above any surface
+    /// that stays interactive when drawn whole (the frame bench's largest has 3,000
+    /// components); a host drawing larger static surfaces raises it.
     pub max_nodes: usize,
     /// Template instances laid out per frame (lists beyond are virtualised or cut).
     pub max_template_instances: usize,

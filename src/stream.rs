@@ -60,11 +60,14 @@ pub fn for_each_message(bytes: &[u8], limits: &Limits, mut f: impl FnMut(Framed)
     }
 }
 
+/// One element of an array document: its byte range and nesting depth.
+type Element = (usize, usize, usize);
+
 /// How a whole document is framed, found from its bytes alone (nothing is parsed yet).
 enum Document {
     /// A JSON array, or the `messages` array of a wrapper: each element's byte range and
     /// nesting depth.
-    Elements(Vec<(usize, usize, usize)>),
+    Elements(Vec<Element>),
     /// A wrapper whose `messages` is not an array.
     MessagesNotArray,
     /// One message object, of this nesting depth.
@@ -159,7 +162,7 @@ fn scan_value(b: &[u8], start: usize) -> Option<(usize, usize)> {
 
 /// The elements of the array opening at `open`: `(start, end, depth)` each, and the end of
 /// the array.
-fn array_elements(b: &[u8], open: usize) -> Option<(Vec<(usize, usize, usize)>, usize)> {
+fn array_elements(b: &[u8], open: usize) -> Option<(Vec<Element>, usize)> {
     let mut out = Vec::new();
     let mut i = skip_ws(b, open + 1);
     if b.get(i) == Some(&b']') {
