@@ -99,6 +99,13 @@ fn dump_node(
             o.insert("truncated".into(), json!(true));
             return Value::Object(o);
         }
+        NodeKind::OverBudget => {
+            // Past `Limits::max_nodes`: cut like a truncated node, and marked so a reader
+            // can tell the budget from the depth limit. It stands for its later siblings.
+            o.insert("truncated".into(), json!(true));
+            o.insert("overBudget".into(), json!(true));
+            return Value::Object(o);
+        }
         NodeKind::Normal => {}
     }
     if n.unknown {

@@ -65,6 +65,7 @@ pub mod protocol;
 pub mod render;
 pub mod rpc;
 pub mod stream;
+pub mod url_policy;
 #[cfg(feature = "validation")]
 pub mod validate;
 

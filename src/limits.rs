@@ -1,11 +1,34 @@
 //! Every cap on untrusted input, in one place. Payloads come from models and remote agents;
 //! these bound the memory and time a single agent can make the host spend.
+//!
+//! # How the tree guards fit together
+//!
+//! Three guards bound the walk of a surface's component tree (the renderer's frame walk and
+//! the conformance dump), and each catches what the others cannot:
+//!
+//! - the **cycle guard** cuts a node whose `(id, scope)` is already an ancestor. It stops a
+//!   graph that loops, but not one that only *shares*: a node listing the next one twice, 40
+//!   levels deep, has no cycle and still has 2^40 paths;
+//! - [`Limits::max_tree_depth`] cuts any path deeper than 200 nodes. It bounds the stack,
+//!   but a tree of depth 40 and fan-out 2 is well inside it;
+//! - [`Limits::max_nodes`], the **node budget**, counts the component instances resolved
+//!   for one surface (per frame in the renderer, per dump in
+//!   [`conformance`](crate::conformance)), template instances included. It is what bounds
+//!   the *total* work, whatever the shape: shared children, a template whose item expands
+//!   the same absolute template path again (its scopes differ at every level, so the cycle
+//!   guard never fires), or just a very large static tree. Past the budget a node is drawn
+//!   (or dumped) as a placeholder without descending, and one `LIMIT_EXCEEDED` error
+//!   (`what: "max_nodes"`) is reported to the agent.
+//!
+//! A virtualised `List` instantiates only the rows in view, so a 100,000-row list spends a
+//! few dozen nodes of the budget per frame, not 100,000.
 
 /// Resource limits. The defaults are safe for an interactive desktop host; a host may raise
 /// or lower any of them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
-    /// Bytes in one JSON message (one JSONL line, or one element of an array). 4 MiB is far
+    /// Bytes in one JSON message: one JSONL line, one element of a JSON array document, one
+    /// element of `{"messages": [...]}`, or a whole single-message document. 4 MiB is far
     /// above any real surface and keeps one message from exhausting memory.
     pub max_message_bytes: usize,
     /// Bytes buffered for a partial line in the incremental feed before it is dropped.
@@ -17,9 +40,18 @@ pub struct Limits {
     /// Depth of the resolved component tree; deeper nodes are drawn as truncated. 200 matches
     /// the reference oracle.
     pub max_tree_depth: usize,
+    /// Component instances resolved for one surface: per frame in the renderer, per dump
+    /// in the conformance dump (template instances each count). Past it nodes become
+    /// placeholders and one `LIMIT_EXCEEDED` is reported. See the module docs for how it
+    /// relates to the depth and cycle guards. The default, 5,000, is above any surface
+    /// that stays interactive when drawn whole (the frame bench's largest has 3,000
+    /// components); a host drawing larger static surfaces raises it.
+    pub max_nodes: usize,
     /// Template instances laid out per frame (lists beyond are virtualised or cut).
     pub max_template_instances: usize,
-    /// Serialized size of one surface's data model, in bytes (approximate).
+    /// Size of one surface's whole data model, in bytes of its JSON text (estimated, kept
+    /// up to date at every write). A write that would grow the model past it is rejected
+    /// with `LIMIT_EXCEEDED` and the model stays as it was.
     pub max_data_model_bytes: usize,
     /// Characters of one string drawn; longer strings are cut with an ellipsis.
     pub max_string_chars: usize,
@@ -29,8 +61,16 @@ pub struct Limits {
     pub max_expression_depth: usize,
     /// Compiled size of one `regex` pattern, in bytes.
     pub max_regex_bytes: usize,
-    /// Nesting depth of JSON accepted in a message (serde_json stops at 128 anyway).
+    /// Nesting depth of arrays and objects in one message (`{}` is depth 1, `{"a":[1]}`
+    /// depth 2). Measured on the bytes before parsing, so a deeper message is rejected with
+    /// `LIMIT_EXCEEDED` and never reaches the parser. The default, 100, sits below
+    /// serde_json's own recursion limit (128), so ours is the one that applies; a value
+    /// above 127 lets serde_json's limit apply instead (the message is then malformed JSON).
     pub max_json_depth: usize,
+    /// Bytes of decoded `data:` images kept in the image cache of an egui context (least
+    /// recently drawn images are dropped first; an image of a deleted surface is dropped
+    /// at once).
+    pub max_image_cache_bytes: usize,
 }
 
 impl Default for Limits {
@@ -41,13 +81,15 @@ impl Default for Limits {
             max_surfaces: 256,
             max_components: 10_000,
             max_tree_depth: 200,
+            max_nodes: 5_000,
             max_template_instances: 100_000,
             max_data_model_bytes: 64 * 1024 * 1024,
             max_string_chars: 100_000,
             max_call_depth: 16,
             max_expression_depth: 10,
             max_regex_bytes: 256 * 1024,
-            max_json_depth: 128,
+            max_json_depth: 100,
+            max_image_cache_bytes: 64 * 1024 * 1024,
         }
     }
 }

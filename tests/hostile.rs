@@ -69,8 +69,12 @@ struct Case {
     messages: Vec<Value>,
     /// Raw bytes fed as JSONL after the messages (for framing attacks).
     raw: Vec<u8>,
+    /// Feed `raw` as a whole document (array, wrapper) instead of a JSONL stream.
+    document: bool,
     /// Expected error code when applying (None: accepted).
     code: Option<&'static str>,
+    /// Expected error code among the events of the drawn frames (e.g. the node budget).
+    drawn: Option<&'static str>,
     limits: Limits,
 }
 
@@ -79,7 +83,9 @@ fn case(name: &'static str, messages: Vec<Value>, code: Option<&'static str>) ->
         name,
         messages,
         raw: Vec::new(),
+        document: false,
         code,
+        drawn: None,
         limits: Limits::default(),
     }
 }
@@ -89,9 +95,43 @@ fn raw(name: &'static str, bytes: Vec<u8>, code: Option<&'static str>) -> Case {
         name,
         messages: Vec::new(),
         raw: bytes,
+        document: false,
         code,
+        drawn: None,
         limits: Limits::default(),
     }
+}
+
+/// A budget small enough that drawing a cut explosion stays quick in a debug build.
+fn small_budget() -> Limits {
+    Limits {
+        max_nodes: 400,
+        ..Limits::default()
+    }
+}
+
+/// Each of 40 Columns lists the next one twice: no cycle, 2^40 paths.
+fn shared_children() -> Value {
+    let mut c: Vec<Value> = (0..40)
+        .map(|i| {
+            let id = if i == 0 {
+                "root".to_owned()
+            } else {
+                format!("n{i}")
+            };
+            let next = format!("n{}", i + 1);
+            json!({"id": id, "component": "Column", "children": [next, next]})
+        })
+        .collect();
+    c.push(json!({"id": "n40", "component": "Text", "text": "leaf"}));
+    Value::Array(c)
+}
+
+fn jsonl(messages: &[Value]) -> Vec<u8> {
+    messages
+        .iter()
+        .flat_map(|m| format!("{m}\n").into_bytes())
+        .collect()
 }
 
 fn deep_json(levels: usize) -> Vec<u8> {
@@ -202,15 +242,112 @@ fn cases() -> Vec<Case> {
             {"id": "root", "component": "Image", "url": "javascript:alert(1)"}]))], None),
         raw("truncated_lines", b"{\"version\":\"v0.9\",\"createSur\n{\"version\":\n".to_vec(), Some("VALIDATION_FAILED")),
         raw("invalid_utf8", b"{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"\xff\xfe\"}}\n".to_vec(), Some("VALIDATION_FAILED")),
-        raw("json_nested_100000_levels", deep_json(100_000), Some("VALIDATION_FAILED")),
+        raw("json_nested_100000_levels", deep_json(100_000), Some("LIMIT_EXCEEDED")),
         raw("nan_and_infinity_literals", b"{\"version\":\"v0.9\",\"updateDataModel\":{\"surfaceId\":\"b\",\"path\":\"/n\",\"value\":NaN}}\n{\"version\":\"v0.9\",\"updateDataModel\":{\"surfaceId\":\"b\",\"path\":\"/n\",\"value\":Infinity}}\n".to_vec(), Some("VALIDATION_FAILED")),
         raw("a_nul_byte_line", b"\0\0\0\n".to_vec(), Some("VALIDATION_FAILED")),
     ];
     v.push(Case {
+        name: "shared_children_40_levels_deep",
+        messages: vec![x(), comps("x", shared_children())],
+        drawn: Some("LIMIT_EXCEEDED"),
+        limits: small_budget(),
+        ..case("", Vec::new(), None)
+    });
+    v.push(Case {
+        name: "a_template_that_expands_its_own_absolute_path",
+        messages: vec![x(), data("x", "/l", json!((0..20).collect::<Vec<u32>>())), comps("x", json!([
+            {"id": "root", "component": "Column", "children": {"componentId": "item", "path": "/l"}},
+            {"id": "item", "component": "Column", "children": {"componentId": "item", "path": "/l"}}]))],
+        drawn: Some("LIMIT_EXCEEDED"),
+        limits: small_budget(),
+        ..case("", Vec::new(), None)
+    });
+    v.push(raw(
+        "a_byte_order_mark_before_the_stream",
+        [
+            b"\xEF\xBB\xBF".to_vec(),
+            jsonl(&[
+                x(),
+                comps(
+                    "x",
+                    json!([{"id": "root", "component": "Text", "text": "bom"}]),
+                ),
+            ]),
+        ]
+        .concat(),
+        None,
+    ));
+    v.push(Case {
+        name: "a_byte_order_mark_before_an_array_document",
+        raw: [
+            b"\xEF\xBB\xBF[".to_vec(),
+            x().to_string().into_bytes(),
+            b"]".to_vec(),
+        ]
+        .concat(),
+        document: true,
+        ..case("", Vec::new(), None)
+    });
+    v.push(Case {
+        name: "cumulative_data_model_growth",
+        messages: std::iter::once(x())
+            .chain((0..40).map(|i| data("x", &format!("/k{i}"), json!("g".repeat(3_000)))))
+            .collect(),
+        code: Some("LIMIT_EXCEEDED"),
+        limits: Limits {
+            max_data_model_bytes: 30_000,
+            ..Limits::default()
+        },
+        ..case("", Vec::new(), None)
+    });
+    v.push(Case {
+        name: "an_oversized_array_element",
+        raw: format!(
+            "[{}, {}, {}]",
+            x(),
+            data("x", "/big", json!("o".repeat(5_000))),
+            comps(
+                "x",
+                json!([{"id": "root", "component": "Text", "text": "after"}])
+            )
+        )
+        .into_bytes(),
+        document: true,
+        code: Some("LIMIT_EXCEEDED"),
+        limits: Limits {
+            max_message_bytes: 1_000,
+            ..Limits::default()
+        },
+        ..case("", Vec::new(), None)
+    });
+    v.push(Case {
+        name: "an_oversized_element_of_a_messages_wrapper",
+        raw: format!(
+            "{{\"messages\": [{}, {}]}}",
+            x(),
+            data("x", "/big", json!("o".repeat(5_000)))
+        )
+        .into_bytes(),
+        document: true,
+        code: Some("LIMIT_EXCEEDED"),
+        limits: Limits {
+            max_message_bytes: 1_000,
+            ..Limits::default()
+        },
+        ..case("", Vec::new(), None)
+    });
+    v.push(case(
+        "a_write_path_a_thousand_segments_deep",
+        vec![x(), data("x", &"/a".repeat(1_000), json!(1))],
+        Some("DATA_MODEL_ERROR"),
+    ));
+    v.push(Case {
         name: "too_many_surfaces",
         messages: (0..10).map(|i| create(&format!("s{i}"))).collect(),
         raw: Vec::new(),
+        document: false,
         code: Some("LIMIT_EXCEEDED"),
+        drawn: None,
         limits: Limits {
             max_surfaces: 5,
             ..Limits::default()
@@ -230,7 +367,9 @@ fn cases() -> Vec<Case> {
             ),
         ],
         raw: Vec::new(),
+        document: false,
         code: Some("LIMIT_EXCEEDED"),
+        drawn: None,
         limits: Limits {
             max_components: 50,
             ..Limits::default()
@@ -240,7 +379,9 @@ fn cases() -> Vec<Case> {
         name: "a_line_over_the_byte_limit",
         messages: Vec::new(),
         raw: format!("{}\n", data("b", "/big", json!("x".repeat(10_000)))).into_bytes(),
+        document: false,
         code: Some("LIMIT_EXCEEDED"),
+        drawn: None,
         limits: Limits {
             max_message_bytes: 1_000,
             max_line_bytes: 2_000,
@@ -251,7 +392,9 @@ fn cases() -> Vec<Case> {
         name: "a_data_model_over_the_size_limit",
         messages: vec![x(), data("x", "/big", json!("y".repeat(5_000)))],
         raw: Vec::new(),
+        document: false,
         code: Some("LIMIT_EXCEEDED"),
+        drawn: None,
         limits: Limits {
             max_data_model_bytes: 1_000,
             ..Limits::default()
@@ -263,13 +406,15 @@ fn cases() -> Vec<Case> {
 #[test]
 fn every_hostile_case_is_survived() {
     let all = cases();
-    assert!(all.len() >= 40, "the corpus has {} cases", all.len());
+    assert!(all.len() >= 63, "the corpus has {} cases", all.len());
     for c in all {
         let mut r = renderer(c.limits.clone());
         for m in &c.messages {
             let _ = r.apply_value(m);
         }
-        if !c.raw.is_empty() {
+        if !c.raw.is_empty() && c.document {
+            r.feed_document(&c.raw);
+        } else if !c.raw.is_empty() {
             r.feed_jsonl(&c.raw);
             r.finish_jsonl();
         }
@@ -282,10 +427,36 @@ fn every_hostile_case_is_survived() {
             ),
             None => assert!(codes.is_empty(), "{}: unexpected errors {codes:?}", c.name),
         }
-        draw(&mut r);
+        let events = draw(&mut r);
+        if let Some(code) = c.drawn {
+            let n = events
+                .iter()
+                .filter(|e| matches!(e, Event::Error(e) if e.error.code() == code))
+                .count();
+            assert_eq!(
+                n, 1,
+                "{}: {code} reported once while drawing: {events:?}",
+                c.name
+            );
+        }
         bystander_intact(&r);
-        // Memory stays bounded: nothing beyond the limits was stored.
+        // Memory stays bounded: nothing beyond the limits was stored, and no walk of a
+        // surface resolves more than its node budget (plus one cut stand-in per level).
         let limits = &c.limits;
+        for s in r.store().surfaces() {
+            assert!(
+                s.data.byte_size() <= limits.max_data_model_bytes,
+                "{}",
+                c.name
+            );
+            let (tree, _) = egui_a2ui::model::tree::resolve_tree(s, r.store().catalogs(), limits);
+            let nodes = tree.map_or(0, |t| t.node_count());
+            assert!(
+                nodes <= limits.max_nodes + limits.max_tree_depth,
+                "{}: {nodes}",
+                c.name
+            );
+        }
         assert!(
             r.store().surfaces().count() <= limits.max_surfaces,
             "{}",
@@ -332,4 +503,53 @@ fn errors_become_agent_messages_of_the_surface_version() {
     assert_eq!(m["error"]["code"], "VALIDATION_FAILED");
     assert_eq!(m["error"]["surfaceId"], "b");
     assert_eq!(m["error"]["path"], "/updateComponents/components/1/id");
+}
+
+/// 1x1 PNG.
+const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+#[test]
+fn image_cache_growth_is_bounded_and_released_with_the_surface() {
+    use egui_a2ui::render::images::data_cache_stats;
+    let cap = 8_000;
+    let mut r = renderer(Limits {
+        max_image_cache_bytes: cap,
+        ..Limits::default()
+    });
+    r.apply_value(&create("x")).expect("x");
+    let ctx = egui::Context::default();
+    let draw_on = |r: &mut Renderer| {
+        let mut events = Vec::new();
+        for _ in 0..2 {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| events.extend(r.ui(ui)));
+            });
+            out.textures_delta.clear();
+        }
+        events
+    };
+    // An agent sending ever new images: 25 rounds of 20 distinct URIs each.
+    for round in 0..25 {
+        let ids: Vec<String> = (0..20).map(|i| format!("i{i}")).collect();
+        let mut c = vec![json!({"id": "root", "component": "Column", "children": ids})];
+        for i in 0..20 {
+            c.push(json!({"id": format!("i{i}"), "component": "Image", "url": format!("{PNG}#{round}-{i}")}));
+        }
+        r.apply_value(&comps("x", Value::Array(c))).expect("images");
+        draw_on(&mut r);
+        let (entries, bytes) = data_cache_stats(&ctx);
+        assert!(bytes <= cap, "round {round}: {bytes} bytes cached");
+        assert!(entries * 100 <= cap, "round {round}: {entries} entries");
+    }
+    bystander_intact(&r);
+    assert!(data_cache_stats(&ctx).0 > 0);
+    r.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "x"}}))
+        .expect("delete");
+    assert_eq!(
+        data_cache_stats(&ctx),
+        (0, 0),
+        "the deleted surface's images are released"
+    );
+    draw_on(&mut r);
+    bystander_intact(&r);
 }

@@ -10,20 +10,88 @@ use crate::error::A2uiError;
 /// cannot allocate an array of billions of nulls. Matches the reference core.
 pub const MAX_ARRAY_INDEX: usize = 10_000;
 
-/// A JSON document with JSON Pointer reads and writes.
+/// Most segments a write's pointer may have. Writes vivify the containers they pass
+/// through, so without a cap one message could build a document nested a million levels
+/// deep (which the recursive drop and serialisation of JSON values would not survive).
+/// With it, a model nests at most this plus [`Limits::max_json_depth`] levels.
+///
+/// [`Limits::max_json_depth`]: crate::Limits::max_json_depth
+pub const MAX_POINTER_SEGMENTS: usize = 256;
+
+/// A JSON document with JSON Pointer reads and writes, and its size kept up to date.
+///
+/// The size ([`Self::byte_size`]) is the estimated length of the document's JSON text
+/// (see [`value_bytes`]). Every write adjusts it by the size of what it adds and removes,
+/// so accounting never re-reads the whole model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataModel {
     root: Value,
     revision: u64,
+    bytes: usize,
 }
 
 impl Default for DataModel {
     fn default() -> Self {
-        Self {
-            root: Value::Object(Map::new()),
-            revision: 0,
+        Self::new(Value::Object(Map::new()))
+    }
+}
+
+/// The estimated length of a value's JSON text, as the data-model accounting counts it:
+/// strings count their UTF-8 bytes and quotes (escapes are not counted), numbers 12, `null`
+/// and booleans 5, and each member of an object its key and 4. Walked without recursion.
+pub fn value_bytes(v: &Value) -> usize {
+    enum It<'a> {
+        Array(std::slice::Iter<'a, Value>),
+        Object(serde_json::map::Iter<'a>),
+    }
+    let mut total = 0usize;
+    let mut stack: Vec<It<'_>> = Vec::new();
+    let mut next = Some(v);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                Value::Null | Value::Bool(_) => total += 5,
+                Value::Number(_) => total += 12,
+                Value::String(s) => total += s.len() + 2,
+                Value::Array(a) => {
+                    total += 2;
+                    stack.push(It::Array(a.iter()));
+                }
+                Value::Object(m) => {
+                    total += 2;
+                    stack.push(It::Object(m.iter()));
+                }
+            }
+        }
+        let Some(top) = stack.last_mut() else {
+            return total;
+        };
+        match top {
+            It::Array(it) => match it.next() {
+                Some(x) => next = Some(x),
+                None => {
+                    stack.pop();
+                }
+            },
+            It::Object(it) => match it.next() {
+                Some((k, x)) => {
+                    total += k.len() + 4;
+                    next = Some(x);
+                }
+                None => {
+                    stack.pop();
+                }
+            },
         }
     }
+}
+
+/// Where a write's walk stands: on an existing value, or inside a container the write
+/// itself creates (empty so far).
+enum Step<'a> {
+    Existing(&'a Value),
+    FreshObject,
+    FreshArray,
 }
 
 /// Split a JSON pointer into unescaped segments. Empty segments are skipped (as the
@@ -146,10 +214,33 @@ pub fn get_pointer<'a>(root: &'a Value, path: &str) -> Result<Option<&'a Value>,
     Ok(Some(cur))
 }
 
+/// `LIMIT_EXCEEDED` when a model of `new` bytes is over `max` (and it was `old` before).
+fn check_growth(old: usize, new: usize, max: Option<usize>) -> Result<(), A2uiError> {
+    match max {
+        Some(max) if new > max && new > old => Err(A2uiError::LimitExceeded {
+            what: "max_data_model_bytes",
+            limit: max,
+            actual: new,
+        }),
+        _ => Ok(()),
+    }
+}
+
 impl DataModel {
     /// A model holding `root`.
     pub fn new(root: Value) -> Self {
-        Self { root, revision: 0 }
+        let bytes = value_bytes(&root);
+        Self {
+            root,
+            revision: 0,
+            bytes,
+        }
+    }
+
+    /// The estimated size of the whole document's JSON text, in bytes ([`value_bytes`]),
+    /// kept up to date by every write.
+    pub fn byte_size(&self) -> usize {
+        self.bytes
     }
 
     /// The whole document.
@@ -172,9 +263,44 @@ impl DataModel {
     /// Writing through a primitive, or a non-index segment on an array, is an error and
     /// leaves the model untouched.
     pub fn set(&mut self, path: &str, value: Option<Value>) -> Result<(), A2uiError> {
+        self.write(path, value, None)
+    }
+
+    /// [`Self::set`], refused when it would grow the model past `max_bytes` (its
+    /// [`Self::byte_size`] after the write): the error is `LIMIT_EXCEEDED`
+    /// (`max_data_model_bytes`) and the model stays as it was. A write that shrinks the
+    /// model always passes.
+    pub fn set_within(
+        &mut self,
+        path: &str,
+        value: Option<Value>,
+        max_bytes: usize,
+    ) -> Result<(), A2uiError> {
+        self.write(path, value, Some(max_bytes))
+    }
+
+    fn write(
+        &mut self,
+        path: &str,
+        value: Option<Value>,
+        max_bytes: Option<usize>,
+    ) -> Result<(), A2uiError> {
         let segs = parse_pointer(path)?;
+        if segs.len() > MAX_POINTER_SEGMENTS {
+            return Err(A2uiError::DataModel {
+                path: path.chars().take(200).collect(),
+                message: format!(
+                    "a write may not go deeper than {MAX_POINTER_SEGMENTS} segments (this one has {})",
+                    segs.len()
+                ),
+            });
+        }
         if segs.is_empty() {
-            self.root = value.unwrap_or_else(|| Value::Object(Map::new()));
+            let value = value.unwrap_or_else(|| Value::Object(Map::new()));
+            let new = value_bytes(&value);
+            check_growth(self.bytes, new, max_bytes)?;
+            self.root = value;
+            self.bytes = new;
             self.revision += 1;
             return Ok(());
         }
@@ -184,6 +310,11 @@ impl DataModel {
         // Validate the whole walk before mutating anything, so a failed write changes
         // nothing.
         self.check_writable(path, &segs)?;
+        let (added, removed) = self.write_cost(&segs, value.as_ref());
+        let new = (self.bytes + added).saturating_sub(removed);
+        if added > removed {
+            check_growth(self.bytes, new, max_bytes)?;
+        }
         if self.root.is_null() {
             self.root = Value::Object(Map::new());
         }
@@ -253,8 +384,102 @@ impl DataModel {
             }
             _ => return Err(err("cannot write through a primitive value")),
         }
+        self.bytes = new;
         self.revision += 1;
         Ok(())
+    }
+
+    /// The bytes a write adds and removes, walked without changing anything; mirrors what
+    /// [`Self::write`] does (vivified containers, array padding, replaced values).
+    fn write_cost(&self, segs: &[String], value: Option<&Value>) -> (usize, usize) {
+        let (mut added, mut removed) = (0usize, 0usize);
+        let mut cur = if self.root.is_null() {
+            removed += 5;
+            added += 2;
+            Step::FreshObject
+        } else {
+            Step::Existing(&self.root)
+        };
+        let Some((key, path)) = segs.split_last() else {
+            return (added, removed);
+        };
+        for (i, seg) in path.iter().enumerate() {
+            let next_fresh = if segs.get(i + 1).is_some_and(|s| is_index(s)) {
+                Step::FreshArray
+            } else {
+                Step::FreshObject
+            };
+            cur = match cur {
+                Step::Existing(Value::Object(m)) => match m.get(seg.as_str()) {
+                    Some(Value::Null) => {
+                        removed += 5;
+                        added += 2;
+                        next_fresh
+                    }
+                    Some(v) => Step::Existing(v),
+                    None => {
+                        added += seg.len() + 4 + 2;
+                        next_fresh
+                    }
+                },
+                Step::Existing(Value::Array(a)) => {
+                    let idx = index(seg).unwrap_or(0);
+                    match a.get(idx) {
+                        Some(Value::Null) => {
+                            removed += 5;
+                            added += 2;
+                            next_fresh
+                        }
+                        Some(v) => Step::Existing(v),
+                        None => {
+                            added += 5 * (idx - a.len()) + 2;
+                            next_fresh
+                        }
+                    }
+                }
+                Step::FreshObject => {
+                    added += seg.len() + 4 + 2;
+                    next_fresh
+                }
+                Step::FreshArray => {
+                    added += 5 * index(seg).unwrap_or(0) + 2;
+                    next_fresh
+                }
+                // Refused by `check_writable` before this is reached.
+                Step::Existing(_) => return (added, removed),
+            };
+        }
+        let new = value.map_or(0, value_bytes);
+        match (cur, value) {
+            (Step::Existing(Value::Object(m)), _) => match (m.get(key.as_str()), value) {
+                (Some(old), Some(_)) => {
+                    removed += value_bytes(old);
+                    added += new;
+                }
+                (None, Some(_)) => added += key.len() + 4 + new,
+                (Some(old), None) => removed += key.len() + 4 + value_bytes(old),
+                (None, None) => {}
+            },
+            (Step::Existing(Value::Array(a)), _) => {
+                let idx = index(key).unwrap_or(0);
+                match (a.get(idx), value) {
+                    (Some(old), Some(_)) => {
+                        removed += value_bytes(old);
+                        added += new;
+                    }
+                    (None, Some(_)) => added += 5 * (idx - a.len()) + new,
+                    (Some(old), None) => {
+                        removed += value_bytes(old);
+                        added += 5;
+                    }
+                    (None, None) => {}
+                }
+            }
+            (Step::FreshObject, Some(_)) => added += key.len() + 4 + new,
+            (Step::FreshArray, Some(_)) => added += 5 * index(key).unwrap_or(0) + new,
+            _ => {}
+        }
+        (added, removed)
     }
 
     fn check_writable(&self, path: &str, segs: &[String]) -> Result<(), A2uiError> {
@@ -296,5 +521,85 @@ impl DataModel {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Every kind of write: new keys, replaced values, vivified objects and arrays, padded
+    /// arrays, null slots, deletes, root replacement, a null root.
+    fn writes() -> Vec<(&'static str, Option<Value>)> {
+        vec![
+            ("/a", Some(json!(1))),
+            ("/a", Some(json!("longer string"))),
+            ("/b/c/d", Some(json!({"x": [1, 2, 3]}))),
+            ("/l/3", Some(json!(true))),
+            ("/l/1/k", Some(json!("vivified in a null slot"))),
+            ("/l/7", Some(json!(null))),
+            ("/l/9/0/2", Some(json!(4.5))),
+            ("/l/3", None),
+            ("/b/c", None),
+            ("/b/new~1key", Some(json!({"deep": {"er": "x"}}))),
+            ("/missing/x", None),
+            ("/a", None),
+            ("/", Some(Value::Null)),
+            ("/n/0", Some(json!("after a null root"))),
+            ("", Some(json!({"fresh": [null, {"k": "v"}]}))),
+            ("/fresh/0/a", Some(json!(1))),
+            ("/fresh/1", None),
+        ]
+    }
+
+    #[test]
+    fn the_size_kept_at_each_write_equals_the_size_of_the_whole_model() {
+        let mut m = DataModel::default();
+        assert_eq!(m.byte_size(), value_bytes(m.root()));
+        for (path, value) in writes() {
+            m.set(path, value.clone())
+                .unwrap_or_else(|e| panic!("{path}: {e}"));
+            assert_eq!(
+                m.byte_size(),
+                value_bytes(m.root()),
+                "after {path} = {value:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_write_past_the_cap_is_refused_and_changes_nothing() {
+        let mut m = DataModel::default();
+        for i in 0..3 {
+            m.set_within(&format!("/k{i}"), Some(json!("x".repeat(300))), 1_000)
+                .expect("fits");
+        }
+        let before = m.clone();
+        let e = m
+            .set_within("/k3", Some(json!("x".repeat(300))), 1_000)
+            .expect_err("the fourth write does not fit");
+        assert_eq!(e.code(), "LIMIT_EXCEEDED");
+        assert_eq!(m, before, "the model stays as it was");
+        assert!(m.byte_size() <= 1_000);
+        // A write that shrinks the model passes, and makes room.
+        m.set_within("/k0", None, 1_000).expect("delete");
+        m.set_within("/k3", Some(json!("x".repeat(300))), 1_000)
+            .expect("fits again");
+        assert_eq!(m.byte_size(), value_bytes(m.root()));
+    }
+
+    #[test]
+    fn a_write_may_not_nest_past_the_segment_cap() {
+        let mut m = DataModel::default();
+        let deep = "/a".repeat(MAX_POINTER_SEGMENTS + 1);
+        assert_eq!(
+            m.set(&deep, Some(json!(1))).map_err(|e| e.code()),
+            Err("DATA_MODEL_ERROR")
+        );
+        assert_eq!(m.root(), &json!({}));
+        let ok = "/a".repeat(MAX_POINTER_SEGMENTS);
+        m.set(&ok, Some(json!(1))).expect("at the cap");
     }
 }

@@ -196,13 +196,13 @@ impl SurfaceStore {
                 .update_components(&surface_id, components, version)
                 .map(|()| None),
             Message::UpdateDataModel { surface_id, writes } => {
-                let limits = self.limits.clone();
+                // The cap is on the surface's whole model, accounted at every write (see
+                // `DataModel::byte_size`); a write past it is refused and changes nothing.
+                // Writes of one message before a refused one stay applied.
+                let max = self.limits.max_data_model_bytes;
                 let surface = self.target(&surface_id, version)?;
                 for w in writes {
-                    if let Some(v) = &w.value {
-                        check_value_size(v, &limits)?;
-                    }
-                    surface.data.set(&w.path, w.value)?;
+                    surface.data.set_within(&w.path, w.value, max)?;
                 }
                 Ok(None)
             }
@@ -410,38 +410,14 @@ fn mismatch(s: &Surface, version: Version) -> A2uiError {
     }
 }
 
-/// A cheap upper bound of a value's serialized size, stopping once past the limit.
+/// A whole initial data model against `max_data_model_bytes`.
 fn check_value_size(v: &Value, limits: &Limits) -> Result<(), A2uiError> {
-    fn size(v: &Value, budget: usize, acc: &mut usize) {
-        if *acc > budget {
-            return;
-        }
-        match v {
-            Value::Null | Value::Bool(_) => *acc += 5,
-            Value::Number(_) => *acc += 12,
-            Value::String(s) => *acc += s.len() + 2,
-            Value::Array(a) => {
-                *acc += 2;
-                for x in a {
-                    size(x, budget, acc);
-                }
-            }
-            Value::Object(m) => {
-                *acc += 2;
-                for (k, x) in m {
-                    *acc += k.len() + 4;
-                    size(x, budget, acc);
-                }
-            }
-        }
-    }
-    let mut acc = 0;
-    size(v, limits.max_data_model_bytes, &mut acc);
-    if acc > limits.max_data_model_bytes {
+    let actual = super::data_model::value_bytes(v);
+    if actual > limits.max_data_model_bytes {
         return Err(A2uiError::LimitExceeded {
             what: "max_data_model_bytes",
             limit: limits.max_data_model_bytes,
-            actual: acc,
+            actual,
         });
     }
     Ok(())

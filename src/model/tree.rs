@@ -3,6 +3,7 @@
 //! children, cycles, and runaway depth.
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 use serde_json::Value;
 
@@ -94,13 +95,31 @@ pub fn child_refs(
     version: Version,
     max_instances: usize,
 ) -> Vec<ChildRef> {
-    let v08 = version == Version::V0_8;
     let mut out = Vec::new();
+    for_each_child(component, scope, data, version, max_instances, |c| {
+        out.push(c);
+        ControlFlow::Continue(())
+    });
+    out
+}
+
+/// [`child_refs`] one child at a time, without collecting them: `f` may stop the walk
+/// early with [`ControlFlow::Break`]. Template instances are made as they are visited, so
+/// a walk cut short never builds the references of a 100,000-item template.
+pub fn for_each_child(
+    component: &Component,
+    scope: &str,
+    data: &Value,
+    version: Version,
+    max_instances: usize,
+    mut f: impl FnMut(ChildRef) -> ControlFlow<()>,
+) {
+    let v08 = version == Version::V0_8;
     for slot in SLOT_ORDER {
         let Some(v) = component.props.get(*slot) else {
             continue;
         };
-        match *slot {
+        let flow = match *slot {
             "child" | "trigger" | "content" => {
                 if let Value::String(id) = v {
                     let wire = match (v08, *slot) {
@@ -108,57 +127,81 @@ pub fn child_refs(
                         (true, "content") => "contentChild",
                         (_, s) => s,
                     };
-                    out.push(ChildRef {
+                    f(ChildRef {
                         id: id.clone(),
                         scope: scope.to_owned(),
                         slot: Cow::Borrowed(wire),
                         index: None,
-                    });
+                    })
+                } else {
+                    ControlFlow::Continue(())
                 }
             }
             "children" => match v {
-                Value::Array(ids) => {
-                    for id in ids {
-                        if let Value::String(id) = id {
-                            out.push(ChildRef {
-                                id: id.clone(),
-                                scope: scope.to_owned(),
-                                slot: Cow::Borrowed("children"),
-                                index: None,
-                            });
-                        }
-                    }
-                }
-                other => {
-                    if let Some(tpl) = template_of(other, scope) {
-                        let n = template_len(data, &tpl, version).min(max_instances);
-                        for i in 0..n {
-                            if let Some(c) = template_instance(data, &tpl, i, version) {
-                                out.push(c);
-                            }
-                        }
-                    }
-                }
+                Value::Array(ids) => ids.iter().filter_map(Value::as_str).try_for_each(|id| {
+                    f(ChildRef {
+                        id: id.to_owned(),
+                        scope: scope.to_owned(),
+                        slot: Cow::Borrowed("children"),
+                        index: None,
+                    })
+                }),
+                other => match template_of(other, scope) {
+                    Some(tpl) => for_each_instance(data, &tpl, version, max_instances, &mut f),
+                    None => ControlFlow::Continue(()),
+                },
             },
             "tabs" => {
                 if let Value::Array(tabs) = v {
                     let name = if v08 { "tabItems" } else { "tabs" };
-                    for (i, t) in tabs.iter().enumerate() {
+                    tabs.iter().enumerate().try_for_each(|(i, t)| {
                         if let Some(Value::String(id)) = t.get("child") {
-                            out.push(ChildRef {
+                            f(ChildRef {
                                 id: id.clone(),
                                 scope: scope.to_owned(),
                                 slot: Cow::Owned(format!("{name}[{i}].child")),
                                 index: None,
-                            });
+                            })
+                        } else {
+                            ControlFlow::Continue(())
                         }
-                    }
+                    })
+                } else {
+                    ControlFlow::Continue(())
                 }
             }
-            _ => {}
+            _ => ControlFlow::Continue(()),
+        };
+        if flow.is_break() {
+            return;
         }
     }
-    out
+}
+
+/// Every instance of a template (at most `max`), in order, made one at a time.
+fn for_each_instance(
+    data: &Value,
+    tpl: &Template<'_>,
+    version: Version,
+    max: usize,
+    f: &mut impl FnMut(ChildRef) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let base = tpl.path.trim_end_matches('/');
+    let make = |seg: &dyn std::fmt::Display, i: usize| ChildRef {
+        id: tpl.component_id.to_owned(),
+        scope: format!("{base}/{seg}"),
+        slot: Cow::Borrowed("children"),
+        index: Some(i),
+    };
+    match collection(data, &tpl.path) {
+        Some(Value::Array(a)) => (0..a.len().min(max)).try_for_each(|i| f(make(&i, i))),
+        Some(Value::Object(m)) if version == Version::V0_8 => m
+            .keys()
+            .take(max)
+            .enumerate()
+            .try_for_each(|(i, k)| f(make(&escape_pointer(k), i))),
+        _ => ControlFlow::Continue(()),
+    }
 }
 
 /// Property names that hold child references (left out of resolved props).
@@ -180,6 +223,9 @@ pub enum NodeKind {
     Cycle,
     /// Deeper than `Limits::max_tree_depth`; the walk stops here.
     Truncated,
+    /// Past the surface's node budget (`Limits::max_nodes`): the walk stops here, and this
+    /// one node stands for every sibling left after it.
+    OverBudget,
 }
 
 /// A node of the resolved tree.
@@ -202,9 +248,10 @@ pub struct TreeNode {
 }
 
 impl TreeNode {
-    /// Nodes whose component exists (instances, cycle and truncated nodes included).
+    /// Nodes whose component exists (instances, cycle, truncated and over-budget nodes
+    /// included).
     pub fn node_count(&self) -> usize {
-        usize::from(self.kind != NodeKind::Missing)
+        usize::from(self.component.is_some())
             + self
                 .children
                 .iter()
@@ -234,96 +281,118 @@ pub fn is_known_type(surface: &Surface, component: &Component, catalogs: &KnownC
 }
 
 /// Walk the surface from its root. Returns `None` when the root component does not exist;
-/// cycles are reported as errors (once per cut).
+/// cycles are reported as errors (once per cut), and so is the node budget
+/// ([`Limits::max_nodes`]), once per walk.
 pub fn resolve_tree(
     surface: &Surface,
     catalogs: &KnownCatalogs,
     limits: &Limits,
 ) -> (Option<TreeNode>, Vec<A2uiError>) {
-    let mut errors = Vec::new();
     if !surface.components.contains_key(&surface.root_id) {
-        return (None, errors);
+        return (None, Vec::new());
     }
-    let mut stack: Vec<(String, String)> = Vec::new();
+    let mut walk = Walk {
+        surface,
+        catalogs,
+        limits,
+        stack: Vec::new(),
+        errors: Vec::new(),
+        budget: limits.max_nodes,
+    };
     let root = ChildRef {
         id: surface.root_id.clone(),
         scope: "/".to_owned(),
         slot: Cow::Borrowed(""),
         index: None,
     };
-    let node = walk(
-        surface,
-        catalogs,
-        limits,
-        &root,
-        None,
-        0,
-        &mut stack,
-        &mut errors,
-    );
-    (Some(node), errors)
+    let node = walk.node(&root, None, 0);
+    (Some(node), walk.errors)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    surface: &Surface,
-    catalogs: &KnownCatalogs,
-    limits: &Limits,
-    r: &ChildRef,
-    slot: Option<String>,
-    depth: usize,
-    stack: &mut Vec<(String, String)>,
-    errors: &mut Vec<A2uiError>,
-) -> TreeNode {
-    let Some(c) = surface.components.get(&r.id) else {
-        return TreeNode {
+/// The state of one tree walk.
+struct Walk<'a> {
+    surface: &'a Surface,
+    catalogs: &'a KnownCatalogs,
+    limits: &'a Limits,
+    /// `(id, scope)` of every ancestor.
+    stack: Vec<(String, String)>,
+    errors: Vec<A2uiError>,
+    /// Nodes left in the budget.
+    budget: usize,
+}
+
+impl Walk<'_> {
+    fn node(&mut self, r: &ChildRef, slot: Option<String>, depth: usize) -> TreeNode {
+        let component = self.surface.components.get(&r.id);
+        let mut node = TreeNode {
             id: r.id.clone(),
-            component: None,
+            component: component.map(|c| c.wire_component.clone()),
             scope: r.scope.clone(),
             slot,
-            kind: NodeKind::Missing,
-            unknown: false,
+            kind: NodeKind::Normal,
+            unknown: component.is_some_and(|c| !is_known_type(self.surface, c, self.catalogs)),
             children: Vec::new(),
         };
-    };
-    let mut node = TreeNode {
-        id: r.id.clone(),
-        component: Some(c.wire_component.clone()),
-        scope: r.scope.clone(),
-        slot,
-        kind: NodeKind::Normal,
-        unknown: !is_known_type(surface, c, catalogs),
-        children: Vec::new(),
-    };
-    if stack.iter().any(|(id, sc)| *id == r.id && *sc == r.scope) {
-        errors.push(A2uiError::Cycle(r.id.clone()));
-        node.kind = NodeKind::Cycle;
-        return node;
+        if self.budget == 0 {
+            if !self.errors.iter().any(|e| {
+                matches!(
+                    e,
+                    A2uiError::LimitExceeded {
+                        what: "max_nodes",
+                        ..
+                    }
+                )
+            }) {
+                self.errors.push(A2uiError::LimitExceeded {
+                    what: "max_nodes",
+                    limit: self.limits.max_nodes,
+                    actual: self.limits.max_nodes + 1,
+                });
+            }
+            node.kind = NodeKind::OverBudget;
+            return node;
+        }
+        self.budget -= 1;
+        let Some(c) = component else {
+            node.kind = NodeKind::Missing;
+            return node;
+        };
+        if self
+            .stack
+            .iter()
+            .any(|(id, sc)| *id == r.id && *sc == r.scope)
+        {
+            self.errors.push(A2uiError::Cycle(r.id.clone()));
+            node.kind = NodeKind::Cycle;
+            return node;
+        }
+        if depth >= self.limits.max_tree_depth {
+            node.kind = NodeKind::Truncated;
+            return node;
+        }
+        self.stack.push((r.id.clone(), r.scope.clone()));
+        let surface = self.surface;
+        let mut children = Vec::new();
+        for_each_child(
+            c,
+            &r.scope,
+            surface.data.root(),
+            surface.version,
+            self.limits.max_template_instances,
+            |child| {
+                let slot = Some(child.slot.clone().into_owned());
+                let n = self.node(&child, slot, depth + 1);
+                let over = n.kind == NodeKind::OverBudget;
+                children.push(n);
+                if over {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        node.children = children;
+        self.stack.pop();
+        node
     }
-    if depth >= limits.max_tree_depth {
-        node.kind = NodeKind::Truncated;
-        return node;
-    }
-    stack.push((r.id.clone(), r.scope.clone()));
-    for child in child_refs(
-        c,
-        &r.scope,
-        surface.data.root(),
-        surface.version,
-        limits.max_template_instances,
-    ) {
-        let slot = Some(child.slot.clone().into_owned());
-        node.children.push(walk(
-            surface,
-            catalogs,
-            limits,
-            &child,
-            slot,
-            depth + 1,
-            stack,
-            errors,
-        ));
-    }
-    stack.pop();
-    node
 }

@@ -34,6 +34,8 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) ctx: egui::Context,
     /// v1.0 remote function calls.
     pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
+    /// Nodes this frame may still resolve for the surface (`Limits::max_nodes`).
+    pub(crate) budget: usize,
 }
 
 impl SurfaceFrame<'_> {
@@ -57,6 +59,20 @@ impl SurfaceFrame<'_> {
         scope: &str,
         index: Option<usize>,
     ) -> egui::Response {
+        // The node budget bounds the whole walk, whatever its shape (shared children,
+        // self-expanding templates); see `Limits`.
+        if self.budget == 0 {
+            self.report_once(
+                "max_nodes".to_owned(),
+                A2uiError::LimitExceeded {
+                    what: "max_nodes",
+                    limit: self.limits.max_nodes,
+                    actual: self.limits.max_nodes + 1,
+                },
+            );
+            return error_placeholder(ui, "too many components");
+        }
+        self.budget -= 1;
         let Some(component) = self.surface.components.get(id).cloned() else {
             return missing_placeholder(ui, id);
         };
@@ -191,7 +207,7 @@ fn error_placeholder(ui: &mut egui::Ui, text: &str) -> egui::Response {
 }
 
 /// The optional header with the agent's name and icon (`theme.agentDisplayName`,
-/// `theme.iconUrl`), drawn when either is set. The icon goes through the image policy; a
+/// `theme.iconUrl`), drawn when either is set. The icon goes through the URL policy; a
 /// generic agent glyph stands in for a missing or refused one.
 pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &RendererOptions) {
     let name = surface
@@ -216,17 +232,19 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &Ren
         });
         ui.spacing_mut().item_spacing.x = 6.0;
         let side = 24.0;
-        let shown = icon.filter(|u| options.image_policy.allows(u)).map(|url| {
-            let spec = super::images::ImageSpec {
-                url,
-                alt: "",
-                size: super::images::BoxSize::Fixed(egui::Vec2::splat(side)),
-                fit: super::images::Fit::Cover,
-                circular: true,
-                corner_radius: 0.0,
-            };
-            super::images::image_ui(ui, options.image_policy.as_ref(), &spec).1
-        });
+        let shown = icon
+            .filter(|u| options.url_policy.allows_media(u))
+            .map(|url| {
+                let spec = super::images::ImageSpec {
+                    url,
+                    alt: "",
+                    size: super::images::BoxSize::Fixed(egui::Vec2::splat(side)),
+                    fit: super::images::Fit::Cover,
+                    circular: true,
+                    corner_radius: 0.0,
+                };
+                super::images::image_ui(ui, &options.url_policy, &spec).1
+            });
         if shown.is_none() {
             // The generic agent mark: the accent-coloured `smart_toy` glyph.
             let (rect, _) = ui.allocate_exact_size(egui::Vec2::splat(side), egui::Sense::hover());
@@ -301,7 +319,7 @@ impl ComponentContext<'_, '_> {
         self.frame.surface
     }
 
-    /// The renderer options (image policy, locale, ...).
+    /// The renderer options (URL policy, locale, ...).
     pub fn options(&self) -> &RendererOptions {
         self.frame.options
     }
@@ -486,12 +504,18 @@ impl ComponentContext<'_, '_> {
     /// The children of this node (static lists, single-child slots and templates expanded),
     /// in slot order.
     pub fn children(&self) -> Vec<ChildRef> {
+        // Past the node budget every child is a placeholder: list no more than one of them.
+        let max = self
+            .frame
+            .limits
+            .max_template_instances
+            .min(self.frame.budget.saturating_add(1));
         child_refs(
             &self.component,
             &self.scope,
             self.frame.surface.data.root(),
             self.frame.surface.version,
-            self.frame.limits.max_template_instances,
+            max,
         )
     }
 
@@ -549,7 +573,8 @@ impl ComponentContext<'_, '_> {
 
     /// Fire this component's `action` after a user gesture. An `event` action becomes an
     /// [`Event::Action`] with its context resolved in this scope; a `functionCall` runs
-    /// locally (`openUrl` becomes an [`Event::OpenUrl`] for http/https only). Nothing
+    /// locally (`openUrl` becomes an [`Event::OpenUrl`] when the URL policy allows it, see
+    /// [`Self::open_url`]). Nothing
     /// happens while a check fails. Returns whether anything was fired.
     pub fn fire_action(&mut self) -> bool {
         if self.checks().iter().any(|c| !c.valid) {
@@ -617,29 +642,41 @@ impl ComponentContext<'_, '_> {
         false
     }
 
-    /// Ask the host to open a URL after a user gesture: only `http`/`https` pass; any other
-    /// scheme is refused with an error event.
+    /// Ask the host to open a URL after a user gesture. The renderer's
+    /// [`UrlPolicy`](crate::url_policy::UrlPolicy) decides (by default: `http`/`https`
+    /// only, and only when this frame's input holds a click, a key press or an
+    /// assistive-technology action); a refused URL becomes an error event. The URL handed
+    /// to the host is cleaned of the characters browsers ignore.
     pub fn open_url(&mut self, url: &str) -> bool {
-        let lower = url.trim().to_ascii_lowercase();
-        if lower.starts_with("http://") || lower.starts_with("https://") {
-            self.frame.events.push(Event::OpenUrl {
-                surface_id: self.frame.surface.id.clone(),
-                source_component_id: self.component.id.clone(),
-                url: url.trim().to_owned(),
-            });
-            true
-        } else {
-            let e = A2uiError::Expression {
-                expression: "openUrl".into(),
-                message: format!("refused URL {url:?}: only http and https may be opened"),
-            };
-            self.frame.events.push(Event::Error(ClientError {
-                surface_id: Some(self.frame.surface.id.clone()),
-                function_call_id: None,
-                version: self.frame.surface.version,
-                error: e,
-            }));
-            false
+        let activated = crate::url_policy::user_activated(&self.frame.ctx);
+        match self
+            .frame
+            .options
+            .url_policy
+            .check(url, crate::url_policy::UrlUse::Open, activated)
+        {
+            Ok(()) => {
+                self.frame.events.push(Event::OpenUrl {
+                    surface_id: self.frame.surface.id.clone(),
+                    source_component_id: self.component.id.clone(),
+                    url: crate::url_policy::clean(url),
+                });
+                true
+            }
+            Err(refusal) => {
+                let shown: String = url.chars().take(200).collect();
+                let e = A2uiError::Expression {
+                    expression: "openUrl".into(),
+                    message: format!("refused URL {shown:?}: {refusal}"),
+                };
+                self.frame.events.push(Event::Error(ClientError {
+                    surface_id: Some(self.frame.surface.id.clone()),
+                    function_call_id: None,
+                    version: self.frame.surface.version,
+                    error: e,
+                }));
+                false
+            }
         }
     }
 }

@@ -7,8 +7,12 @@
 //! PNG and JPEG (on a background thread), [`DataSvgLoader`] (ours) rasterises
 //! `data:image/svg+xml`, and egui_extras' SVG loader rasterises `bytes://….svg` documents
 //! (e.g. `Icon {svgPath}`). `https:` needs an http bytes loader: the crate feature `http`
-//! installs egui_extras' one, or the host installs its own. The [`ImagePolicy`] is checked
-//! before anything is requested.
+//! installs egui_extras' one, or the host installs its own. The
+//! [`UrlPolicy`](crate::url_policy::UrlPolicy) is checked before anything is requested.
+//!
+//! The `data:` cache is bounded by bytes ([`crate::Limits::max_image_cache_bytes`]), least
+//! recently drawn first out, and the entries a deleted surface drew are dropped with it;
+//! egui is then told to forget those URIs, so their decoded images and textures go too.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,7 +23,7 @@ use egui::load::{
 };
 use egui::mutex::Mutex;
 
-use super::ImagePolicy;
+use crate::url_policy::UrlPolicy;
 
 /// The largest `data:` URI we decode (longer ones fail to load instead).
 pub const MAX_DATA_URI_LEN: usize = 16 * 1024 * 1024;
@@ -34,7 +38,9 @@ pub fn install(ctx: &egui::Context) {
     }
     egui_extras::install_image_loaders(ctx);
     if !ctx.is_loader_installed(DataUriLoader::ID) {
-        ctx.add_bytes_loader(Arc::new(DataUriLoader::default()));
+        let loader = Arc::new(DataUriLoader::default());
+        ctx.data_mut(|d| d.insert_temp(loader_key(), Arc::clone(&loader)));
+        ctx.add_bytes_loader(loader);
     }
     if !ctx.is_loader_installed(DataSvgLoader::ID) {
         ctx.add_image_loader(Arc::new(DataSvgLoader::default()));
@@ -73,15 +79,164 @@ pub fn decode_data_uri(uri: &str) -> Result<(Vec<u8>, String), String> {
 
 type DataEntry = Result<(Arc<[u8]>, String), String>;
 
-/// An egui [`BytesLoader`] for `data:` URIs (base64 or percent-encoded), caching each URI.
+/// The default byte bound of the `data:` cache ([`crate::Limits::max_image_cache_bytes`]).
+pub const DEFAULT_CACHE_BYTES: usize = 64 * 1024 * 1024;
+
+/// One cached `data:` URI.
+struct Slot {
+    entry: DataEntry,
+    /// Bytes it holds (URI and decoded bytes).
+    cost: usize,
+    /// When it was last drawn or loaded (the cache's clock).
+    tick: u64,
+    /// The surfaces that drew it; when the last of them is deleted it is dropped.
+    owners: Vec<Arc<str>>,
+}
+
+/// The `data:` cache: bounded by bytes, least recently used dropped first.
+struct DataCache {
+    slots: HashMap<Arc<str>, Slot>,
+    order: std::collections::BTreeMap<u64, Arc<str>>,
+    bytes: usize,
+    max_bytes: usize,
+    clock: u64,
+    /// URIs dropped since the renderer last told egui to forget them (decoded images and
+    /// textures of a dropped URI go too).
+    dropped: Vec<Arc<str>>,
+}
+
+impl Default for DataCache {
+    fn default() -> Self {
+        Self {
+            slots: HashMap::new(),
+            order: std::collections::BTreeMap::new(),
+            bytes: 0,
+            max_bytes: DEFAULT_CACHE_BYTES,
+            clock: 0,
+            dropped: Vec::new(),
+        }
+    }
+}
+
+impl DataCache {
+    fn touch(&mut self, uri: &str) -> Option<&mut Slot> {
+        self.clock += 1;
+        let clock = self.clock;
+        let slot = self.slots.get_mut(uri)?;
+        if let Some(key) = self.order.remove(&slot.tick) {
+            self.order.insert(clock, key);
+        }
+        slot.tick = clock;
+        Some(slot)
+    }
+
+    fn remove(&mut self, uri: &str) -> Option<Arc<str>> {
+        let (key, slot) = self.slots.remove_entry(uri)?;
+        self.order.remove(&slot.tick);
+        self.bytes -= slot.cost;
+        Some(key)
+    }
+
+    /// Drop least recently used entries until `extra` more bytes fit.
+    fn make_room(&mut self, extra: usize) {
+        while self.bytes + extra > self.max_bytes {
+            let Some((_, key)) = self.order.pop_first() else {
+                break;
+            };
+            if let Some(slot) = self.slots.remove(&key) {
+                self.bytes -= slot.cost;
+            }
+            self.dropped.push(key);
+        }
+    }
+
+    fn insert(&mut self, uri: &str, entry: DataEntry) {
+        let cost = uri.len() + entry.as_ref().map_or(0, |(b, m)| b.len() + m.len());
+        if cost > self.max_bytes {
+            return;
+        }
+        self.make_room(cost);
+        self.clock += 1;
+        let key: Arc<str> = Arc::from(uri);
+        self.order.insert(self.clock, Arc::clone(&key));
+        self.bytes += cost;
+        self.slots.insert(
+            key,
+            Slot {
+                entry,
+                cost,
+                tick: self.clock,
+                owners: Vec::new(),
+            },
+        );
+    }
+}
+
+/// An egui [`BytesLoader`] for `data:` URIs (base64 or percent-encoded). Decoded URIs are
+/// cached up to a byte bound ([`crate::Limits::max_image_cache_bytes`]), least recently
+/// drawn first out; the entries a deleted surface drew are dropped with it.
 #[derive(Default)]
 pub struct DataUriLoader {
-    cache: Mutex<HashMap<String, DataEntry>>,
+    cache: Mutex<DataCache>,
 }
 
 impl DataUriLoader {
     /// The loader id.
     pub const ID: &'static str = egui::generate_loader_id!(DataUriLoader);
+
+    /// Cached entries and the bytes they hold.
+    pub fn stats(&self) -> (usize, usize) {
+        let c = self.cache.lock();
+        (c.slots.len(), c.bytes)
+    }
+
+    /// Change the byte bound (entries over it are dropped at once).
+    pub fn set_max_bytes(&self, max: usize) {
+        let mut c = self.cache.lock();
+        if c.max_bytes != max {
+            c.max_bytes = max;
+            c.make_room(0);
+        }
+    }
+
+    /// Mark `uri` as drawn now, by `owner` (a surface id) when given.
+    fn drawn(&self, uri: &str, owner: Option<&Arc<str>>) {
+        let mut c = self.cache.lock();
+        if let Some(slot) = c.touch(uri)
+            && let Some(owner) = owner
+            && !slot.owners.contains(owner)
+        {
+            slot.owners.push(Arc::clone(owner));
+        }
+    }
+
+    /// Forget `owner`: entries no other surface drew are dropped.
+    fn release(&self, owner: &str) {
+        let mut c = self.cache.lock();
+        let mut gone = Vec::new();
+        for (key, slot) in &mut c.slots {
+            let before = slot.owners.len();
+            slot.owners.retain(|o| &**o != owner);
+            if before > 0 && slot.owners.is_empty() {
+                gone.push(Arc::clone(key));
+            }
+        }
+        for key in gone {
+            if let Some(k) = c.remove(&key) {
+                c.dropped.push(k);
+            }
+        }
+    }
+
+    /// The URIs dropped and not cached again since.
+    fn take_dropped(&self) -> Vec<Arc<str>> {
+        let mut c = self.cache.lock();
+        let mut dropped = std::mem::take(&mut c.dropped);
+        dropped.retain(|u| !c.slots.contains_key(u));
+        dropped.sort_unstable();
+        dropped.dedup();
+        dropped
+    }
 }
 
 impl BytesLoader for DataUriLoader {
@@ -94,16 +249,22 @@ impl BytesLoader for DataUriLoader {
             return Err(LoadError::NotSupported);
         }
         let mut cache = self.cache.lock();
-        let entry = cache.entry(uri.to_owned()).or_insert_with(|| {
-            decode_data_uri(uri).map(|(bytes, mime)| (Arc::from(bytes.into_boxed_slice()), mime))
-        });
+        let entry = match cache.touch(uri) {
+            Some(slot) => slot.entry.clone(),
+            None => {
+                let entry = decode_data_uri(uri)
+                    .map(|(bytes, mime)| (Arc::from(bytes.into_boxed_slice()), mime));
+                cache.insert(uri, entry.clone());
+                entry
+            }
+        };
         match entry {
             Ok((bytes, mime)) => Ok(BytesPoll::Ready {
                 size: None,
-                bytes: egui::load::Bytes::Shared(Arc::clone(bytes)),
-                mime: Some(mime.clone()),
+                bytes: egui::load::Bytes::Shared(bytes),
+                mime: Some(mime),
             }),
-            Err(e) => Err(LoadError::Loading(e.clone())),
+            Err(e) => Err(LoadError::Loading(e)),
         }
     }
 
@@ -112,19 +273,71 @@ impl BytesLoader for DataUriLoader {
     }
 
     fn forget_all(&self) {
-        self.cache.lock().clear();
+        let mut c = self.cache.lock();
+        c.slots.clear();
+        c.order.clear();
+        c.bytes = 0;
     }
 
     fn byte_size(&self) -> usize {
-        self.cache
-            .lock()
-            .iter()
-            .map(|(k, v)| k.len() + v.as_ref().map_or(0, |(b, _)| b.len()))
-            .sum()
+        self.cache.lock().bytes
+    }
+}
+
+fn loader_key() -> egui::Id {
+    egui::Id::unique("egui_a2ui::data_uri_loader")
+}
+
+fn owner_key() -> egui::Id {
+    egui::Id::unique("egui_a2ui::image_owner")
+}
+
+/// The `data:` loader installed on `ctx` by [`install`].
+pub fn data_uri_loader(ctx: &egui::Context) -> Option<Arc<DataUriLoader>> {
+    ctx.data(|d| d.get_temp::<Arc<DataUriLoader>>(loader_key()))
+}
+
+/// Entries in `ctx`'s `data:` image cache and the bytes they hold (`(0, 0)` before
+/// [`install`]).
+pub fn data_cache_stats(ctx: &egui::Context) -> (usize, usize) {
+    data_uri_loader(ctx).map_or((0, 0), |l| l.stats())
+}
+
+/// Images drawn from now on belong to this surface (`None`: to nobody), and the cache is
+/// held to `max_bytes`. The renderer calls it around each surface it draws.
+pub(crate) fn set_owner(ctx: &egui::Context, owner: Option<&str>, max_bytes: usize) {
+    let owner: Option<Arc<str>> = owner.map(Arc::from);
+    ctx.data_mut(|d| d.insert_temp(owner_key(), owner));
+    if let Some(l) = data_uri_loader(ctx) {
+        l.set_max_bytes(max_bytes);
+    }
+    forget_dropped(ctx);
+}
+
+/// Drop the cached images only `surface` drew (it was deleted), with their decoded images
+/// and textures.
+pub fn release_surface(ctx: &egui::Context, surface: &str) {
+    if let Some(l) = data_uri_loader(ctx) {
+        l.release(surface);
+    }
+    forget_dropped(ctx);
+}
+
+/// Tell egui to forget the URIs the cache dropped, so their decoded images and textures
+/// are freed too.
+fn forget_dropped(ctx: &egui::Context) {
+    let Some(l) = data_uri_loader(ctx) else {
+        return;
+    };
+    for uri in l.take_dropped() {
+        ctx.forget_image(&uri);
     }
 }
 
 type SvgEntry = Result<Arc<egui::ColorImage>, String>;
+
+/// Rasterised sizes kept per `data:image/svg+xml` URI.
+const MAX_SVG_SIZES: usize = 4;
 
 /// An egui [`ImageLoader`] rasterising `data:image/svg+xml` URIs (egui_extras' SVG loader
 /// only takes URIs ending in `.svg`).
@@ -168,7 +381,13 @@ impl ImageLoader for DataSvgLoader {
                     &Default::default(),
                 )
                 .map(Arc::new);
-                self.cache.lock().insert(key, result.clone());
+                let mut cache = self.cache.lock();
+                // A window being resized asks for many sizes: keep a few per URI.
+                if cache.keys().filter(|(u, _)| u == uri).count() >= MAX_SVG_SIZES {
+                    cache.retain(|(u, _), _| u != uri);
+                }
+                cache.insert(key, result.clone());
+                drop(cache);
                 match result {
                     Ok(image) => Ok(ImagePoll::Ready { image }),
                     Err(e) => Err(LoadError::Loading(e)),
@@ -308,7 +527,7 @@ pub enum ImageState {
     Ready,
     /// Still loading (a spinner is shown).
     Loading,
-    /// The host's [`ImagePolicy`] refused the URL.
+    /// The [`UrlPolicy`] refused the URL.
     Blocked,
     /// Loading failed; the reason.
     Failed(String),
@@ -320,7 +539,7 @@ pub fn state_text(state: &ImageState) -> String {
         ImageState::Ready => String::new(),
         ImageState::Loading => "Loading image…".to_owned(),
         ImageState::Blocked => {
-            "Image blocked: this address is not allowed by the image policy".to_owned()
+            "Image blocked: this address is not allowed by the URL policy".to_owned()
         }
         ImageState::Failed(e) => format!("Image unavailable: {e}"),
     }
@@ -347,7 +566,7 @@ fn describe_error(url: &str, e: &LoadError) -> String {
 /// AccessKit node is an `Image` labelled with the alt text and described with the state.
 pub fn image_ui(
     ui: &mut egui::Ui,
-    policy: &dyn ImagePolicy,
+    policy: &UrlPolicy,
     spec: &ImageSpec<'_>,
 ) -> (egui::Response, ImageState) {
     let ppp = ui.pixels_per_point();
@@ -369,7 +588,7 @@ pub fn image_ui(
             egui::vec2(width, placeholder_height),
         ),
     };
-    let poll = if !policy.allows(spec.url) {
+    let poll = if !policy.allows_media(spec.url) {
         Err(ImageState::Blocked)
     } else if spec.url.trim().is_empty() {
         Err(ImageState::Failed("no URL".to_owned()))
@@ -378,6 +597,16 @@ pub fn image_ui(
             .try_load_texture(spec.url, egui::TextureOptions::LINEAR, hint)
             .map_err(|e| ImageState::Failed(describe_error(spec.url, &e)))
     };
+    // Requested (allowed and not empty): the cache marks it drawn now, by this surface.
+    if !matches!(poll, Err(ImageState::Blocked))
+        && is_data_uri(spec.url)
+        && let Some(loader) = data_uri_loader(ui.ctx())
+    {
+        let owner = ui
+            .ctx()
+            .data(|d| d.get_temp::<Option<Arc<str>>>(owner_key()));
+        loader.drawn(spec.url, owner.flatten().as_ref());
+    }
     let (response, state) = match poll {
         Ok(TexturePoll::Ready { texture }) => {
             let size = match spec.size {

@@ -6,8 +6,9 @@
 //! nothing but indentation (capped). Raw HTML is dropped (its text content stays), images
 //! show their alt text and never load, and links are drawn as egui links whose clicks are
 //! returned to the caller (the `Text` component routes them through
-//! [`ComponentContext::open_url`](super::ComponentContext::open_url), which only lets
-//! `http`/`https` through).
+//! [`ComponentContext::open_url`](super::ComponentContext::open_url) and the renderer's
+//! [`UrlPolicy`](crate::url_policy::UrlPolicy)). A link whose URL the default policy would
+//! never open (`javascript:`, `file:`, `data:`, relative) is drawn as plain text.
 
 use std::sync::Arc;
 
@@ -284,7 +285,15 @@ impl Builder {
             Tag::Emphasis => self.emphasis += 1,
             Tag::Strong => self.strong += 1,
             Tag::Strikethrough => self.strikethrough += 1,
-            Tag::Link { dest_url, .. } => self.link = Some(dest_url.to_string()),
+            // Only a link the default URL policy could open is drawn as a link; any other
+            // (`javascript:`, `file:`, relative...) is plain text. A click still goes
+            // through the renderer's own policy (`ComponentContext::open_url`).
+            Tag::Link { dest_url, .. } => {
+                self.link = crate::url_policy::UrlPolicy::default()
+                    .check(&dest_url, crate::url_policy::UrlUse::Open, true)
+                    .is_ok()
+                    .then(|| dest_url.to_string());
+            }
             Tag::Image { .. } => self.image += 1,
             _ => {}
         }
@@ -529,6 +538,27 @@ mod tests {
         assert_eq!(b[3].marker.as_deref(), Some("•"));
         assert_eq!(b[3].indent, 2);
         assert_eq!(b[4].runs[0].link.as_deref(), Some("https://example.com"));
+    }
+
+    #[test]
+    fn links_the_url_policy_refuses_are_plain_text() {
+        for dest in [
+            "javascript:alert(1)",
+            "JaVaScRiPt:alert(1)",
+            "data:text/html,x",
+            "file:///etc/passwd",
+            "mailto:a@b.c",
+            "/relative",
+        ] {
+            let b = parse(&format!("[click]({dest})"));
+            assert!(
+                b.iter().flat_map(|b| &b.runs).all(|r| r.link.is_none()),
+                "{dest}"
+            );
+            assert_eq!(b[0].plain_text(), "click");
+        }
+        let b = parse("[ok](HTTPS://example.com)");
+        assert_eq!(b[0].runs[0].link.as_deref(), Some("HTTPS://example.com"));
     }
 
     #[test]

@@ -31,27 +31,31 @@ use crate::limits::Limits;
 use crate::model::SurfaceStore;
 use crate::protocol::Version;
 use crate::stream::StreamDecoder;
+use crate::url_policy::UrlPolicy;
 
-/// Which URLs images may load from. The default allows `https:` and `data:` only; never
-/// `file:`, `javascript:` or local paths.
+/// Which URLs images may load from: the former image-only policy, superseded by the one
+/// [`UrlPolicy`] (`RendererOptions::url_policy`), which decides every URL (opening, links,
+/// media). A host with its own `ImagePolicy` keeps it with
+/// `UrlPolicy::default().with_image_policy(its_policy)`.
 pub trait ImagePolicy: Send + Sync {
     /// Whether the image at `url` may be loaded.
     fn allows(&self, url: &str) -> bool;
 }
 
-/// The default [`ImagePolicy`]: `https:` and `data:` only.
+/// The default media rule of [`UrlPolicy`] as an [`ImagePolicy`]: `https:` and
+/// `data:image/*` only.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DefaultImagePolicy;
 
 impl ImagePolicy for DefaultImagePolicy {
     fn allows(&self, url: &str) -> bool {
-        // Compare the scheme only: `data:` URIs can be megabytes long.
-        let url = url.trim_start();
-        let has_prefix = |p: &str| {
-            url.get(..p.len())
-                .is_some_and(|s| s.eq_ignore_ascii_case(p))
-        };
-        has_prefix("https://") || has_prefix("data:")
+        UrlPolicy::default().allows_media(url)
+    }
+}
+
+impl ImagePolicy for UrlPolicy {
+    fn allows(&self, url: &str) -> bool {
+        self.allows_media(url)
     }
 }
 
@@ -61,8 +65,10 @@ pub struct RendererOptions {
     pub show_surface_header: bool,
     /// Draw a visible placeholder for unknown component types (else draw nothing).
     pub show_unsupported: bool,
-    /// Where images may load from.
-    pub image_policy: Box<dyn ImagePolicy>,
+    /// The one policy for every URL: what may be opened (`openUrl`, Markdown links, media
+    /// cards) and where media may load from (`Image`, `Video` posters, `theme.iconUrl`).
+    /// It replaces the former `image_policy` field (see [`ImagePolicy`]).
+    pub url_policy: UrlPolicy,
     /// Install the bundled text fonts ([`fonts::install_fonts`]: Roboto, a bold family and
     /// symbol fallbacks) on the first frame. On by default; set `false` to keep the host's
     /// own `Proportional` font (the bold family then falls back to it).
@@ -76,7 +82,7 @@ impl Default for RendererOptions {
         Self {
             show_surface_header: true,
             show_unsupported: true,
-            image_policy: Box::new(DefaultImagePolicy),
+            url_policy: UrlPolicy::default(),
             install_fonts: true,
             locale: "en-US".to_owned(),
         }
@@ -88,9 +94,10 @@ impl std::fmt::Debug for RendererOptions {
         f.debug_struct("RendererOptions")
             .field("show_surface_header", &self.show_surface_header)
             .field("show_unsupported", &self.show_unsupported)
+            .field("url_policy", &self.url_policy)
             .field("install_fonts", &self.install_fonts)
             .field("locale", &self.locale)
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
@@ -120,6 +127,8 @@ pub struct Renderer {
     reported_unknown: HashSet<(String, String)>,
     /// v1.0 calls to functions the renderer lacks, asked of the agent.
     agent_calls: crate::eval::agent_calls::AgentCalls,
+    /// The egui context last drawn into, to release a deleted surface's cached images.
+    last_ctx: Option<egui::Context>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -149,6 +158,7 @@ impl Renderer {
             events: Vec::new(),
             reported_unknown: HashSet::new(),
             agent_calls: Default::default(),
+            last_ctx: None,
         }
     }
 
@@ -201,6 +211,9 @@ impl Renderer {
             }
             Ok(None) => {
                 if let Some(id) = deleted {
+                    if let Some(ctx) = &self.last_ctx {
+                        images::release_surface(ctx, &id);
+                    }
                     self.agent_calls.forget_surface(&id);
                     self.reported_unknown.retain(|(s, _)| *s != id);
                 }
@@ -319,6 +332,7 @@ impl Renderer {
     /// Draw every visible surface, one after another, and return the frame's events.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
         self.install_for_frame(ui.ctx());
+        self.remember_ctx(ui.ctx());
         let ids: Vec<String> = self
             .store
             .surfaces()
@@ -334,8 +348,15 @@ impl Renderer {
     /// Draw one surface (nothing if it is not visible) and return the frame's events.
     pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
         self.install_for_frame(ui.ctx());
+        self.remember_ctx(ui.ctx());
         self.draw_surface(surface_id, ui);
         self.take_events()
+    }
+
+    fn remember_ctx(&mut self, ctx: &egui::Context) {
+        if self.last_ctx.as_ref() != Some(ctx) {
+            self.last_ctx = Some(ctx.clone());
+        }
     }
 
     fn draw_surface(&mut self, surface_id: &str, ui: &mut egui::Ui) {
@@ -351,6 +372,9 @@ impl Renderer {
             .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b));
         ui.push_id(("a2ui-surface", surface_id), |ui| {
             *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
+            // Images drawn from here on belong to this surface (released when it is
+            // deleted).
+            images::set_owner(ui.ctx(), Some(surface_id), limits.max_image_cache_bytes);
             if self.options.show_surface_header {
                 context::surface_header(ui, surface, &self.options);
             }
@@ -365,8 +389,10 @@ impl Renderer {
                 stack: Vec::new(),
                 ctx: ui.ctx().clone(),
                 agent_calls: &self.agent_calls,
+                budget: limits.max_nodes,
             };
             frame.node_ui(ui, &root, "/", None);
+            images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);
         });
     }
 }

@@ -1,8 +1,8 @@
 //! `Image`: `fit` and `variant` sizes, loaded asynchronously through egui's loaders, with a
-//! placeholder while loading and a visible state when the [`ImagePolicy`] refuses the URL
+//! placeholder while loading and a visible state when the [`UrlPolicy`] refuses the URL
 //! or loading fails.
 //!
-//! [`ImagePolicy`]: crate::render::ImagePolicy
+//! [`UrlPolicy`]: crate::url_policy::UrlPolicy
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
@@ -67,6 +67,6 @@ impl ComponentRenderer for Image {
             circular,
             corner_radius: if variant == "icon" { 2.0 } else { 6.0 },
         };
-        image_ui(ui, cx.options().image_policy.as_ref(), &spec).0
+        image_ui(ui, &cx.options().url_policy, &spec).0
     }
 }

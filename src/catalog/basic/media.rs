@@ -46,7 +46,13 @@ impl ComponentRenderer for Media {
             Self::Video => ("Video", '\u{e02c}', "Play video"), // movie
             Self::Audio => ("Audio", '\u{e3a1}', "Play audio"), // audiotrack
         };
-        let host = url_host(url);
+        // The play button is offered only for a URL the URL policy lets the host open.
+        let host = url_host(url).filter(|_| {
+            let policy = &cx.options().url_policy;
+            policy
+                .check(url, crate::url_policy::UrlUse::Open, true)
+                .is_ok()
+        });
         let title = description.clone().unwrap_or_else(|| kind.to_owned());
         ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
             node.set_label(format!("{kind}: {title}"));
@@ -65,7 +71,7 @@ impl ComponentRenderer for Media {
                         circular: false,
                         corner_radius: 4.0,
                     };
-                    image_ui(ui, cx.options().image_policy.as_ref(), &spec);
+                    image_ui(ui, &cx.options().url_policy, &spec);
                 }
                 ui.horizontal(|ui| {
                     let side = 28.0;

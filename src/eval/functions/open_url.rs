@@ -4,12 +4,14 @@
 //! Only `http:` and `https:` pass (SPEC.md §8, "allow only the http: and https: schemes, and
 //! abort otherwise"); every other scheme, a relative URL included, is an error, so the
 //! action pipeline halts. The scheme is read as Python's `urlsplit` reads it: leading
-//! control characters and spaces are ignored, tabs and newlines removed, case folded.
+//! control characters and spaces are ignored, tabs and newlines removed, case folded. The
+//! rule is the one [`UrlPolicy`](crate::url_policy::UrlPolicy)'s.
 
 use serde_json::{Map, Value};
 
 use crate::eval::EvalContext;
 use crate::protocol::Version;
+use crate::url_policy::{UrlPolicy, UrlUse};
 
 use super::Function;
 use super::FunctionRegistry;
@@ -18,8 +20,8 @@ use super::args::{Kind, Param, check_params, req};
 const URL_V0_9: &[Param] = &[req("url", Kind::Str)];
 const URL_V1_0: &[Param] = &[req("url", Kind::StrOrDynamic)];
 
-/// The schemes `openUrl` accepts.
-pub const ALLOWED_SCHEMES: &[&str] = &["http", "https"];
+/// The schemes `openUrl` accepts: the default open schemes of the one URL policy.
+pub const ALLOWED_SCHEMES: &[&str] = crate::url_policy::DEFAULT_OPEN_SCHEMES;
 
 /// Register `openUrl`.
 pub fn register(r: &mut FunctionRegistry) {
@@ -43,6 +45,8 @@ impl Function for OpenUrl {
         check_params(params, raw, cx.version)
     }
 
+    /// The scheme rule of [`UrlPolicy`] (the host hook and the user-gesture rule apply where
+    /// the URL is opened, in the renderer's action handling).
     fn call(&self, args: &Map<String, Value>, _cx: &EvalContext<'_>) -> Result<Value, String> {
         let Some(Value::String(url)) = args.get("url") else {
             return Ok(Value::Null);
@@ -51,7 +55,7 @@ impl Function for OpenUrl {
             return Ok(Value::Null);
         }
         let scheme = url_scheme(url);
-        if ALLOWED_SCHEMES.contains(&scheme.as_str()) {
+        if UrlPolicy::default().scheme_allowed(UrlUse::Open, &scheme) {
             Ok(Value::Null)
         } else {
             Err(format!("unsupported URL scheme: {scheme:?}"))
@@ -60,21 +64,7 @@ impl Function for OpenUrl {
 }
 
 /// The scheme of a URL, lower-cased (`""` when it has none), read like Python's
-/// `urllib.parse.urlsplit`.
+/// `urllib.parse.urlsplit` (and the WHATWG parser): see [`crate::url_policy::scheme_of`].
 pub fn url_scheme(url: &str) -> String {
-    let cleaned: String = url
-        .trim_start_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\r' | '\n'))
-        .collect();
-    let Some((scheme, _)) = cleaned.split_once(':') else {
-        return String::new();
-    };
-    let mut chars = scheme.chars();
-    let starts_alpha = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
-    if starts_alpha && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')) {
-        scheme.to_ascii_lowercase()
-    } else {
-        String::new()
-    }
+    crate::url_policy::scheme_of(url).unwrap_or_default()
 }
