@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use egui_a2ui::render::ImagePolicy;
+use egui_a2ui::url_policy::UrlPolicy;
 use egui_a2ui::{Catalog, Renderer, RendererOptions};
 
 const SPEC: &str = "tests/data/a2ui/specification";
@@ -120,7 +121,7 @@ fn walk_shape(shape: &egui::Shape, ctx: &egui::Context, out: &mut Coverage) {
 /// Draw `document` on a fresh context for a few passes and check the last pass's text.
 fn coverage(document: &[u8], install_fonts: bool) -> Coverage {
     let mut renderer = Renderer::new(Catalog::basic()).with_options(RendererOptions {
-        url_policy: egui_a2ui::url_policy::UrlPolicy::default().with_image_policy(NoImages),
+        url_policy: UrlPolicy::default().with_image_policy(NoImages),
         install_fonts,
         ..RendererOptions::default()
     });
@@ -233,7 +234,7 @@ fn egui_draws_no_tofu_for_any_fixture_under_the_panic_policy() {
     for path in fixtures() {
         let bytes = fixture_bytes(&path);
         let mut renderer = Renderer::new(Catalog::basic()).with_options(RendererOptions {
-            url_policy: egui_a2ui::url_policy::UrlPolicy::default().with_image_policy(NoImages),
+            url_policy: UrlPolicy::default().with_image_policy(NoImages),
             ..RendererOptions::default()
         });
         renderer.feed_document(&bytes);
@@ -256,7 +257,7 @@ fn egui_draws_no_tofu_for_any_fixture_under_the_panic_policy() {
 fn egui_panics_on_tofu_without_the_bundled_fonts() {
     let path = Path::new(SPEC).join("v0_9/catalogs/basic/examples/01_flight-status.json");
     let mut renderer = Renderer::new(Catalog::basic()).with_options(RendererOptions {
-        url_policy: egui_a2ui::url_policy::UrlPolicy::default().with_image_policy(NoImages),
+        url_policy: UrlPolicy::default().with_image_policy(NoImages),
         install_fonts: false,
         ..RendererOptions::default()
     });
