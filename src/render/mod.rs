@@ -9,11 +9,13 @@
 
 pub(crate) mod a11y;
 mod context;
+pub mod geometry;
 pub mod icons;
 pub mod images;
 pub(crate) mod input;
 pub(crate) mod layout;
 pub mod markdown;
+pub mod style;
 pub mod theme;
 
 use std::collections::HashSet;
@@ -21,6 +23,8 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 pub use context::ComponentContext;
+pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry};
+pub use style::Style;
 
 use crate::action::{ClientError, Event};
 use crate::catalog::Catalog;
@@ -63,6 +67,8 @@ pub struct RendererOptions {
     pub image_policy: Box<dyn ImagePolicy>,
     /// BCP 47 locale for formatting functions.
     pub locale: String,
+    /// Spacing, type scale and control sizes (defaults: the official web renderer's).
+    pub style: Style,
 }
 
 impl Default for RendererOptions {
@@ -72,6 +78,7 @@ impl Default for RendererOptions {
             show_unsupported: true,
             image_policy: Box::new(DefaultImagePolicy),
             locale: "en-US".to_owned(),
+            style: Style::default(),
         }
     }
 }
@@ -82,6 +89,7 @@ impl std::fmt::Debug for RendererOptions {
             .field("show_surface_header", &self.show_surface_header)
             .field("show_unsupported", &self.show_unsupported)
             .field("locale", &self.locale)
+            .field("style", &self.style)
             .finish_non_exhaustive()
     }
 }
@@ -112,6 +120,8 @@ pub struct Renderer {
     reported_unknown: HashSet<(String, String)>,
     /// v1.0 calls to functions the renderer lacks, asked of the agent.
     agent_calls: crate::eval::agent_calls::AgentCalls,
+    /// The instances drawn since the last [`Renderer::take_geometry`], when recording.
+    geometry: Option<Vec<DrawnInstance>>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -141,7 +151,24 @@ impl Renderer {
             events: Vec::new(),
             reported_unknown: HashSet::new(),
             agent_calls: Default::default(),
+            geometry: None,
         }
+    }
+
+    /// Record the box of every drawn component instance (see [`geometry`]); off by
+    /// default. Read them with [`Self::take_geometry`].
+    pub fn record_geometry(&mut self, on: bool) {
+        self.geometry = on.then(Vec::new);
+    }
+
+    /// The instances drawn since the last call, in document order (empty when not
+    /// recording). A frame egui discards and runs again records twice: take the geometry
+    /// at the start and at the end of the pass.
+    pub fn take_geometry(&mut self) -> Vec<DrawnInstance> {
+        self.geometry
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// Replace the drawing options.
@@ -346,6 +373,8 @@ impl Renderer {
                 stack: Vec::new(),
                 ctx: ui.ctx().clone(),
                 agent_calls: &self.agent_calls,
+                geometry: self.geometry.as_mut(),
+                box_override: None,
             };
             frame.node_ui(ui, &root, "/", None);
         });
