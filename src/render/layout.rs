@@ -146,6 +146,12 @@ impl Incoming {
         }
     }
 
+    /// Whether the component is drawn in a container's slot (else it is the surface root or
+    /// inside a leaf widget such as a Button).
+    pub(crate) fn in_slot(&self) -> bool {
+        self.report.is_some()
+    }
+
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
     pub(crate) fn report(&self, ui: &Ui, natural: Vec2) {
         if let Some(id) = self.report {
@@ -377,11 +383,19 @@ pub(crate) fn plan_main(
     naturals: &[f32],
     weights: &[f32],
     justify: Justify,
+    gap: f32,
 ) -> MainPlan {
     let n = naturals.len();
+    let gap = finite(gap).unwrap_or(0.0).min(UNBOUNDED);
+    let gaps = |lead: Vec<f32>| -> Vec<f32> {
+        lead.into_iter()
+            .enumerate()
+            .map(|(i, l)| if i == 0 { l } else { l + gap })
+            .collect()
+    };
     let Some(length) = length.and_then(finite) else {
         return MainPlan {
-            lead: vec![0.0; n],
+            lead: gaps(vec![0.0; n]),
             grow: vec![None; n],
         };
     };
@@ -397,7 +411,8 @@ pub(crate) fn plan_main(
         .zip(&weights)
         .filter(|(_, w)| **w <= 0.0)
         .map(|(n, _)| if n.is_finite() { n.max(0.0) } else { 0.0 })
-        .sum();
+        .sum::<f32>()
+        + gap * n.saturating_sub(1) as f32;
     let free = (length - fixed).max(0.0);
     let total: f32 = weights.iter().sum();
     let grow = weights
@@ -406,7 +421,7 @@ pub(crate) fn plan_main(
         .collect();
     let left = if total > 0.0 { 0.0 } else { free };
     let count = n as f32;
-    let (first, gap) = match justify {
+    let (first, between) = match justify {
         Justify::Start | Justify::Stretch => (0.0, 0.0),
         Justify::Center => (left / 2.0, 0.0),
         Justify::End => (left, 0.0),
@@ -416,8 +431,13 @@ pub(crate) fn plan_main(
         Justify::SpaceAround => (0.0, 0.0),
         Justify::SpaceEvenly => (left / (count + 1.0), left / (count + 1.0)),
     };
-    let lead = (0..n).map(|i| if i == 0 { first } else { gap }).collect();
-    MainPlan { lead, grow }
+    let lead = (0..n)
+        .map(|i| if i == 0 { first } else { between })
+        .collect();
+    MainPlan {
+        lead: gaps(lead),
+        grow,
+    }
 }
 
 /// Whether the child `child_id` should have its leaf widgets fill a stretched slot's width.
@@ -434,13 +454,14 @@ pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool
 }
 
 /// Whether the child `child_id` spans the full width of a column it sits in whatever the
-/// column's `align`: the guide has a Row fill the available width, and a List is a
-/// scrolling block; both are laid out across the column rather than aligned in it.
+/// column's `align`: a List is a scrolling block, laid out across the column rather than
+/// aligned in it. (A Row is aligned like any other child, as in the web renderer: a row of
+/// buttons in a centred column is centred.)
 pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
     cx.surface()
         .components
         .get(child_id)
-        .is_some_and(|c| matches!(c.component.as_str(), "Row" | "List"))
+        .is_some_and(|c| c.component == "List")
 }
 
 /// What a flex container needs to know of one child, read with one component lookup.
@@ -470,7 +491,7 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             0.0
         },
         fills: c.component != "Text",
-        spans: matches!(c.component.as_str(), "Row" | "List"),
+        spans: c.component == "List",
     }
 }
 
@@ -512,7 +533,8 @@ pub(crate) fn flex_ui(
     let previous_main: Vec<f32> = (0..children.len())
         .map(|i| axis.main(previous(i)))
         .collect();
-    let plan = plan_main(main_fixed, &previous_main, &weights, justify);
+    let gap = cx.style().flex_gap;
+    let plan = plan_main(main_fixed, &previous_main, &weights, justify, gap);
     let line = cross_fixed.unwrap_or_else(|| {
         (0..children.len())
             .map(|i| axis.cross(previous(i)))
@@ -536,6 +558,9 @@ pub(crate) fn flex_ui(
         let mut cross_used = 0.0_f32;
         for (i, child) in children.iter().enumerate() {
             position += plan.lead.get(i).copied().unwrap_or(0.0);
+            if i > 0 {
+                taken += gap;
+            }
             let grow = plan.grow.get(i).copied().flatten();
             let main_size = grow.unwrap_or((main_limit - taken).max(0.0));
             let stretch =
@@ -585,7 +610,8 @@ pub(crate) fn flex_ui(
         };
         let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
         ui.expand_to_include_rect(rect);
-        let natural_main: f32 = naturals.iter().map(|n| axis.main(*n)).sum();
+        let natural_main: f32 = naturals.iter().map(|n| axis.main(*n)).sum::<f32>()
+            + gap * naturals.len().saturating_sub(1) as f32;
         (naturals, axis.vec(natural_main, cross_used))
     });
     let (naturals, natural) = inner.inner;
@@ -861,13 +887,19 @@ mod tests {
 
     #[test]
     fn weights_one_to_two_split_the_free_space_one_to_two() {
-        let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start);
+        let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start, 0.0);
         assert_eq!(plan.grow, vec![Some(100.0), Some(200.0)]);
     }
 
     #[test]
     fn growing_children_share_only_what_fixed_children_leave() {
-        let plan = plan_main(Some(300.0), &[100.0, 0.0], &[0.0, 1.0], Justify::Center);
+        let plan = plan_main(
+            Some(300.0),
+            &[100.0, 0.0],
+            &[0.0, 1.0],
+            Justify::Center,
+            0.0,
+        );
         assert_eq!(plan.grow, vec![None, Some(200.0)]);
         assert_eq!(
             plan.lead,
@@ -879,20 +911,37 @@ mod tests {
     #[test]
     fn justify_distributes_the_free_space() {
         let n = [20.0, 20.0, 20.0];
-        let lead = |j| plan_main(Some(120.0), &n, &[], j).lead;
+        let lead = |j| plan_main(Some(120.0), &n, &[], j, 0.0).lead;
         assert_eq!(lead(Justify::Start), vec![0.0, 0.0, 0.0]);
         assert_eq!(lead(Justify::Center), vec![30.0, 0.0, 0.0]);
         assert_eq!(lead(Justify::End), vec![60.0, 0.0, 0.0]);
         assert_eq!(lead(Justify::SpaceBetween), vec![0.0, 30.0, 30.0]);
         assert_eq!(lead(Justify::SpaceAround), vec![10.0, 20.0, 20.0]);
         assert_eq!(lead(Justify::SpaceEvenly), vec![15.0, 15.0, 15.0]);
-        let stretch = plan_main(Some(120.0), &n, &[], Justify::Stretch);
+        let stretch = plan_main(Some(120.0), &n, &[], Justify::Stretch, 0.0);
         assert_eq!(stretch.grow, vec![Some(40.0); 3]);
     }
 
     #[test]
+    fn gaps_go_between_children_and_come_out_of_the_free_space() {
+        let plan = plan_main(
+            Some(120.0),
+            &[20.0, 20.0, 20.0],
+            &[],
+            Justify::SpaceBetween,
+            8.0,
+        );
+        assert_eq!(plan.lead, vec![0.0, 8.0 + 22.0, 8.0 + 22.0]);
+        let plan = plan_main(Some(100.0), &[20.0, 0.0], &[0.0, 1.0], Justify::Start, 8.0);
+        assert_eq!(plan.grow, vec![None, Some(72.0)]);
+        assert_eq!(plan.lead, vec![0.0, 8.0]);
+        let plan = plan_main(None, &[10.0, 10.0], &[], Justify::Start, 8.0);
+        assert_eq!(plan.lead, vec![0.0, 8.0]);
+    }
+
+    #[test]
     fn a_line_sized_to_content_ignores_justify_and_weight() {
-        let plan = plan_main(None, &[10.0, 10.0], &[1.0, 1.0], Justify::End);
+        let plan = plan_main(None, &[10.0, 10.0], &[1.0, 1.0], Justify::End, 0.0);
         assert_eq!(plan.grow, vec![None, None]);
         assert_eq!(plan.lead, vec![0.0, 0.0]);
     }
@@ -905,12 +954,13 @@ mod tests {
                 &[f32::NAN, -3.0, f32::INFINITY],
                 &[f32::NAN, -1.0, f32::INFINITY],
                 Justify::SpaceEvenly,
+                f32::NAN,
             );
             for v in plan.lead.iter().chain(plan.grow.iter().flatten()) {
                 assert!(v.is_finite() && *v >= 0.0, "{length}: {plan:?}");
             }
         }
-        let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween);
+        let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween, 8.0);
         assert!(empty.lead.is_empty());
     }
 

@@ -359,6 +359,7 @@ impl Renderer {
             .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b));
         ui.push_id(("a2ui-surface", surface_id), |ui| {
             *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
+            self.options.style.apply(ui);
             if self.options.show_surface_header {
                 context::surface_header(ui, surface, &self.options);
             }

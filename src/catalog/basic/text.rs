@@ -1,26 +1,17 @@
-//! `Text`: variants h1–h5 / caption / body at the guide's relative sizes, with a Markdown
-//! subset (see [`markdown`](crate::render::markdown)). Links only emit
+//! `Text`: variants h1–h5 / caption / body on the reference's type scale (see
+//! [`Style`](crate::render::Style)), with a Markdown subset (see
+//! [`markdown`](crate::render::markdown)). Links only emit
 //! [`Event::OpenUrl`](crate::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
+use crate::render::layout::Incoming;
 use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
 
-/// The `Text` component.
+/// The `Text` component. Like the reference's blocks (`<p>`, `<h1>`…), a text in a
+/// stretched column takes the column's width (its glyphs stay left-aligned in it); a
+/// caption is inline and keeps its own width.
 pub struct Text;
-
-/// Size factor and strength of a variant (`usageHint` in v0.8).
-fn variant_style(variant: &str) -> (f32, bool) {
-    match variant {
-        "h1" => (2.5, true),
-        "h2" => (2.0, true),
-        "h3" => (1.75, true),
-        "h4" => (1.5, true),
-        "h5" => (1.25, true),
-        "caption" => (0.8, false),
-        _ => (1.0, false),
-    }
-}
 
 impl ComponentRenderer for Text {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
@@ -31,16 +22,18 @@ impl ComponentRenderer for Text {
         }
         let text = cx.string("text");
         let variant = cx.literal_str("variant").unwrap_or("body");
-        let body_size = egui::TextStyle::Body.resolve(ui.style()).size;
-        let (factor, strong) = variant_style(variant);
+        let step = cx.style().text(variant);
         let base = BaseStyle {
-            size: body_size * factor,
-            body_size,
-            strong,
+            size: step.size,
+            body_size: cx.style().body.size,
+            strong: step.bold,
+            line_height: Some(step.line_height),
         };
         let blocks = parse_cached(ui.ctx(), &text);
+        let incoming = Incoming::of(ui);
         let (response, clicked) = ui
             .scope(|ui| {
+                ui.spacing_mut().item_spacing.y = 0.0;
                 // Captions are muted, unless the context forces a colour (a primary button).
                 if variant == "caption" && ui.visuals().override_text_color.is_none() {
                     ui.visuals_mut().override_text_color = Some(ui.visuals().weak_text_color());
@@ -48,6 +41,20 @@ impl ComponentRenderer for Text {
                 blocks_ui(ui, &blocks, base)
             })
             .inner;
+        // A block in a container's slot or at the surface root; not one inside a Button.
+        let block = incoming.in_slot() || cx.frame.stack.len() <= 1;
+        if block && variant != "caption" {
+            let drawn = response.rect;
+            let width = incoming.extent.width.unwrap_or(drawn.width());
+            let height = incoming
+                .extent
+                .height
+                .map_or(drawn.height(), |h| h.max(drawn.height()));
+            cx.set_geometry_box(egui::Rect::from_min_size(
+                drawn.min,
+                egui::vec2(width, height),
+            ));
+        }
         if let Some(url) = clicked {
             cx.open_url(&url);
         }
