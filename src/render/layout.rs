@@ -111,6 +111,10 @@ struct SlotTag {
     report: Id,
 }
 
+/// Where a child reports its flex basis (see [`Incoming::report_basis`]): the natural size
+/// slot id with this salt.
+const BASIS_SALT: &str = "a2ui-basis";
+
 /// What the parent of a container asks of it, and where to report its natural size.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Incoming {
@@ -152,6 +156,16 @@ impl Incoming {
         self.report.is_some()
     }
 
+    /// Tell the parent slot (if any) the width the content would take unwrapped (CSS
+    /// max-content), when that differs from what it drew: a text wrapped in a narrow slot.
+    /// A row shrinks its children from these widths, so wrapping never feeds back.
+    pub(crate) fn report_basis(&self, ui: &Ui, width: f32) {
+        if let Some(id) = self.report {
+            let width = sanitize_size(vec2(width, 0.0)).x;
+            ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), width));
+        }
+    }
+
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
     pub(crate) fn report(&self, ui: &Ui, natural: Vec2) {
         if let Some(id) = self.report {
@@ -169,6 +183,8 @@ pub(crate) struct Placed {
     pub(crate) slot: Response,
     /// How big the child's content is, whatever it was stretched to.
     pub(crate) natural: Vec2,
+    /// The main-axis width the child reported as its flex basis, if it did.
+    pub(crate) basis: Option<f32>,
 }
 
 /// A child `Ui` with an exact rectangle that tells the child how big to be.
@@ -238,11 +254,13 @@ impl Slot {
         let response = add(&mut child);
         let reported = ui.data_mut(|d| d.remove_temp::<Vec2>(report));
         let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
+        let basis = ui.data_mut(|d| d.remove_temp::<f32>(report.with(BASIS_SALT)));
         let slot = child.response();
         Placed {
             response,
             slot,
             natural,
+            basis,
         }
     }
 }
@@ -461,7 +479,34 @@ pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool
     cx.surface()
         .components
         .get(child_id)
-        .is_some_and(|c| c.component == "List")
+        .is_some_and(|c| is_full_width(&c.component))
+}
+
+/// Components the web renderer gives `width: 100%` (Column, TextField, ChoicePicker) or
+/// lays out as a block (List): in a column they span its width whatever its `align`; in a
+/// row their flex basis is the row's whole length, so they share it with their siblings by
+/// shrinking (CSS `flex-shrink`).
+fn is_full_width(component: &str) -> bool {
+    matches!(component, "Column" | "List" | "TextField" | "ChoicePicker")
+}
+
+/// Shrink a row's children as CSS does when their bases (`None` for a weighted child,
+/// whose basis is zero) and the gaps overflow `length`: each loses a share of the overflow
+/// proportional to its basis. Returns the exact width of every unweighted child, or `None`
+/// when nothing overflows.
+pub(crate) fn shrink_row(length: f32, bases: &[Option<f32>], gap: f32) -> Option<Vec<Option<f32>>> {
+    let sum: f32 = bases.iter().flatten().map(|b| b.max(0.0)).sum();
+    let gaps = gap.max(0.0) * bases.len().saturating_sub(1) as f32;
+    let overflow = sum + gaps - length.max(0.0);
+    if !(overflow > EPSILON && sum > 0.0) {
+        return None;
+    }
+    Some(
+        bases
+            .iter()
+            .map(|b| b.map(|b| (b.max(0.0) - overflow * b.max(0.0) / sum).max(0.0)))
+            .collect(),
+    )
 }
 
 /// What a flex container needs to know of one child, read with one component lookup.
@@ -491,7 +536,7 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             0.0
         },
         fills: c.component != "Text",
-        spans: c.component == "List",
+        spans: is_full_width(&c.component),
     }
 }
 
@@ -500,6 +545,8 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
 struct FlexMemory {
     /// Each child's natural size.
     naturals: Vec<Vec2>,
+    /// Each child's flex basis along a row (its unwrapped width).
+    bases: Vec<f32>,
     /// Passes in a row whose measurements changed.
     unsettled: u8,
 }
@@ -534,7 +581,59 @@ pub(crate) fn flex_ui(
         .map(|i| axis.main(previous(i)))
         .collect();
     let gap = cx.style().flex_gap;
-    let plan = plan_main(main_fixed, &previous_main, &weights, justify, gap);
+    let mut plan = plan_main(main_fixed, &previous_main, &weights, justify, gap);
+    // A row holding full-width children shrinks everything unweighted to fit.
+    if axis == Axis::Horizontal
+        && let Some(length) = main_fixed
+        && traits.iter().any(|t| t.spans && t.weight <= 0.0)
+    {
+        let bases: Vec<Option<f32>> = traits
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (t.weight <= 0.0).then(|| {
+                    if t.spans {
+                        length
+                    } else {
+                        memory
+                            .bases
+                            .get(i)
+                            .copied()
+                            .unwrap_or_else(|| previous_main[i])
+                    }
+                })
+            })
+            .collect();
+        if let Some(sizes) = shrink_row(length, &bases, gap) {
+            for (i, size) in sizes.into_iter().enumerate() {
+                if let (Some(size), Some(slot)) = (size, plan.grow.get_mut(i)) {
+                    *slot = Some(size);
+                }
+                if let Some(lead) = plan.lead.get_mut(i) {
+                    *lead = if i == 0 { 0.0 } else { gap };
+                }
+            }
+        } else {
+            // Everything fits: a full-width child takes what its siblings leave.
+            let others: f32 = bases
+                .iter()
+                .zip(&traits)
+                .filter(|(_, t)| !t.spans)
+                .filter_map(|(b, _)| *b)
+                .sum();
+            let full = traits.iter().filter(|t| t.spans && t.weight <= 0.0).count();
+            let gaps = gap * children.len().saturating_sub(1) as f32;
+            let each = ((length - others - gaps) / full.max(1) as f32).max(0.0);
+            for (i, t) in traits.iter().enumerate() {
+                if t.spans
+                    && t.weight <= 0.0
+                    && let Some(slot) = plan.grow.get_mut(i)
+                {
+                    *slot = Some(each);
+                }
+            }
+        }
+    }
     let line = cross_fixed.unwrap_or_else(|| {
         (0..children.len())
             .map(|i| axis.cross(previous(i)))
@@ -550,6 +649,7 @@ pub(crate) fn flex_ui(
 
     let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
         let mut naturals = Vec::with_capacity(children.len());
+        let mut bases = Vec::with_capacity(children.len());
         let mut position = 0.0_f32;
         // Main size taken by children sized to content, measured this pass: what is left
         // is what the next such child may wrap to. Growing children are left out, their
@@ -587,6 +687,7 @@ pub(crate) fn flex_ui(
                 .fill_width(fill_width)
                 .show(ui, |ui| cx.child_ui(ui, child));
             let natural = placed.natural;
+            bases.push(placed.basis.unwrap_or(axis.main(natural)));
             let advance = grow.unwrap_or(axis.main(natural));
             if grow.is_none() {
                 taken += advance;
@@ -610,25 +711,36 @@ pub(crate) fn flex_ui(
         };
         let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
         ui.expand_to_include_rect(rect);
-        let natural_main: f32 = naturals.iter().map(|n| axis.main(*n)).sum::<f32>()
-            + gap * naturals.len().saturating_sub(1) as f32;
-        (naturals, axis.vec(natural_main, cross_used))
+        // Along a row the content's size is its children's bases (unwrapped widths), so a
+        // row that wrapped some text to fit does not report itself narrower.
+        let main_sizes: f32 = match axis {
+            Axis::Horizontal => bases.iter().sum(),
+            Axis::Vertical => naturals.iter().map(|n| axis.main(*n)).sum(),
+        };
+        let natural_main = main_sizes + gap * naturals.len().saturating_sub(1) as f32;
+        (naturals, bases, axis.vec(natural_main, cross_used))
     });
-    let (naturals, natural) = inner.inner;
+    let (naturals, bases, natural) = inner.inner;
     incoming.report(ui, natural);
-    remember(ui, memory_key, memory, naturals);
+    remember(ui, memory_key, memory, naturals, bases);
     inner.response
 }
 
 /// Store this pass's measurements; when they moved, ask for another pass.
-fn remember(ui: &Ui, key: Id, mut memory: FlexMemory, naturals: Vec<Vec2>) {
+fn remember(ui: &Ui, key: Id, mut memory: FlexMemory, naturals: Vec<Vec2>, bases: Vec<f32>) {
     let changed = naturals.len() != memory.naturals.len()
+        || bases.len() != memory.bases.len()
         || naturals
             .iter()
             .zip(&memory.naturals)
-            .any(|(a, b)| differs(*a, *b));
+            .any(|(a, b)| differs(*a, *b))
+        || bases
+            .iter()
+            .zip(&memory.bases)
+            .any(|(a, b)| (a - b).abs() > EPSILON);
     if changed {
         memory.naturals = naturals;
+        memory.bases = bases;
         memory.unsettled = memory.unsettled.saturating_add(1);
         if memory.unsettled <= MAX_UNSETTLED {
             settle(ui);
@@ -723,10 +835,20 @@ pub(crate) fn list_ui(
         .auto_shrink([width.is_none(), height.is_none()]);
 
     let row_key = cx.widget_id();
+    // The reference's list: an inline-start padding, and gaps between the items.
+    let indent = cx.style().list_indent.max(0.0);
+    let gap = match axis {
+        Axis::Vertical => cx.style().list_gap,
+        Axis::Horizontal => cx.style().list_gap_horizontal,
+    }
+    .max(0.0);
     let inner = ui.scope_builder(UiBuilder::new().max_rect(box_rect), |ui| {
         scroll.show_viewport(ui, |ui, viewport| {
-            let base = ui.max_rect().min;
-            let view_cross = axis.cross(ui.max_rect().size());
+            let base = ui.max_rect().min + vec2(indent, 0.0);
+            let view_cross = match axis {
+                Axis::Vertical => (ui.max_rect().width() - indent).max(0.0),
+                Axis::Horizontal => ui.max_rect().height(),
+            };
             // Items of a horizontal list are at most as wide as the list (the guide gives
             // them a max width), so long text wraps instead of running on.
             let row_max = match axis {
@@ -800,7 +922,7 @@ pub(crate) fn list_ui(
                 if matches!(align, CrossAlign::Center | CrossAlign::End) {
                     ui.data_mut(|d| d.insert_temp(size_key, placed.natural));
                 }
-                let main = axis.main(placed.natural);
+                let main = axis.main(placed.natural) + if i + 1 < count { gap } else { 0.0 };
                 position += main;
                 measured += main;
                 cross_used = cross_used.max(axis.cross(placed.natural));
@@ -813,7 +935,7 @@ pub(crate) fn list_ui(
                 position
             };
             let content_cross = if stretch { line } else { cross_used };
-            ui.set_min_size(axis.vec(content_main, content_cross));
+            ui.set_min_size(axis.vec(content_main, content_cross) + vec2(indent, 0.0));
             let average = if rows > 0 {
                 measured / rows as f32
             } else {

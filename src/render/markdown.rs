@@ -441,6 +441,8 @@ fn block_ui(
     clicked: &mut Option<String>,
 ) -> egui::Response {
     let (size, strong, line_height) = match block.kind {
+        // In a heading variant the variant's size wins over a Markdown heading's.
+        BlockKind::Heading(_) if base.strong => (base.size, true, base.line_height),
         BlockKind::Heading(level) => {
             let i = usize::from(level.clamp(1, 6)) - 1;
             let size = base.body_size * HEADING_SCALE.get(i).copied().unwrap_or(1.0);

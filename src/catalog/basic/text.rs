@@ -55,6 +55,22 @@ impl ComponentRenderer for Text {
                 egui::vec2(width, height),
             ));
         }
+        if incoming.in_slot() {
+            // The unwrapped width (CSS max-content), the basis a row shrinks it from.
+            let font = step.font_id(ui.ctx());
+            let widest = blocks
+                .iter()
+                .map(|b| {
+                    let text = b.plain_text();
+                    let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
+                    let galley = ui.ctx().fonts_mut(|f| {
+                        f.layout_no_wrap(text, font.clone(), egui::Color32::PLACEHOLDER)
+                    });
+                    galley.size().x + (b.indent + marker) as f32 * step.size * 0.6
+                })
+                .fold(0.0_f32, f32::max);
+            incoming.report_basis(ui, widest.max(response.rect.width()).ceil());
+        }
         if let Some(url) = clicked {
             cx.open_url(&url);
         }
