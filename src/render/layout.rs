@@ -159,10 +159,12 @@ impl Incoming {
     /// Tell the parent slot (if any) the width the content would take unwrapped (CSS
     /// max-content), when that differs from what it drew: a text wrapped in a narrow slot.
     /// A row shrinks its children from these widths, so wrapping never feeds back.
-    pub(crate) fn report_basis(&self, ui: &Ui, width: f32) {
+    /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
+    /// shrink it.
+    pub(crate) fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
         if let Some(id) = self.report {
-            let width = sanitize_size(vec2(width, 0.0)).x;
-            ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), width));
+            let basis = sanitize_size(vec2(width, min.min(width)));
+            ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), basis));
         }
     }
 
@@ -183,8 +185,8 @@ pub(crate) struct Placed {
     pub(crate) slot: Response,
     /// How big the child's content is, whatever it was stretched to.
     pub(crate) natural: Vec2,
-    /// The main-axis width the child reported as its flex basis, if it did.
-    pub(crate) basis: Option<f32>,
+    /// The width the child reported as its flex basis and its min-content width, if it did.
+    pub(crate) basis: Option<Vec2>,
 }
 
 /// A child `Ui` with an exact rectangle that tells the child how big to be.
@@ -254,7 +256,7 @@ impl Slot {
         let response = add(&mut child);
         let reported = ui.data_mut(|d| d.remove_temp::<Vec2>(report));
         let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
-        let basis = ui.data_mut(|d| d.remove_temp::<f32>(report.with(BASIS_SALT)));
+        let basis = ui.data_mut(|d| d.remove_temp::<Vec2>(report.with(BASIS_SALT)));
         let slot = child.response();
         Placed {
             response,
@@ -494,19 +496,60 @@ fn is_full_width(component: &str) -> bool {
 /// whose basis is zero) and the gaps overflow `length`: each loses a share of the overflow
 /// proportional to its basis. Returns the exact width of every unweighted child, or `None`
 /// when nothing overflows.
-pub(crate) fn shrink_row(length: f32, bases: &[Option<f32>], gap: f32) -> Option<Vec<Option<f32>>> {
-    let sum: f32 = bases.iter().flatten().map(|b| b.max(0.0)).sum();
-    let gaps = gap.max(0.0) * bases.len().saturating_sub(1) as f32;
-    let overflow = sum + gaps - length.max(0.0);
-    if !(overflow > EPSILON && sum > 0.0) {
+/// A child never shrinks below its min-content width (`floors`, CSS `min-width: auto`).
+pub(crate) fn shrink_row(
+    length: f32,
+    bases: &[Option<f32>],
+    floors: &[f32],
+    gap: f32,
+) -> Option<Vec<Option<f32>>> {
+    let clean = |v: f32| if v.is_finite() { v.max(0.0) } else { 0.0 };
+    let gaps = clean(gap) * bases.len().saturating_sub(1) as f32;
+    let total: f32 = bases.iter().flatten().map(|b| clean(*b)).sum();
+    if !(total + gaps - clean(length) > EPSILON && total > 0.0) {
         return None;
     }
-    Some(
-        bases
+    let mut sizes: Vec<Option<f32>> = bases.iter().map(|b| b.map(clean)).collect();
+    let mut frozen = vec![false; bases.len()];
+    // Each round freezes at least one child at its floor, or settles.
+    for _ in 0..=bases.len() {
+        let fixed: f32 = sizes
             .iter()
-            .map(|b| b.map(|b| (b.max(0.0) - overflow * b.max(0.0) / sum).max(0.0)))
-            .collect(),
-    )
+            .zip(&frozen)
+            .filter(|(_, f)| **f)
+            .filter_map(|(s, _)| *s)
+            .sum();
+        let open: f32 = bases
+            .iter()
+            .zip(&frozen)
+            .filter(|(_, f)| !**f)
+            .filter_map(|(b, _)| b.map(clean))
+            .sum();
+        let overflow = open + fixed + gaps - clean(length);
+        let mut changed = false;
+        for (i, b) in bases.iter().enumerate() {
+            let (Some(b), false) = (b.map(clean), frozen[i]) else {
+                continue;
+            };
+            let shrunk = if open > 0.0 {
+                (b - overflow.max(0.0) * b / open).max(0.0)
+            } else {
+                b
+            };
+            let floor = clean(floors.get(i).copied().unwrap_or(0.0)).min(b);
+            if shrunk < floor {
+                sizes[i] = Some(floor);
+                frozen[i] = true;
+                changed = true;
+            } else {
+                sizes[i] = Some(shrunk);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Some(sizes)
 }
 
 /// What a flex container needs to know of one child, read with one component lookup.
@@ -547,6 +590,8 @@ struct FlexMemory {
     naturals: Vec<Vec2>,
     /// Each child's flex basis along a row (its unwrapped width).
     bases: Vec<f32>,
+    /// Each child's min-content width along a row.
+    mins: Vec<f32>,
     /// Passes in a row whose measurements changed.
     unsettled: u8,
 }
@@ -604,7 +649,10 @@ pub(crate) fn flex_ui(
                 })
             })
             .collect();
-        if let Some(sizes) = shrink_row(length, &bases, gap) {
+        let floors: Vec<f32> = (0..traits.len())
+            .map(|i| memory.mins.get(i).copied().unwrap_or(0.0))
+            .collect();
+        if let Some(sizes) = shrink_row(length, &bases, &floors, gap) {
             for (i, size) in sizes.into_iter().enumerate() {
                 if let (Some(size), Some(slot)) = (size, plan.grow.get_mut(i)) {
                     *slot = Some(size);
@@ -650,6 +698,7 @@ pub(crate) fn flex_ui(
     let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
         let mut naturals = Vec::with_capacity(children.len());
         let mut bases = Vec::with_capacity(children.len());
+        let mut mins = Vec::with_capacity(children.len());
         let mut position = 0.0_f32;
         // Main size taken by children sized to content, measured this pass: what is left
         // is what the next such child may wrap to. Growing children are left out, their
@@ -687,7 +736,8 @@ pub(crate) fn flex_ui(
                 .fill_width(fill_width)
                 .show(ui, |ui| cx.child_ui(ui, child));
             let natural = placed.natural;
-            bases.push(placed.basis.unwrap_or(axis.main(natural)));
+            bases.push(placed.basis.map_or(axis.main(natural), |b| b.x));
+            mins.push(placed.basis.map_or(0.0, |b| b.y));
             let advance = grow.unwrap_or(axis.main(natural));
             if grow.is_none() {
                 taken += advance;
@@ -718,7 +768,7 @@ pub(crate) fn flex_ui(
             Axis::Vertical => naturals.iter().map(|n| axis.main(*n)).sum(),
         };
         let natural_main = main_sizes + gap * naturals.len().saturating_sub(1) as f32;
-        (naturals, bases, axis.vec(natural_main, cross_used))
+        (naturals, (bases, mins), axis.vec(natural_main, cross_used))
     });
     let (naturals, bases, natural) = inner.inner;
     incoming.report(ui, natural);
@@ -727,7 +777,13 @@ pub(crate) fn flex_ui(
 }
 
 /// Store this pass's measurements; when they moved, ask for another pass.
-fn remember(ui: &Ui, key: Id, mut memory: FlexMemory, naturals: Vec<Vec2>, bases: Vec<f32>) {
+fn remember(
+    ui: &Ui,
+    key: Id,
+    mut memory: FlexMemory,
+    naturals: Vec<Vec2>,
+    (bases, mins): (Vec<f32>, Vec<f32>),
+) {
     let changed = naturals.len() != memory.naturals.len()
         || bases.len() != memory.bases.len()
         || naturals
@@ -741,6 +797,7 @@ fn remember(ui: &Ui, key: Id, mut memory: FlexMemory, naturals: Vec<Vec2>, bases
     if changed {
         memory.naturals = naturals;
         memory.bases = bases;
+        memory.mins = mins;
         memory.unsettled = memory.unsettled.saturating_add(1);
         if memory.unsettled <= MAX_UNSETTLED {
             settle(ui);

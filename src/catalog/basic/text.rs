@@ -8,6 +8,9 @@ use crate::render::ComponentContext;
 use crate::render::layout::Incoming;
 use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
 
+/// Texts up to this long report their min-content width (the longest word) to rows.
+const MIN_CONTENT_CHARS: usize = 160;
+
 /// The `Text` component. Like the reference's blocks (`<p>`, `<h1>`…), a text in a
 /// stretched column takes the column's width (its glyphs stay left-aligned in it); a
 /// caption is inline and keeps its own width.
@@ -58,18 +61,32 @@ impl ComponentRenderer for Text {
         if incoming.in_slot() {
             // The unwrapped width (CSS max-content), the basis a row shrinks it from.
             let font = step.font_id(ui.ctx());
-            let widest = blocks
-                .iter()
-                .map(|b| {
-                    let text = b.plain_text();
-                    let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
-                    let galley = ui.ctx().fonts_mut(|f| {
-                        f.layout_no_wrap(text, font.clone(), egui::Color32::PLACEHOLDER)
-                    });
-                    galley.size().x + (b.indent + marker) as f32 * step.size * 0.6
+            let width = |t: String| {
+                ui.ctx().fonts_mut(|f| {
+                    f.layout_no_wrap(t, font.clone(), egui::Color32::PLACEHOLDER)
+                        .size()
+                        .x
                 })
-                .fold(0.0_f32, f32::max);
-            incoming.report_basis(ui, widest.max(response.rect.width()).ceil());
+            };
+            let (mut widest, mut longest_word) = (0.0_f32, 0.0_f32);
+            for b in blocks.iter() {
+                let text = b.plain_text();
+                let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
+                let lead = (b.indent + marker) as f32 * step.size * 0.6;
+                // The narrowest wrap (the longest word) only for short texts: it costs a
+                // layout per word.
+                if text.len() <= MIN_CONTENT_CHARS {
+                    for word in text.split_whitespace() {
+                        longest_word = longest_word.max(width(word.to_owned()) + lead);
+                    }
+                }
+                widest = widest.max(width(text) + lead);
+            }
+            incoming.report_basis(
+                ui,
+                widest.max(response.rect.width()).ceil(),
+                longest_word.ceil(),
+            );
         }
         if let Some(url) = clicked {
             cx.open_url(&url);

@@ -224,7 +224,8 @@ impl ComponentRenderer for TextField {
                     .id(edit_id)
                     .password(obscured)
                     .font(font)
-                    .margin(egui::vec2(8.0, pad_y));
+                    .margin(egui::vec2(8.0, pad_y))
+                    .min_size(egui::vec2(0.0, style.field_height));
                 if fill {
                     edit = edit.desired_width(f32::INFINITY);
                 }
