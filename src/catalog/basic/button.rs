@@ -1,7 +1,7 @@
 //! `Button`: draws its real child subtree (a Text, an Icon, a Row of both...) inside a
 //! clickable frame. Variants `default`, `primary` (the surface's primary colour with a
 //! contrasting text colour) and `borderless`. Disabled, with the first failing check's
-//! message under it, while any check fails.
+//! message beside it, while any check fails.
 
 use egui::{Color32, Sense, Shape, Stroke, StrokeKind};
 
@@ -104,7 +104,10 @@ impl ComponentRenderer for Button {
             Variant::Default => None,
         };
 
-        ui.vertical(|ui| {
+        // The first failing check's message goes beside the button, not under it: the web
+        // renderer shows none, so the message takes no height from the layout.
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 0.0;
             let response = ui
                 .add_enabled_ui(enabled, |ui| {
                     let background = ui.painter().add(Shape::Noop);

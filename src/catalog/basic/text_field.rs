@@ -254,7 +254,21 @@ impl ComponentRenderer for TextField {
                 cx.fire_action();
             }
             cx.set_state("edit", buffer.clone());
-            cx.check_message_ui(ui, failure.as_deref());
+            // Every failing check's message, one a line, as the web renderer shows them.
+            let mut messages: Vec<String> = cx
+                .checks()
+                .into_iter()
+                .filter(|c| !c.valid)
+                .filter_map(|c| c.message)
+                .collect();
+            if messages.is_empty()
+                && let Some(f) = failure.clone()
+            {
+                messages.push(f);
+            }
+            for m in &messages {
+                cx.check_message_ui(ui, Some(m));
+            }
             response
         });
         let drawn = inner.response.rect;
