@@ -48,6 +48,9 @@ pub struct GeometryOptions {
     pub fixture: String,
     /// Frames to run so that measured layouts settle.
     pub frames: usize,
+    /// Physical pixels per point of the headless screen (egui rounds text rows and widget
+    /// positions to physical pixels).
+    pub pixels_per_point: f32,
 }
 
 impl Default for GeometryOptions {
@@ -58,6 +61,7 @@ impl Default for GeometryOptions {
             keep_deleted: false,
             fixture: String::new(),
             frames: 12,
+            pixels_per_point: 2.0,
         }
     }
 }
@@ -107,10 +111,15 @@ pub fn layout_geometry(
     let mut surfaces: Vec<(String, egui::Rect)> = Vec::new();
     let mut drawn = Vec::new();
     for _ in 0..options.frames.max(1) {
-        let input = egui::RawInput {
+        let mut input = egui::RawInput {
             screen_rect: Some(screen),
             ..Default::default()
         };
+        // Lay out on a half-point grid: the reference keeps sub-pixel positions (a 27.6 px
+        // heading line), which a 1x grid would round up line by line.
+        if let Some(viewport) = input.viewports.get_mut(&egui::ViewportId::ROOT) {
+            viewport.native_pixels_per_point = Some(options.pixels_per_point);
+        }
         let mut output = ctx.run_ui(input, |ui| {
             let _ = renderer.take_geometry();
             surfaces.clear();

@@ -205,6 +205,8 @@ impl ComponentRenderer for ChoicePicker {
 
             if chips {
                 ui.horizontal_wrapped(|ui| {
+                    // Whole chips wrap to the next line; their own text does not.
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                     for o in shown.iter().take(MAX_CHIPS) {
                         ui.push_id(&o.value, |ui| option_ui(ui, o));
                     }
