@@ -1003,7 +1003,13 @@ pub(crate) fn list_ui(
     });
     let output = inner.inner;
     let (average, cross_used, content_main) = output.inner;
-    let natural = axis.vec(content_main.min(main_cap), cross_used);
+    // A list given its height by a stretching parent reports its content capped by the
+    // screen, not by that height: the height may have come from the list itself.
+    let natural_cap = match (axis, height) {
+        (Axis::Vertical, Some(_)) => bounded(ui.ctx().content_rect().height()).max(MIN_LIST_HEIGHT),
+        _ => main_cap,
+    };
+    let natural = axis.vec(content_main.min(natural_cap), cross_used);
     incoming.report(ui, natural);
 
     let mut next = memory;
