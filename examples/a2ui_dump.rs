@@ -58,13 +58,7 @@ fn main() {
             ..GeometryOptions::default()
         };
         let doc = layout_geometry(&bytes, &options, RendererOptions::default());
-        match serde_json::to_string_pretty(&doc) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("cannot print the geometry: {e}");
-                std::process::exit(1);
-            }
-        }
+        print!("{}", egui_a2ui::render::geometry::to_geometry_string(&doc));
         return;
     }
     let mut store = SurfaceStore::new();

@@ -104,6 +104,9 @@ pub fn layout_geometry(
     renderer.record_geometry(true);
     let ctx = egui::Context::default();
     Renderer::install(&ctx);
+    // Offline, as the reference page was: remote images fail (and collapse) even when the
+    // `http` feature installed a fetching loader, so a layout never touches the network.
+    ctx.add_bytes_loader(std::sync::Arc::new(OfflineLoader));
     let screen = egui::Rect::from_min_size(
         egui::Pos2::ZERO,
         egui::vec2(options.width.max(1.0), options.height.max(1.0)),
@@ -245,4 +248,87 @@ fn to_document(
         "unloaded": [],
         "errors": errors,
     })
+}
+
+/// A bytes loader, tried before any other, that fails every `http:`/`https:` URL.
+struct OfflineLoader;
+
+impl egui::load::BytesLoader for OfflineLoader {
+    fn id(&self) -> &str {
+        "egui_a2ui::geometry::OfflineLoader"
+    }
+
+    fn load(&self, _ctx: &egui::Context, uri: &str) -> egui::load::BytesLoadResult {
+        let remote = uri
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("http:") || p.eq_ignore_ascii_case("https"));
+        if remote {
+            Err(egui::load::LoadError::Loading(
+                "offline: remote images are not loaded".to_owned(),
+            ))
+        } else {
+            Err(egui::load::LoadError::NotSupported)
+        }
+    }
+
+    fn forget(&self, _uri: &str) {}
+
+    fn forget_all(&self) {}
+
+    fn byte_size(&self) -> usize {
+        0
+    }
+}
+
+/// Print a geometry document as the reference tool does: one object key per line, every
+/// array on one line, so files diff well.
+pub fn to_geometry_string(doc: &Value) -> String {
+    let mut out = String::new();
+    write_value(doc, 0, &mut out);
+    out.push('\n');
+    out
+}
+
+fn write_value(v: &Value, depth: usize, out: &mut String) {
+    match v {
+        Value::Object(map) if !map.is_empty() => {
+            out.push_str("{\n");
+            let n = map.len();
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(&" ".repeat(depth + 1));
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                write_value(v, depth + 1, out);
+                if i + 1 < n {
+                    out.push(',');
+                }
+                out.push('\n');
+            }
+            out.push_str(&" ".repeat(depth));
+            out.push('}');
+        }
+        // Arrays (and empty objects) on one line; numbers without a trailing `.0`.
+        other => out.push_str(&compact(other)),
+    }
+}
+
+fn compact(v: &Value) -> String {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(compact).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(m) => {
+            let items: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}:{}", Value::String(k.clone()), compact(v)))
+                .collect();
+            format!("{{{}}}", items.join(","))
+        }
+        other => other.to_string(),
+    }
 }

@@ -243,7 +243,12 @@ impl Slot {
         };
         let mut builder = UiBuilder::new()
             .id_salt(self.key)
-            .max_rect(self.rect)
+            // On the pixel grid: flex arithmetic gives fractional positions, and egui
+            // blurs (and in debug builds flags) widgets placed between pixels.
+            .max_rect(egui::emath::GuiRounding::round_to_pixels(
+                self.rect,
+                ui.pixels_per_point(),
+            ))
             .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width))
             .ui_stack_info(egui::UiStackInfo::default().with_tag_value(SLOT_TAG, tag));
         if let Some(role) = self.role {

@@ -23,7 +23,11 @@ impl ComponentRenderer for CheckBox {
             ui.spacing_mut().item_spacing.y = 0.0;
             let row = ui.horizontal(|ui| {
                 ui.set_min_height(height);
-                ui.checkbox(&mut checked, &label)
+                // The reference's label: the label size, bold.
+                let text = egui::RichText::new(&label)
+                    .font(cx.style().label.font_id(ui.ctx()))
+                    .strong();
+                ui.checkbox(&mut checked, text)
             });
             let response = row.inner;
             if label.trim().is_empty() {

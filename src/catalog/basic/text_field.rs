@@ -232,6 +232,18 @@ impl ComponentRenderer for TextField {
                 if let Some(p) = &placeholder {
                     edit = edit.hint_text(p.clone());
                 }
+                // The reference's box: a 1 px border, 8 px corners.
+                let border = ui.visuals().widgets.noninteractive.bg_stroke;
+                let widgets = &mut ui.visuals_mut().widgets;
+                widgets.inactive.bg_stroke = border;
+                widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
+                for w in [
+                    &mut widgets.inactive,
+                    &mut widgets.hovered,
+                    &mut widgets.active,
+                ] {
+                    w.corner_radius = egui::CornerRadius::same(style.field_radius as u8);
+                }
                 edit.show(ui)
             };
             let fallback = cx.fallback_name();
