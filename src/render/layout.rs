@@ -765,7 +765,10 @@ pub(crate) fn flex_ui(
             (None, _) => cross_used,
         };
         let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
-        ui.expand_to_include_rect(rect);
+        ui.expand_to_include_rect(egui::emath::GuiRounding::round_to_pixels(
+            rect,
+            ui.pixels_per_point(),
+        ));
         // Along a row the content's size is its children's bases (unwrapped widths), so a
         // row that wrapped some text to fit does not report itself narrower.
         let main_sizes: f32 = match axis {

@@ -237,7 +237,8 @@ mod tests {
     #[test]
     fn bold_falls_back_to_proportional_when_not_installed() {
         let ctx = egui::Context::default();
-        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
         assert_eq!(family(&ctx, true), FontFamily::Proportional);
         assert_eq!(family(&ctx, false), FontFamily::Proportional);
     }

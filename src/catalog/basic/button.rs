@@ -209,7 +209,13 @@ impl ComponentRenderer for Button {
             if response.clicked() && enabled {
                 cx.fire_action();
             }
-            cx.check_message_ui(ui, failure.as_deref());
+            if failure.is_some() {
+                // Wrapped in the width left beside the button.
+                ui.vertical(|ui| {
+                    ui.set_max_width(ui.available_width());
+                    cx.check_message_ui(ui, failure.as_deref());
+                });
+            }
             response
         })
         .inner

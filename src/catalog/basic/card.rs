@@ -51,7 +51,10 @@ impl ComponentRenderer for Card {
                     .height
                     .map_or(natural.y + chrome.y, |h| h.max(natural.y + chrome.y)),
             );
-            let rect = Rect::from_min_size(origin, size);
+            let rect = egui::emath::GuiRounding::round_to_pixels(
+                Rect::from_min_size(origin, size),
+                ui.pixels_per_point(),
+            );
             ui.expand_to_include_rect(rect);
             let frame = rect.shrink(style.card_margin);
             let visuals = ui.visuals();
