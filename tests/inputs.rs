@@ -202,7 +202,7 @@ fn a_v1_placeholder_is_the_hint_text() {
 }
 
 #[test]
-fn the_first_failing_check_shows_under_a_text_field() {
+fn every_failing_check_shows_under_a_text_field() {
     let field = json!({
         "id": "field", "component": "TextField", "label": "Name", "value": {"path": "/name"},
         "checks": [
@@ -221,11 +221,19 @@ fn the_first_failing_check_shows_under_a_text_field() {
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/ok2", "value": false}}),
     );
     h.run();
+    // As in the web renderer, every failing check's message shows, one a line, in order.
     assert!(label_shows(&h, "first message"));
-    assert!(
-        !label_shows(&h, "second message"),
-        "only the first failure shows"
+    assert!(label_shows(&h, "second message"));
+    let first = h.get_by_label("first message").rect();
+    let second = h.get_by_label("second message").rect();
+    assert!(first.bottom() <= second.top(), "{first:?} above {second:?}");
+    agent(
+        &mut h,
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/ok1", "value": true}}),
     );
+    h.run();
+    assert!(!label_shows(&h, "first message"));
+    assert!(label_shows(&h, "second message"));
 }
 
 #[test]

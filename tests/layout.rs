@@ -18,6 +18,10 @@ const HOST: Rect = Rect {
 /// Pixel tolerance for positions: egui rounds rects to whole points.
 const TOL: f32 = 1.5;
 
+/// The gap between Row and Column children (`Style::default().flex_gap`, the web
+/// renderer's `--a2ui-spacing-m`).
+const GAP: f32 = 8.0;
+
 fn renderer(components: Value, data: Option<Value>) -> Renderer {
     let mut r = Renderer::new(Catalog::basic());
     r.options_mut().show_surface_header = false;
@@ -88,8 +92,8 @@ fn spaces([a, b, c]: [Rect; 3]) -> (f32, f32, f32, f32) {
 #[test]
 fn justify_start_packs_children_at_the_left_of_a_full_width_row() {
     let (before, ab, bc, after) = spaces(row_of_three("start"));
-    close(ab, bc, "equal gaps");
-    close(ab, 2.0 * before, "gaps are only the children's own margins");
+    close(ab, GAP, "the flex gap");
+    close(bc, GAP, "the flex gap");
     assert!(before < 10.0, "first child at the left edge: {before}");
     assert!(after > 300.0, "the free space is at the end: {after}");
 }
@@ -111,8 +115,8 @@ fn justify_is_start_when_absent() {
 #[test]
 fn justify_end_packs_children_at_the_right_edge() {
     let (before, ab, bc, after) = spaces(row_of_three("end"));
-    close(ab, bc, "equal gaps");
-    close(ab, 2.0 * after, "gaps are only the children's own margins");
+    close(ab, GAP, "the flex gap");
+    close(bc, GAP, "the flex gap");
     assert!(after < 10.0, "last child at the right edge: {after}");
     assert!(before > 300.0, "the free space is at the start: {before}");
 }
@@ -139,7 +143,11 @@ fn justify_space_around_gives_edges_half_the_gap() {
     let (before, ab, bc, after) = spaces(row_of_three("spaceAround"));
     close(before, after, "symmetric");
     close(ab, bc, "equal gaps");
-    close(ab, 2.0 * before, "edge space is half a gap");
+    close(
+        ab - GAP,
+        2.0 * before,
+        "edge space is half the free space between",
+    );
     assert!(before > 50.0, "{before}");
 }
 
@@ -148,16 +156,16 @@ fn justify_space_evenly_makes_every_space_equal() {
     let (before, ab, bc, after) = spaces(row_of_three("spaceEvenly"));
     close(before, after, "symmetric");
     close(ab, bc, "equal gaps");
-    close(before, ab, "edges equal the gaps");
+    close(before, ab - GAP, "edges equal the free space between");
     assert!(before > 50.0, "{before}");
 }
 
 #[test]
 fn justify_stretch_shares_the_row_equally() {
     let [a, b, c] = row_of_three("stretch");
-    let third = HOST.width() / 3.0;
-    close(b.left() - a.left(), third, "first cell");
-    close(c.left() - b.left(), third, "second cell");
+    let cell = (HOST.width() - 2.0 * GAP) / 3.0;
+    close(b.left() - a.left(), cell + GAP, "first cell");
+    close(c.left() - b.left(), cell + GAP, "second cell");
 }
 
 #[test]
@@ -178,11 +186,11 @@ fn weights_one_and_two_give_the_second_child_twice_the_extra_width() {
     let first = two.left() - one.left();
     let second = HOST.right() - two.left();
     close(
-        first + second,
+        first + second + GAP,
         extra,
-        "the weighted children share all the extra width",
+        "the weighted children share all the extra width but the gap",
     );
-    close(second, 2.0 * first, "1:2");
+    close(second, 2.0 * (first - GAP), "1:2");
 }
 
 #[test]
@@ -232,7 +240,7 @@ fn row_aligned(align: &str) -> (Rect, Rect) {
 fn row_align_start_puts_children_at_the_top() {
     let (tall, short) = row_aligned("start");
     assert!(
-        tall.height() > short.height() + 10.0,
+        tall.height() > short.height() + 5.0,
         "fixture: {tall:?} {short:?}"
     );
     close(tall.top(), short.top(), "tops");
@@ -242,7 +250,7 @@ fn row_align_start_puts_children_at_the_top() {
 fn row_align_center_centres_children_vertically() {
     let (tall, short) = row_aligned("center");
     close(tall.center().y, short.center().y, "centres");
-    assert!(short.top() > tall.top() + 5.0);
+    assert!(short.top() > tall.top() + 3.0);
 }
 
 #[test]
@@ -283,7 +291,7 @@ fn row_align_stretch_is_the_default_and_makes_children_as_tall_as_the_row() {
     }
     let (tall, short) = row_with_column(Some("start"));
     assert!(
-        short.bottom() < tall.bottom() - 10.0,
+        short.bottom() < tall.bottom() - 5.0,
         "unstretched, the column is short"
     );
 }
@@ -352,7 +360,9 @@ fn column_align_start_center_end_place_children_across_the_column() {
 }
 
 #[test]
-fn a_row_fills_the_width_of_a_column_whatever_its_align() {
+fn a_row_is_aligned_in_a_column_like_any_other_child() {
+    // As in the web renderer (a Row has no `width: 100%`): a row of buttons in a centred
+    // column is centred (`25_contact-card`).
     for align in ["start", "center", "end"] {
         let h = harness(renderer(
             json!([
@@ -364,9 +374,44 @@ fn a_row_fills_the_width_of_a_column_whatever_its_align() {
             ]),
             None,
         ));
-        assert!(rect(&h, "Left").left() - HOST.left() < 10.0, "{align}");
-        assert!(HOST.right() - rect(&h, "Right").right() < 10.0, "{align}");
+        let (left, right) = (rect(&h, "Left"), rect(&h, "Right"));
+        close(right.left() - left.right(), GAP, "packed with the gap");
+        match align {
+            "start" => close(left.left(), HOST.left(), align),
+            "end" => close(right.right(), HOST.right(), align),
+            _ => close(
+                left.left() - HOST.left(),
+                HOST.right() - right.right(),
+                align,
+            ),
+        }
     }
+}
+
+#[test]
+fn a_column_spans_a_centred_column_and_its_text_blocks_take_its_width() {
+    // `width: 100%` in the web renderer: a nested Column fills a centred column, and the
+    // texts in a stretched column are blocks of its width (their glyphs left-aligned).
+    let h = harness(renderer(
+        json!([
+            {"id": "root", "component": "Column", "align": "center", "children": ["title", "inner"]},
+            {"id": "title", "component": "Text", "text": "Centred title"},
+            {"id": "inner", "component": "Column", "children": ["line"]},
+            {"id": "line", "component": "Text", "text": "Left line"},
+        ]),
+        None,
+    ));
+    let title = rect(&h, "Centred title");
+    close(
+        title.left() - HOST.left(),
+        HOST.right() - title.right(),
+        "the title is centred",
+    );
+    close(
+        rect(&h, "Left line").left(),
+        HOST.left(),
+        "the inner column spans",
+    );
 }
 
 #[test]
@@ -553,4 +598,196 @@ fn items_of_a_horizontal_list_are_no_wider_than_the_list() {
     let text = h.get_by_label_contains("word word").rect();
     assert!(text.width() <= HOST.width() + TOL, "{text:?}");
     assert!(text.height() > 30.0, "it wraps: {text:?}");
+}
+
+// ------------------------------------------------------------------ geometry observable
+// The bugs of issue 13, each checked on the boxes the renderer records (the
+// `a2ui-geometry/1` document `a2ui_dump --geometry` prints), laid out as the web
+// reference page does: a 420 px wide page, surfaces at 16 px.
+
+fn geometry(components: Value, data: Option<Value>, height: f32) -> Value {
+    let mut lines = vec![
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}}),
+    ];
+    if let Some(data) = data {
+        lines.push(json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": data}}));
+    }
+    let doc: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let options = egui_a2ui::render::GeometryOptions {
+        height,
+        ..Default::default()
+    };
+    egui_a2ui::render::layout_geometry(doc.as_bytes(), &options, Default::default())
+}
+
+/// `[x, y, w, h]` of instance 0 of `id`, `None` when recorded as drawing nothing.
+fn drawn(g: &Value, id: &str) -> Option<[f64; 4]> {
+    let b = g["surfaces"]["s"]["components"][id].get(0)?;
+    let a = b.as_array()?;
+    Some([
+        a[0].as_f64()?,
+        a[1].as_f64()?,
+        a[2].as_f64()?,
+        a[3].as_f64()?,
+    ])
+}
+
+fn must(g: &Value, id: &str) -> [f64; 4] {
+    drawn(g, id).unwrap_or_else(|| panic!("{id} not drawn: {g:#}"))
+}
+
+#[test]
+fn geometry_card_content_sits_at_the_reference_inset() {
+    // Card: 8 px margin, 1 px border, 8 px padding; the child at 17 px (it was 28).
+    let g = geometry(
+        json!([
+            {"id": "root", "component": "Card", "child": "col"},
+            {"id": "col", "component": "Column", "children": ["t"]},
+            {"id": "t", "component": "Text", "text": "Hello"},
+        ]),
+        None,
+        560.0,
+    );
+    assert_eq!(must(&g, "root")[..2], [8.0, 8.0]);
+    assert_eq!(must(&g, "root")[2], 388.0 - 16.0);
+    assert_eq!(must(&g, "col")[..3], [17.0, 17.0, 354.0]);
+    // A body text block: the column's width, a 24 px line.
+    assert_eq!(must(&g, "t"), [17.0, 17.0, 354.0, 24.0]);
+}
+
+#[test]
+fn geometry_row_and_column_children_have_8px_gaps() {
+    let g = geometry(
+        json!([
+            {"id": "root", "component": "Column", "children": ["row", "below"]},
+            {"id": "row", "component": "Row", "children": ["a", "b"]},
+            {"id": "a", "component": "Text", "text": "Purchase"},
+            {"id": "b", "component": "Text", "text": "Add to cart"},
+            {"id": "below", "component": "Text", "text": "Below"},
+        ]),
+        None,
+        560.0,
+    );
+    let (a, b) = (must(&g, "a"), must(&g, "b"));
+    assert_eq!(b[0] - (a[0] + a[2]), 8.0, "{a:?} {b:?}");
+    let (row, below) = (must(&g, "row"), must(&g, "below"));
+    assert_eq!(below[1] - (row[1] + row[3]), 8.0, "{row:?} {below:?}");
+}
+
+#[test]
+fn geometry_controls_fill_the_column_width() {
+    let g = geometry(
+        json!([
+            {"id": "root", "component": "Card", "child": "col"},
+            {"id": "col", "component": "Column", "children": ["tf", "cb", "cp", "dt"]},
+            {"id": "tf", "component": "TextField", "label": "Email", "value": {"path": "/e"}},
+            {"id": "cb", "component": "CheckBox", "label": "Subscribe", "value": {"path": "/c"}},
+            {"id": "cp", "component": "ChoicePicker", "options": [{"label": "A", "value": "a"}],
+             "value": {"path": "/p"}},
+            {"id": "dt", "component": "DateTimeInput", "label": "When", "enableDate": true,
+             "value": {"path": "/d"}},
+        ]),
+        Some(json!({"e": "", "c": false, "p": [], "d": "2025-01-02"})),
+        560.0,
+    );
+    // The column's full 354 px (the CheckBox's 8 px margins inside it), as in the reference.
+    assert_eq!(must(&g, "tf")[2], 354.0);
+    assert_eq!(must(&g, "cb")[2], 354.0 - 16.0);
+    assert_eq!(must(&g, "cp")[2], 354.0);
+    assert_eq!(must(&g, "dt")[2], 354.0);
+    // A TextField's box includes its label: a label line, the gap and the 32 px box.
+    let tf = must(&g, "tf");
+    assert!((48.0..=52.0).contains(&tf[3]), "{tf:?}");
+}
+
+#[test]
+fn geometry_divider_in_a_centred_column_draws_nothing_but_keeps_its_margins() {
+    // `25_contact-card`: the divider used to start at the centre and run past the card.
+    let g = geometry(
+        json!([
+            {"id": "root", "component": "Card", "child": "col"},
+            {"id": "col", "component": "Column", "align": "center",
+             "children": ["above", "hr", "below"]},
+            {"id": "above", "component": "Text", "text": "Above"},
+            {"id": "hr", "component": "Divider"},
+            {"id": "below", "component": "Text", "text": "Below"},
+        ]),
+        None,
+        560.0,
+    );
+    assert_eq!(drawn(&g, "hr"), None, "zero length: {g:#}");
+    assert_eq!(
+        g["surfaces"]["s"]["hidden"]["hr"][0]["reason"],
+        json!("zero-size")
+    );
+    let (above, below) = (must(&g, "above"), must(&g, "below"));
+    // gap 8, margin 8, line 1, margin 8, gap 8.
+    assert_eq!(below[1] - (above[1] + above[3]), 33.0);
+    let card = must(&g, "root");
+    for id in ["above", "below"] {
+        let b = must(&g, id);
+        assert!(b[0] + b[2] <= card[0] + card[2], "{id} inside the card");
+    }
+}
+
+#[test]
+fn geometry_tabs_content_starts_under_the_bar_whatever_the_host_height() {
+    let components = json!([
+        {"id": "root", "component": "Tabs", "tabs": [
+            {"title": "One", "child": "one"}, {"title": "Two", "child": "two"}]},
+        {"id": "one", "component": "Text", "text": "First tab"},
+        {"id": "two", "component": "Text", "text": "Second tab"},
+    ]);
+    let short = geometry(components.clone(), None, 560.0);
+    let tall = geometry(components, None, 2000.0);
+    let content = must(&short, "one");
+    assert_eq!(
+        content,
+        must(&tall, "one"),
+        "independent of the host height"
+    );
+    // Bar (a label line with 4 px padding, a 2 px rule) and the 8 px content padding.
+    assert!((30.0..=40.0).contains(&content[1]), "{content:?}");
+}
+
+#[test]
+fn geometry_button_row_is_centred_in_a_centred_column() {
+    let g = geometry(
+        json!([
+            {"id": "root", "component": "Column", "align": "center", "children": ["title", "actions"]},
+            {"id": "title", "component": "Text", "text": "A title wider than the buttons are"},
+            {"id": "actions", "component": "Row", "children": ["call", "msg"]},
+            {"id": "call", "component": "Button", "child": "call-t", "action": {"event": {"name": "c"}}},
+            {"id": "call-t", "component": "Text", "text": "Call"},
+            {"id": "msg", "component": "Button", "child": "msg-t", "action": {"event": {"name": "m"}}},
+            {"id": "msg-t", "component": "Text", "text": "Message"},
+        ]),
+        None,
+        560.0,
+    );
+    let row = must(&g, "actions");
+    let left = row[0];
+    let right = 388.0 - (row[0] + row[2]);
+    assert!((left - right).abs() <= 1.0, "{row:?}");
+    // Buttons: a 42 px frame (24 px line, 8 px padding, 1 px border) inside an 8 px margin.
+    let call = must(&g, "call");
+    assert_eq!(call[3], 42.0);
+    assert_eq!(call[0] - row[0], 8.0);
+}
+
+#[test]
+fn geometry_failed_remote_image_collapses() {
+    // No http loader in tests: the remote image fails, and must not leave a 300x200 hole.
+    let g = geometry(
+        json!([
+            {"id": "root", "component": "Column", "children": ["img", "after"]},
+            {"id": "img", "component": "Image", "url": "https://example.invalid/a.png"},
+            {"id": "after", "component": "Text", "text": "After"},
+        ]),
+        None,
+        560.0,
+    );
+    assert_eq!(drawn(&g, "img"), None);
+    assert_eq!(must(&g, "after")[1], 8.0, "only the gap before it");
 }

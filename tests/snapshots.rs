@@ -197,3 +197,86 @@ fn write_readme_screenshots() {
             .expect("save");
     }
 }
+
+/// The README gallery: (file stem, reference render name, fixture under the spec folder).
+const GALLERY: &[(&str, &str, &str)] = &[
+    (
+        "contact_card",
+        "25_contact-card",
+        "v0_9/catalogs/basic/examples/25_contact-card.json",
+    ),
+    (
+        "flight_status",
+        "01_flight-status",
+        "v0_9/catalogs/basic/examples/01_flight-status.json",
+    ),
+    (
+        "login_form",
+        "09_login-form",
+        "v0_9/catalogs/basic/examples/09_login-form.json",
+    ),
+    (
+        "contact_form",
+        "contact_form_example",
+        "v0_9/test/cases/contact_form_example.jsonl",
+    ),
+];
+
+/// Our render of `doc` laid out as the web reference page: 420x560, light theme,
+/// surfaces at 16 px on the page background.
+fn reference_page_render(doc: &str) -> image::RgbaImage {
+    let mut h = content_util::builder(420.0, 560.0)
+        .with_theme(egui::Theme::Light)
+        .allow_missing_glyphs()
+        .with_accessibility_check(false)
+        .build_ui_state(
+            |ui, state: &mut State| {
+                let page = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(420.0, 560.0));
+                ui.ctx()
+                    .layer_painter(egui::LayerId::background())
+                    .rect_filled(page.expand(32.0), 0.0, ui.visuals().panel_fill);
+                let column =
+                    egui::Rect::from_min_size(egui::pos2(16.0, 16.0), egui::vec2(388.0, 10_000.0));
+                ui.scope_builder(egui::UiBuilder::new().max_rect(column), |ui| {
+                    let events = state.renderer.ui(ui);
+                    state.events.extend(events);
+                });
+            },
+            State {
+                renderer: renderer_with(doc),
+                events: Vec::new(),
+            },
+        );
+    content_util::settle(&mut h);
+    h.render().expect("render")
+}
+
+#[test]
+#[ignore = "writes assets/screenshots/gallery_*.png; run by scripts/gallery.sh"]
+fn write_reference_gallery() {
+    // The reference renders live outside the repository (`shared/web-reference/public`).
+    let reference = std::env::var("A2UI_WEB_REFERENCE").expect("A2UI_WEB_REFERENCE=DIR");
+    std::fs::create_dir_all("assets/screenshots").expect("dir");
+    for (stem, name, path) in GALLERY {
+        let theirs = image::open(Path::new(&reference).join(format!("{name}.png")))
+            .expect("reference png")
+            .to_rgba8();
+        let ours = reference_page_render(&document(path));
+        let ours = image::imageops::resize(
+            &ours,
+            theirs.width(),
+            theirs.height(),
+            image::imageops::FilterType::Triangle,
+        );
+        let gap = 8;
+        let mut out = image::RgbaImage::from_pixel(
+            theirs.width() * 2 + gap,
+            theirs.height(),
+            image::Rgba([255, 255, 255, 255]),
+        );
+        image::imageops::overlay(&mut out, &theirs, 0, 0);
+        image::imageops::overlay(&mut out, &ours, i64::from(theirs.width() + gap), 0);
+        out.save(format!("assets/screenshots/gallery_{stem}.png"))
+            .expect("save");
+    }
+}

@@ -36,6 +36,11 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
     /// Nodes this frame may still resolve for the surface (`Limits::max_nodes`).
     pub(crate) budget: usize,
+    /// Where drawn instances are recorded, when the host asked for geometry.
+    pub(crate) geometry: Option<&'f mut Vec<super::DrawnInstance>>,
+    /// The box the node being drawn reported as its own (see
+    /// [`ComponentContext::set_geometry_box`]).
+    pub(crate) box_override: Option<egui::Rect>,
 }
 
 impl SurfaceFrame<'_> {
@@ -150,6 +155,17 @@ impl SurfaceFrame<'_> {
             return ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover());
         };
         self.stack.push((id.to_owned(), scope.to_owned()));
+        let record = self.geometry.as_mut().map(|g| {
+            g.push(super::DrawnInstance {
+                surface: self.surface.id.clone(),
+                id: id.to_owned(),
+                component: component.wire_component.clone(),
+                scope: scope.to_owned(),
+                rect: None,
+            });
+            g.len() - 1
+        });
+        let outer_override = self.box_override.take();
         let widget_id =
             egui::Id::unique(("a2ui", &self.surface.id, id, scope, component.generation));
         // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
@@ -158,28 +174,35 @@ impl SurfaceFrame<'_> {
         if let Some(role) = a11y::container_role(&component.component) {
             builder = builder.accessibility_role(role);
         }
-        let response = ui
-            .scope_builder(builder, |ui| {
-                let wrapper = ui.unique_id();
-                let mut cx = ComponentContext {
-                    frame: self,
-                    component: component.clone(),
-                    scope: scope.to_owned(),
-                    index,
-                    widget_id,
-                };
-                let r = renderer.ui(ui, &mut cx);
-                if cx.component.props.contains_key("accessibility") {
-                    let attributes =
-                        cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
-                    if !attributes.is_empty() {
-                        attributes.apply(ui.ctx(), wrapper, r.id);
-                    }
+        let scoped = ui.scope_builder(builder, |ui| {
+            let wrapper = ui.unique_id();
+            let mut cx = ComponentContext {
+                frame: self,
+                component: component.clone(),
+                scope: scope.to_owned(),
+                index,
+                widget_id,
+            };
+            let r = renderer.ui(ui, &mut cx);
+            if cx.component.props.contains_key("accessibility") {
+                let attributes =
+                    cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
+                if !attributes.is_empty() {
+                    attributes.apply(ui.ctx(), wrapper, r.id);
                 }
-                r
-            })
-            .inner;
+            }
+            r
+        });
+        let drawn_rect = scoped.response.rect;
+        let response = scoped.inner;
         self.stack.pop();
+        let own = self.box_override.take();
+        self.box_override = outer_override;
+        if let (Some(i), Some(g)) = (record, self.geometry.as_mut())
+            && let Some(entry) = g.get_mut(i)
+        {
+            entry.rect = own.or(Some(drawn_rect)).filter(|r| r.is_finite());
+        }
         response
     }
 }
@@ -322,6 +345,18 @@ impl ComponentContext<'_, '_> {
     /// The renderer options (URL policy, locale, ...).
     pub fn options(&self) -> &RendererOptions {
         self.frame.options
+    }
+
+    /// The style in force (spacing, type scale, control sizes).
+    pub fn style(&self) -> &super::Style {
+        &self.frame.options.style
+    }
+
+    /// Report the box this component draws, when it differs from the space its `Ui` took
+    /// (a Card's frame without its outer margin, a Button's frame). Recorded by the
+    /// geometry observable; an empty rectangle means "draws nothing".
+    pub fn set_geometry_box(&mut self, rect: egui::Rect) {
+        self.frame.box_override = Some(rect);
     }
 
     /// The limits in force.

@@ -644,6 +644,12 @@ pub fn image_ui(
             );
             (response, ImageState::Loading)
         }
+        // A picture that failed to load collapses, as in the web renderer, unless its box
+        // has a fixed size (an avatar, an icon); its state stays in the AccessKit node.
+        Err(state @ ImageState::Failed(_)) if matches!(spec.size, BoxSize::Flexible { .. }) => {
+            let (_, response) = ui.allocate_exact_size(egui::Vec2::ZERO, egui::Sense::hover());
+            (response, state)
+        }
         Err(state) => {
             let (rect, response) = ui.allocate_exact_size(placeholder, egui::Sense::hover());
             placeholder_frame(ui, rect, spec, Some(&state));

@@ -36,7 +36,14 @@ impl ComponentContext<'_, '_> {
     /// Draw a check message (the first failing check) under a control, in the error colour.
     pub fn check_message_ui(&self, ui: &mut egui::Ui, message: Option<&str>) {
         if let Some(m) = message {
-            ui.colored_label(ui.visuals().error_fg_color, m);
+            // The web renderer's error line: the caption size.
+            let caption = &self.style().caption;
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                egui::RichText::new(m)
+                    .size(caption.size)
+                    .line_height(Some(caption.line_height)),
+            );
         }
     }
 

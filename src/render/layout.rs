@@ -111,6 +111,10 @@ struct SlotTag {
     report: Id,
 }
 
+/// Where a child reports its flex basis (see [`Incoming::report_basis`]): the natural size
+/// slot id with this salt.
+const BASIS_SALT: &str = "a2ui-basis";
+
 /// What the parent of a container asks of it, and where to report its natural size.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Incoming {
@@ -146,6 +150,24 @@ impl Incoming {
         }
     }
 
+    /// Whether the component is drawn in a container's slot (else it is the surface root or
+    /// inside a leaf widget such as a Button).
+    pub(crate) fn in_slot(&self) -> bool {
+        self.report.is_some()
+    }
+
+    /// Tell the parent slot (if any) the width the content would take unwrapped (CSS
+    /// max-content), when that differs from what it drew: a text wrapped in a narrow slot.
+    /// A row shrinks its children from these widths, so wrapping never feeds back.
+    /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
+    /// shrink it.
+    pub(crate) fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
+        if let Some(id) = self.report {
+            let basis = sanitize_size(vec2(width, min.min(width)));
+            ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), basis));
+        }
+    }
+
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
     pub(crate) fn report(&self, ui: &Ui, natural: Vec2) {
         if let Some(id) = self.report {
@@ -163,6 +185,8 @@ pub(crate) struct Placed {
     pub(crate) slot: Response,
     /// How big the child's content is, whatever it was stretched to.
     pub(crate) natural: Vec2,
+    /// The width the child reported as its flex basis and its min-content width, if it did.
+    pub(crate) basis: Option<Vec2>,
 }
 
 /// A child `Ui` with an exact rectangle that tells the child how big to be.
@@ -219,7 +243,12 @@ impl Slot {
         };
         let mut builder = UiBuilder::new()
             .id_salt(self.key)
-            .max_rect(self.rect)
+            // On the pixel grid: flex arithmetic gives fractional positions, and egui
+            // blurs (and in debug builds flags) widgets placed between pixels.
+            .max_rect(egui::emath::GuiRounding::round_to_pixels(
+                self.rect,
+                ui.pixels_per_point(),
+            ))
             .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width))
             .ui_stack_info(egui::UiStackInfo::default().with_tag_value(SLOT_TAG, tag));
         if let Some(role) = self.role {
@@ -232,11 +261,13 @@ impl Slot {
         let response = add(&mut child);
         let reported = ui.data_mut(|d| d.remove_temp::<Vec2>(report));
         let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
+        let basis = ui.data_mut(|d| d.remove_temp::<Vec2>(report.with(BASIS_SALT)));
         let slot = child.response();
         Placed {
             response,
             slot,
             natural,
+            basis,
         }
     }
 }
@@ -377,11 +408,19 @@ pub(crate) fn plan_main(
     naturals: &[f32],
     weights: &[f32],
     justify: Justify,
+    gap: f32,
 ) -> MainPlan {
     let n = naturals.len();
+    let gap = finite(gap).unwrap_or(0.0).min(UNBOUNDED);
+    let gaps = |lead: Vec<f32>| -> Vec<f32> {
+        lead.into_iter()
+            .enumerate()
+            .map(|(i, l)| if i == 0 { l } else { l + gap })
+            .collect()
+    };
     let Some(length) = length.and_then(finite) else {
         return MainPlan {
-            lead: vec![0.0; n],
+            lead: gaps(vec![0.0; n]),
             grow: vec![None; n],
         };
     };
@@ -397,7 +436,8 @@ pub(crate) fn plan_main(
         .zip(&weights)
         .filter(|(_, w)| **w <= 0.0)
         .map(|(n, _)| if n.is_finite() { n.max(0.0) } else { 0.0 })
-        .sum();
+        .sum::<f32>()
+        + gap * n.saturating_sub(1) as f32;
     let free = (length - fixed).max(0.0);
     let total: f32 = weights.iter().sum();
     let grow = weights
@@ -406,7 +446,7 @@ pub(crate) fn plan_main(
         .collect();
     let left = if total > 0.0 { 0.0 } else { free };
     let count = n as f32;
-    let (first, gap) = match justify {
+    let (first, between) = match justify {
         Justify::Start | Justify::Stretch => (0.0, 0.0),
         Justify::Center => (left / 2.0, 0.0),
         Justify::End => (left, 0.0),
@@ -416,8 +456,13 @@ pub(crate) fn plan_main(
         Justify::SpaceAround => (0.0, 0.0),
         Justify::SpaceEvenly => (left / (count + 1.0), left / (count + 1.0)),
     };
-    let lead = (0..n).map(|i| if i == 0 { first } else { gap }).collect();
-    MainPlan { lead, grow }
+    let lead = (0..n)
+        .map(|i| if i == 0 { first } else { between })
+        .collect();
+    MainPlan {
+        lead: gaps(lead),
+        grow,
+    }
 }
 
 /// Whether the child `child_id` should have its leaf widgets fill a stretched slot's width.
@@ -434,13 +479,82 @@ pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool
 }
 
 /// Whether the child `child_id` spans the full width of a column it sits in whatever the
-/// column's `align`: the guide has a Row fill the available width, and a List is a
-/// scrolling block; both are laid out across the column rather than aligned in it.
+/// column's `align`: a List is a scrolling block, laid out across the column rather than
+/// aligned in it. (A Row is aligned like any other child, as in the web renderer: a row of
+/// buttons in a centred column is centred.)
 pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
     cx.surface()
         .components
         .get(child_id)
-        .is_some_and(|c| matches!(c.component.as_str(), "Row" | "List"))
+        .is_some_and(|c| is_full_width(&c.component))
+}
+
+/// Components the web renderer gives `width: 100%` (Column, TextField, ChoicePicker) or
+/// lays out as a block (List): in a column they span its width whatever its `align`; in a
+/// row their flex basis is the row's whole length, so they share it with their siblings by
+/// shrinking (CSS `flex-shrink`).
+fn is_full_width(component: &str) -> bool {
+    matches!(component, "Column" | "List" | "TextField" | "ChoicePicker")
+}
+
+/// Shrink a row's children as CSS does when their bases (`None` for a weighted child,
+/// whose basis is zero) and the gaps overflow `length`: each loses a share of the overflow
+/// proportional to its basis. Returns the exact width of every unweighted child, or `None`
+/// when nothing overflows.
+/// A child never shrinks below its min-content width (`floors`, CSS `min-width: auto`).
+pub(crate) fn shrink_row(
+    length: f32,
+    bases: &[Option<f32>],
+    floors: &[f32],
+    gap: f32,
+) -> Option<Vec<Option<f32>>> {
+    let clean = |v: f32| if v.is_finite() { v.max(0.0) } else { 0.0 };
+    let gaps = clean(gap) * bases.len().saturating_sub(1) as f32;
+    let total: f32 = bases.iter().flatten().map(|b| clean(*b)).sum();
+    if !(total + gaps - clean(length) > EPSILON && total > 0.0) {
+        return None;
+    }
+    let mut sizes: Vec<Option<f32>> = bases.iter().map(|b| b.map(clean)).collect();
+    let mut frozen = vec![false; bases.len()];
+    // Each round freezes at least one child at its floor, or settles.
+    for _ in 0..=bases.len() {
+        let fixed: f32 = sizes
+            .iter()
+            .zip(&frozen)
+            .filter(|(_, f)| **f)
+            .filter_map(|(s, _)| *s)
+            .sum();
+        let open: f32 = bases
+            .iter()
+            .zip(&frozen)
+            .filter(|(_, f)| !**f)
+            .filter_map(|(b, _)| b.map(clean))
+            .sum();
+        let overflow = open + fixed + gaps - clean(length);
+        let mut changed = false;
+        for (i, b) in bases.iter().enumerate() {
+            let (Some(b), false) = (b.map(clean), frozen[i]) else {
+                continue;
+            };
+            let shrunk = if open > 0.0 {
+                (b - overflow.max(0.0) * b / open).max(0.0)
+            } else {
+                b
+            };
+            let floor = clean(floors.get(i).copied().unwrap_or(0.0)).min(b);
+            if shrunk < floor {
+                sizes[i] = Some(floor);
+                frozen[i] = true;
+                changed = true;
+            } else {
+                sizes[i] = Some(shrunk);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Some(sizes)
 }
 
 /// What a flex container needs to know of one child, read with one component lookup.
@@ -470,7 +584,7 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             0.0
         },
         fills: c.component != "Text",
-        spans: matches!(c.component.as_str(), "Row" | "List"),
+        spans: is_full_width(&c.component),
     }
 }
 
@@ -479,6 +593,10 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
 struct FlexMemory {
     /// Each child's natural size.
     naturals: Vec<Vec2>,
+    /// Each child's flex basis along a row (its unwrapped width).
+    bases: Vec<f32>,
+    /// Each child's min-content width along a row.
+    mins: Vec<f32>,
     /// Passes in a row whose measurements changed.
     unsettled: u8,
 }
@@ -512,7 +630,63 @@ pub(crate) fn flex_ui(
     let previous_main: Vec<f32> = (0..children.len())
         .map(|i| axis.main(previous(i)))
         .collect();
-    let plan = plan_main(main_fixed, &previous_main, &weights, justify);
+    let gap = cx.style().flex_gap;
+    let mut plan = plan_main(main_fixed, &previous_main, &weights, justify, gap);
+    // A row holding full-width children shrinks everything unweighted to fit.
+    if axis == Axis::Horizontal
+        && let Some(length) = main_fixed
+        && traits.iter().any(|t| t.spans && t.weight <= 0.0)
+    {
+        let bases: Vec<Option<f32>> = traits
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (t.weight <= 0.0).then(|| {
+                    if t.spans {
+                        length
+                    } else {
+                        memory
+                            .bases
+                            .get(i)
+                            .copied()
+                            .unwrap_or_else(|| previous_main[i])
+                    }
+                })
+            })
+            .collect();
+        let floors: Vec<f32> = (0..traits.len())
+            .map(|i| memory.mins.get(i).copied().unwrap_or(0.0))
+            .collect();
+        if let Some(sizes) = shrink_row(length, &bases, &floors, gap) {
+            for (i, size) in sizes.into_iter().enumerate() {
+                if let (Some(size), Some(slot)) = (size, plan.grow.get_mut(i)) {
+                    *slot = Some(size);
+                }
+                if let Some(lead) = plan.lead.get_mut(i) {
+                    *lead = if i == 0 { 0.0 } else { gap };
+                }
+            }
+        } else {
+            // Everything fits: a full-width child takes what its siblings leave.
+            let others: f32 = bases
+                .iter()
+                .zip(&traits)
+                .filter(|(_, t)| !t.spans)
+                .filter_map(|(b, _)| *b)
+                .sum();
+            let full = traits.iter().filter(|t| t.spans && t.weight <= 0.0).count();
+            let gaps = gap * children.len().saturating_sub(1) as f32;
+            let each = ((length - others - gaps) / full.max(1) as f32).max(0.0);
+            for (i, t) in traits.iter().enumerate() {
+                if t.spans
+                    && t.weight <= 0.0
+                    && let Some(slot) = plan.grow.get_mut(i)
+                {
+                    *slot = Some(each);
+                }
+            }
+        }
+    }
     let line = cross_fixed.unwrap_or_else(|| {
         (0..children.len())
             .map(|i| axis.cross(previous(i)))
@@ -528,6 +702,8 @@ pub(crate) fn flex_ui(
 
     let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
         let mut naturals = Vec::with_capacity(children.len());
+        let mut bases = Vec::with_capacity(children.len());
+        let mut mins = Vec::with_capacity(children.len());
         let mut position = 0.0_f32;
         // Main size taken by children sized to content, measured this pass: what is left
         // is what the next such child may wrap to. Growing children are left out, their
@@ -536,6 +712,9 @@ pub(crate) fn flex_ui(
         let mut cross_used = 0.0_f32;
         for (i, child) in children.iter().enumerate() {
             position += plan.lead.get(i).copied().unwrap_or(0.0);
+            if i > 0 {
+                taken += gap;
+            }
             let grow = plan.grow.get(i).copied().flatten();
             let main_size = grow.unwrap_or((main_limit - taken).max(0.0));
             let stretch =
@@ -562,6 +741,8 @@ pub(crate) fn flex_ui(
                 .fill_width(fill_width)
                 .show(ui, |ui| cx.child_ui(ui, child));
             let natural = placed.natural;
+            bases.push(placed.basis.map_or(axis.main(natural), |b| b.x));
+            mins.push(placed.basis.map_or(0.0, |b| b.y));
             let advance = grow.unwrap_or(axis.main(natural));
             if grow.is_none() {
                 taken += advance;
@@ -584,25 +765,47 @@ pub(crate) fn flex_ui(
             (None, _) => cross_used,
         };
         let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
-        ui.expand_to_include_rect(rect);
-        let natural_main: f32 = naturals.iter().map(|n| axis.main(*n)).sum();
-        (naturals, axis.vec(natural_main, cross_used))
+        ui.expand_to_include_rect(egui::emath::GuiRounding::round_to_pixels(
+            rect,
+            ui.pixels_per_point(),
+        ));
+        // Along a row the content's size is its children's bases (unwrapped widths), so a
+        // row that wrapped some text to fit does not report itself narrower.
+        let main_sizes: f32 = match axis {
+            Axis::Horizontal => bases.iter().sum(),
+            Axis::Vertical => naturals.iter().map(|n| axis.main(*n)).sum(),
+        };
+        let natural_main = main_sizes + gap * naturals.len().saturating_sub(1) as f32;
+        (naturals, (bases, mins), axis.vec(natural_main, cross_used))
     });
-    let (naturals, natural) = inner.inner;
+    let (naturals, bases, natural) = inner.inner;
     incoming.report(ui, natural);
-    remember(ui, memory_key, memory, naturals);
+    remember(ui, memory_key, memory, naturals, bases);
     inner.response
 }
 
 /// Store this pass's measurements; when they moved, ask for another pass.
-fn remember(ui: &Ui, key: Id, mut memory: FlexMemory, naturals: Vec<Vec2>) {
+fn remember(
+    ui: &Ui,
+    key: Id,
+    mut memory: FlexMemory,
+    naturals: Vec<Vec2>,
+    (bases, mins): (Vec<f32>, Vec<f32>),
+) {
     let changed = naturals.len() != memory.naturals.len()
+        || bases.len() != memory.bases.len()
         || naturals
             .iter()
             .zip(&memory.naturals)
-            .any(|(a, b)| differs(*a, *b));
+            .any(|(a, b)| differs(*a, *b))
+        || bases
+            .iter()
+            .zip(&memory.bases)
+            .any(|(a, b)| (a - b).abs() > EPSILON);
     if changed {
         memory.naturals = naturals;
+        memory.bases = bases;
+        memory.mins = mins;
         memory.unsettled = memory.unsettled.saturating_add(1);
         if memory.unsettled <= MAX_UNSETTLED {
             settle(ui);
@@ -697,10 +900,20 @@ pub(crate) fn list_ui(
         .auto_shrink([width.is_none(), height.is_none()]);
 
     let row_key = cx.widget_id();
+    // The reference's list: an inline-start padding, and gaps between the items.
+    let indent = cx.style().list_indent.max(0.0);
+    let gap = match axis {
+        Axis::Vertical => cx.style().list_gap,
+        Axis::Horizontal => cx.style().list_gap_horizontal,
+    }
+    .max(0.0);
     let inner = ui.scope_builder(UiBuilder::new().max_rect(box_rect), |ui| {
         scroll.show_viewport(ui, |ui, viewport| {
-            let base = ui.max_rect().min;
-            let view_cross = axis.cross(ui.max_rect().size());
+            let base = ui.max_rect().min + vec2(indent, 0.0);
+            let view_cross = match axis {
+                Axis::Vertical => (ui.max_rect().width() - indent).max(0.0),
+                Axis::Horizontal => ui.max_rect().height(),
+            };
             // Items of a horizontal list are at most as wide as the list (the guide gives
             // them a max width), so long text wraps instead of running on.
             let row_max = match axis {
@@ -774,7 +987,7 @@ pub(crate) fn list_ui(
                 if matches!(align, CrossAlign::Center | CrossAlign::End) {
                     ui.data_mut(|d| d.insert_temp(size_key, placed.natural));
                 }
-                let main = axis.main(placed.natural);
+                let main = axis.main(placed.natural) + if i + 1 < count { gap } else { 0.0 };
                 position += main;
                 measured += main;
                 cross_used = cross_used.max(axis.cross(placed.natural));
@@ -787,7 +1000,7 @@ pub(crate) fn list_ui(
                 position
             };
             let content_cross = if stretch { line } else { cross_used };
-            ui.set_min_size(axis.vec(content_main, content_cross));
+            ui.set_min_size(axis.vec(content_main, content_cross) + vec2(indent, 0.0));
             let average = if rows > 0 {
                 measured / rows as f32
             } else {
@@ -798,7 +1011,13 @@ pub(crate) fn list_ui(
     });
     let output = inner.inner;
     let (average, cross_used, content_main) = output.inner;
-    let natural = axis.vec(content_main.min(main_cap), cross_used);
+    // A list given its height by a stretching parent reports its content capped by the
+    // screen, not by that height: the height may have come from the list itself.
+    let natural_cap = match (axis, height) {
+        (Axis::Vertical, Some(_)) => bounded(ui.ctx().content_rect().height()).max(MIN_LIST_HEIGHT),
+        _ => main_cap,
+    };
+    let natural = axis.vec(content_main.min(natural_cap), cross_used);
     incoming.report(ui, natural);
 
     let mut next = memory;
@@ -861,13 +1080,19 @@ mod tests {
 
     #[test]
     fn weights_one_to_two_split_the_free_space_one_to_two() {
-        let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start);
+        let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start, 0.0);
         assert_eq!(plan.grow, vec![Some(100.0), Some(200.0)]);
     }
 
     #[test]
     fn growing_children_share_only_what_fixed_children_leave() {
-        let plan = plan_main(Some(300.0), &[100.0, 0.0], &[0.0, 1.0], Justify::Center);
+        let plan = plan_main(
+            Some(300.0),
+            &[100.0, 0.0],
+            &[0.0, 1.0],
+            Justify::Center,
+            0.0,
+        );
         assert_eq!(plan.grow, vec![None, Some(200.0)]);
         assert_eq!(
             plan.lead,
@@ -879,20 +1104,37 @@ mod tests {
     #[test]
     fn justify_distributes_the_free_space() {
         let n = [20.0, 20.0, 20.0];
-        let lead = |j| plan_main(Some(120.0), &n, &[], j).lead;
+        let lead = |j| plan_main(Some(120.0), &n, &[], j, 0.0).lead;
         assert_eq!(lead(Justify::Start), vec![0.0, 0.0, 0.0]);
         assert_eq!(lead(Justify::Center), vec![30.0, 0.0, 0.0]);
         assert_eq!(lead(Justify::End), vec![60.0, 0.0, 0.0]);
         assert_eq!(lead(Justify::SpaceBetween), vec![0.0, 30.0, 30.0]);
         assert_eq!(lead(Justify::SpaceAround), vec![10.0, 20.0, 20.0]);
         assert_eq!(lead(Justify::SpaceEvenly), vec![15.0, 15.0, 15.0]);
-        let stretch = plan_main(Some(120.0), &n, &[], Justify::Stretch);
+        let stretch = plan_main(Some(120.0), &n, &[], Justify::Stretch, 0.0);
         assert_eq!(stretch.grow, vec![Some(40.0); 3]);
     }
 
     #[test]
+    fn gaps_go_between_children_and_come_out_of_the_free_space() {
+        let plan = plan_main(
+            Some(120.0),
+            &[20.0, 20.0, 20.0],
+            &[],
+            Justify::SpaceBetween,
+            8.0,
+        );
+        assert_eq!(plan.lead, vec![0.0, 8.0 + 22.0, 8.0 + 22.0]);
+        let plan = plan_main(Some(100.0), &[20.0, 0.0], &[0.0, 1.0], Justify::Start, 8.0);
+        assert_eq!(plan.grow, vec![None, Some(72.0)]);
+        assert_eq!(plan.lead, vec![0.0, 8.0]);
+        let plan = plan_main(None, &[10.0, 10.0], &[], Justify::Start, 8.0);
+        assert_eq!(plan.lead, vec![0.0, 8.0]);
+    }
+
+    #[test]
     fn a_line_sized_to_content_ignores_justify_and_weight() {
-        let plan = plan_main(None, &[10.0, 10.0], &[1.0, 1.0], Justify::End);
+        let plan = plan_main(None, &[10.0, 10.0], &[1.0, 1.0], Justify::End, 0.0);
         assert_eq!(plan.grow, vec![None, None]);
         assert_eq!(plan.lead, vec![0.0, 0.0]);
     }
@@ -905,12 +1147,13 @@ mod tests {
                 &[f32::NAN, -3.0, f32::INFINITY],
                 &[f32::NAN, -1.0, f32::INFINITY],
                 Justify::SpaceEvenly,
+                f32::NAN,
             );
             for v in plan.lead.iter().chain(plan.grow.iter().flatten()) {
                 assert!(v.is_finite() && *v >= 0.0, "{length}: {plan:?}");
             }
         }
-        let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween);
+        let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween, 8.0);
         assert!(empty.lead.is_empty());
     }
 

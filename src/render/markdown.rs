@@ -338,9 +338,17 @@ pub struct BaseStyle {
     pub body_size: f32,
     /// Draw everything strong (heading variants).
     pub strong: bool,
+    /// Height of one line of `size` text (egui's font height when `None`).
+    pub line_height: Option<f32>,
 }
 
-fn job_for(ui: &egui::Ui, runs: &[Run], size: f32, strong: bool) -> egui::text::LayoutJob {
+fn job_for(
+    ui: &egui::Ui,
+    runs: &[Run],
+    size: f32,
+    strong: bool,
+    line_height: Option<f32>,
+) -> egui::text::LayoutJob {
     let visuals = ui.visuals();
     // Colourless sections take the label's colour, so text inherits the context's colour
     // (e.g. a primary button's contrasting one); strong text is brighter only when nothing
@@ -358,12 +366,14 @@ fn job_for(ui: &egui::Ui, runs: &[Run], size: f32, strong: bool) -> egui::text::
         let font_id = if run.style.code {
             egui::FontId::monospace(size * 0.9)
         } else {
-            egui::FontId::proportional(size)
+            egui::FontId::new(size, crate::render::style::family(ui.ctx(), bold))
         };
         let mut format = egui::TextFormat {
             font_id,
             color: if bold { strong_colour } else { inherit },
             italics: run.style.emphasis,
+            line_height,
+            valign: egui::Align::Center,
             ..Default::default()
         };
         if bold {
@@ -439,15 +449,15 @@ fn block_ui(
     base: BaseStyle,
     clicked: &mut Option<String>,
 ) -> egui::Response {
-    let (size, strong) = match block.kind {
+    let (size, strong, line_height) = match block.kind {
+        // In a heading variant the variant's size wins over a Markdown heading's.
+        BlockKind::Heading(_) if base.strong => (base.size, true, base.line_height),
         BlockKind::Heading(level) => {
             let i = usize::from(level.clamp(1, 6)) - 1;
-            (
-                base.body_size * HEADING_SCALE.get(i).copied().unwrap_or(1.0),
-                true,
-            )
+            let size = base.body_size * HEADING_SCALE.get(i).copied().unwrap_or(1.0);
+            (size, true, base.line_height.map(|_| size * 1.2))
         }
-        _ => (base.size, base.strong),
+        _ => (base.size, base.strong, base.line_height),
     };
     match block.kind {
         BlockKind::Rule => ui.separator(),
@@ -457,13 +467,13 @@ fn block_ui(
                 .corner_radius(4.0)
                 .inner_margin(6.0)
                 .show(ui, |ui| {
-                    let job = job_for(ui, &block.runs, size, false);
+                    let job = job_for(ui, &block.runs, size, false, None);
                     ui.add(egui::Label::new(job).wrap())
                 })
                 .inner
         }
         BlockKind::Paragraph | BlockKind::Heading(_) if !block.has_links() => {
-            let job = job_for(ui, &block.runs, size, strong);
+            let job = job_for(ui, &block.runs, size, strong, line_height);
             ui.add(egui::Label::new(job).wrap())
         }
         BlockKind::Paragraph | BlockKind::Heading(_) => {
@@ -477,7 +487,7 @@ fn block_ui(
                         j += 1;
                     }
                     let runs = block.runs.get(i..j).unwrap_or_default();
-                    let job = job_for(ui, runs, size, strong);
+                    let job = job_for(ui, runs, size, strong, line_height);
                     match &run.link {
                         Some(url) => {
                             let r = ui.add(egui::Link::new(job)).on_hover_text(url.as_str());

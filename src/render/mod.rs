@@ -11,11 +11,13 @@
 pub(crate) mod a11y;
 mod context;
 pub mod fonts;
+pub mod geometry;
 pub mod icons;
 pub mod images;
 pub(crate) mod input;
 pub(crate) mod layout;
 pub mod markdown;
+pub mod style;
 pub mod theme;
 
 use std::collections::HashSet;
@@ -23,6 +25,8 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 pub use context::ComponentContext;
+pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry};
+pub use style::Style;
 
 use crate::action::{ClientError, Event};
 use crate::catalog::Catalog;
@@ -75,6 +79,8 @@ pub struct RendererOptions {
     pub install_fonts: bool,
     /// BCP 47 locale for formatting functions.
     pub locale: String,
+    /// Spacing, type scale and control sizes (defaults: the official web renderer's).
+    pub style: Style,
 }
 
 impl Default for RendererOptions {
@@ -85,6 +91,7 @@ impl Default for RendererOptions {
             url_policy: UrlPolicy::default(),
             install_fonts: true,
             locale: "en-US".to_owned(),
+            style: Style::default(),
         }
     }
 }
@@ -97,7 +104,8 @@ impl std::fmt::Debug for RendererOptions {
             .field("url_policy", &self.url_policy)
             .field("install_fonts", &self.install_fonts)
             .field("locale", &self.locale)
-            .finish()
+            .field("style", &self.style)
+            .finish_non_exhaustive()
     }
 }
 
@@ -129,6 +137,8 @@ pub struct Renderer {
     agent_calls: crate::eval::agent_calls::AgentCalls,
     /// The egui context last drawn into, to release a deleted surface's cached images.
     last_ctx: Option<egui::Context>,
+    /// The instances drawn since the last [`Renderer::take_geometry`], when recording.
+    geometry: Option<Vec<DrawnInstance>>,
 }
 
 impl std::fmt::Debug for Renderer {
@@ -159,7 +169,24 @@ impl Renderer {
             reported_unknown: HashSet::new(),
             agent_calls: Default::default(),
             last_ctx: None,
+            geometry: None,
         }
+    }
+
+    /// Record the box of every drawn component instance (see [`geometry`]); off by
+    /// default. Read them with [`Self::take_geometry`].
+    pub fn record_geometry(&mut self, on: bool) {
+        self.geometry = on.then(Vec::new);
+    }
+
+    /// The instances drawn since the last call, in document order (empty when not
+    /// recording). A frame egui discards and runs again records twice: take the geometry
+    /// at the start and at the end of the pass.
+    pub fn take_geometry(&mut self) -> Vec<DrawnInstance> {
+        self.geometry
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// Replace the drawing options.
@@ -375,6 +402,7 @@ impl Renderer {
             // Images drawn from here on belong to this surface (released when it is
             // deleted).
             images::set_owner(ui.ctx(), Some(surface_id), limits.max_image_cache_bytes);
+            self.options.style.apply(ui);
             if self.options.show_surface_header {
                 context::surface_header(ui, surface, &self.options);
             }
@@ -390,6 +418,8 @@ impl Renderer {
                 ctx: ui.ctx().clone(),
                 agent_calls: &self.agent_calls,
                 budget: limits.max_nodes,
+                geometry: self.geometry.as_mut(),
+                box_override: None,
             };
             frame.node_ui(ui, &root, "/", None);
             images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);

@@ -1,7 +1,7 @@
 //! `Button`: draws its real child subtree (a Text, an Icon, a Row of both...) inside a
 //! clickable frame. Variants `default`, `primary` (the surface's primary colour with a
 //! contrasting text colour) and `borderless`. Disabled, with the first failing check's
-//! message under it, while any check fails.
+//! message beside it, while any check fails.
 
 use egui::{Color32, Sense, Shape, Stroke, StrokeKind};
 
@@ -93,12 +93,30 @@ impl ComponentRenderer for Button {
             Variant::Default => None,
         };
 
-        ui.vertical(|ui| {
+        // The first failing check's message goes beside the button, not under it: the web
+        // renderer shows none, so the message takes no height from the layout.
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = 0.0;
             let response = ui
                 .add_enabled_ui(enabled, |ui| {
                     let background = ui.painter().add(Shape::Noop);
-                    let padding = ui.spacing().button_padding;
-                    let min_height = ui.spacing().interact_size.y;
+                    // The reference's box model: an 8 px margin around a frame with 16/8 px
+                    // padding and a 1 px border (none on primary and borderless buttons,
+                    // and no padding on borderless ones).
+                    let style = cx.style();
+                    let margin = style.button_margin;
+                    let border = match variant {
+                        Variant::Default => style.button_border,
+                        Variant::Primary | Variant::Borderless => 0.0,
+                    };
+                    let padding = match variant {
+                        Variant::Borderless => egui::Vec2::ZERO,
+                        _ => style.button_padding + egui::Vec2::splat(border),
+                    };
+                    let min_height = match variant {
+                        Variant::Borderless => 0.0,
+                        _ => style.button_min_height - 2.0 * style.button_border,
+                    };
                     let layer = ui.layer_id();
                     let first_widget = widget_count(ui.ctx(), layer);
                     let content = ui.scope(|ui| {
@@ -108,19 +126,26 @@ impl ComponentRenderer for Button {
                         if let Some(c) = text_color {
                             ui.visuals_mut().override_text_color = Some(c);
                         }
-                        egui::Frame::new().inner_margin(padding).show(ui, |ui| {
-                            ui.set_min_height(min_height - 2.0 * padding.y);
-                            match &child {
-                                Some(c) => {
-                                    cx.child_id_ui(ui, c);
-                                }
-                                None => {
-                                    ui.label(&name);
-                                }
-                            }
+                        // Sized to its content: a button is never stretched.
+                        ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                            egui::Frame::new()
+                                .outer_margin(margin)
+                                .inner_margin(padding)
+                                .show(ui, |ui| {
+                                    ui.set_min_height((min_height - 2.0 * padding.y).max(0.0));
+                                    match &child {
+                                        Some(c) => {
+                                            cx.child_id_ui(ui, c);
+                                        }
+                                        None => {
+                                            ui.label(&name);
+                                        }
+                                    }
+                                })
                         })
                     });
-                    let rect = content.response.rect;
+                    let rect = content.response.rect.shrink(margin);
+                    cx.set_geometry_box(rect);
                     let response = ui.interact(rect, id, Sense::click());
                     let visuals = ui.style().interact(&response);
                     let (fill, stroke) = match variant {
@@ -148,11 +173,16 @@ impl ComponentRenderer for Button {
                     } else {
                         stroke
                     };
+                    let stroke = if stroke.width > 0.0 && border > 0.0 {
+                        Stroke::new(border.max(stroke.width), stroke.color)
+                    } else {
+                        stroke
+                    };
                     ui.painter().set(
                         background,
                         egui::epaint::RectShape::new(
                             rect,
-                            visuals.corner_radius,
+                            cx.style().button_radius,
                             fill,
                             stroke,
                             StrokeKind::Inside,
@@ -168,7 +198,13 @@ impl ComponentRenderer for Button {
             if response.clicked() && enabled {
                 cx.fire_action();
             }
-            cx.check_message_ui(ui, failure.as_deref());
+            if failure.is_some() {
+                // Wrapped in the width left beside the button.
+                ui.vertical(|ui| {
+                    ui.set_max_width(ui.available_width());
+                    cx.check_message_ui(ui, failure.as_deref());
+                });
+            }
             response
         })
         .inner

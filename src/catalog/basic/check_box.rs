@@ -6,16 +6,30 @@ use serde_json::Value;
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
 use crate::render::input::set_accessible_name;
+use crate::render::layout::Incoming;
 
-/// The `CheckBox` component.
+/// The `CheckBox` component: as in the web renderer, an 8 px margin around a row of the
+/// box and its label; the row spans the width its parent gives it.
 pub struct CheckBox;
 
 impl ComponentRenderer for CheckBox {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let label = cx.string("label");
         let mut checked = cx.bool("value", false);
-        ui.vertical(|ui| {
-            let response = ui.checkbox(&mut checked, &label);
+        let incoming = Incoming::of(ui);
+        let margin = cx.style().checkbox_margin;
+        let height = cx.style().checkbox_height;
+        let inner = egui::Frame::new().outer_margin(margin).show(ui, |ui| {
+            ui.spacing_mut().item_spacing.y = 0.0;
+            let row = ui.horizontal(|ui| {
+                ui.set_min_height(height);
+                // The reference's label: the label size, bold.
+                let text = egui::RichText::new(&label)
+                    .font(cx.style().label.font_id(ui.ctx()))
+                    .strong();
+                ui.checkbox(&mut checked, text)
+            });
+            let response = row.inner;
             if label.trim().is_empty() {
                 set_accessible_name(ui, response.id, &cx.fallback_name());
             }
@@ -24,8 +38,17 @@ impl ComponentRenderer for CheckBox {
             }
             let failure = cx.first_check_failure();
             cx.check_message_ui(ui, failure.as_deref());
-            response
-        })
-        .inner
+            (response, row.response.rect)
+        });
+        let (response, row) = inner.inner;
+        let width = incoming
+            .extent
+            .width
+            .map_or(row.width(), |w| (w - 2.0 * margin).max(0.0));
+        cx.set_geometry_box(egui::Rect::from_min_size(
+            row.min,
+            egui::vec2(width, row.height()),
+        ));
+        response
     }
 }

@@ -13,7 +13,8 @@ use serde_json::Value;
 use crate::catalog::ComponentRenderer;
 use crate::eval::coerce::to_display_string;
 use crate::render::ComponentContext;
-use crate::render::input::{input_label, name_control, set_accessible_name};
+use crate::render::input::{name_control, set_accessible_name};
+use crate::render::layout::Incoming;
 
 /// The `ChoicePicker` component.
 pub struct ChoicePicker;
@@ -134,9 +135,32 @@ impl ComponentRenderer for ChoicePicker {
         let selected = cx.string_list("value");
         let options = cached_options(cx);
         let label = cx.string("label");
+        let incoming = Incoming::of(ui);
+        let style = cx.style().clone();
+        let option_font = egui::FontId::proportional(style.label.size);
 
         let inner = ui.vertical(|ui| {
-            input_label(ui, &label);
+            // The reference's picker: 2 px between rows, options in the label size, chips
+            // in the caption size with 4/8 px padding.
+            ui.spacing_mut().item_spacing = egui::vec2(style.field_gap * 2.0, style.field_gap);
+            ui.spacing_mut().interact_size.y = 19.0;
+            ui.style_mut()
+                .text_styles
+                .insert(egui::TextStyle::Body, option_font.clone());
+            ui.style_mut().text_styles.insert(
+                egui::TextStyle::Button,
+                egui::FontId::proportional(style.caption.size),
+            );
+            if chips {
+                ui.spacing_mut().button_padding = egui::vec2(8.0, 4.0);
+            }
+            if !label.is_empty() {
+                ui.label(
+                    egui::RichText::new(&label)
+                        .font(style.label.font_id(ui.ctx()))
+                        .strong(),
+                );
+            }
             let mut filter = String::new();
             if filterable {
                 filter = cx.state::<String>("filter").unwrap_or_default();
@@ -181,6 +205,8 @@ impl ComponentRenderer for ChoicePicker {
 
             if chips {
                 ui.horizontal_wrapped(|ui| {
+                    // Whole chips wrap to the next line; their own text does not.
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                     for o in shown.iter().take(MAX_CHIPS) {
                         ui.push_id(&o.value, |ui| option_ui(ui, o));
                     }
@@ -219,6 +245,10 @@ impl ComponentRenderer for ChoicePicker {
             let failure = cx.first_check_failure();
             cx.check_message_ui(ui, failure.as_deref());
         });
+        if let Some(w) = incoming.extent.width {
+            let r = inner.response.rect;
+            cx.set_geometry_box(egui::Rect::from_min_size(r.min, egui::vec2(w, r.height())));
+        }
         inner.response
     }
 }

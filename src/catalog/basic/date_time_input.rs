@@ -16,7 +16,8 @@ use serde_json::Value;
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::input::{input_label, set_accessible_name};
+use crate::render::input::set_accessible_name;
+use crate::render::layout::Incoming;
 
 /// The `DateTimeInput` component.
 pub struct DateTimeInput;
@@ -332,6 +333,9 @@ fn name_picker_combo_boxes(ui: &egui::Ui, salt: &str) {
     }
 }
 
+/// Height of the row of date and time inputs (the web renderer's inputs with 8 px padding).
+const DATE_ROW_HEIGHT: f32 = 37.0;
+
 impl ComponentRenderer for DateTimeInput {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let raw = cx.string("value");
@@ -355,10 +359,23 @@ impl ComponentRenderer for DateTimeInput {
             label.clone()
         };
 
-        ui.vertical(|ui| {
-            input_label(ui, &label);
+        let incoming = Incoming::of(ui);
+        let style = cx.style().clone();
+        let inner = ui.vertical(|ui| {
+            // The reference's box: a bold label line, a 2 px gap and a 37 px row of inputs,
+            // as wide as its parent lets it be.
+            ui.spacing_mut().item_spacing.y = style.field_gap;
+            if !label.is_empty() {
+                ui.label(
+                    egui::RichText::new(&label)
+                        .font(style.label.font_id(ui.ctx()))
+                        .line_height(Some(style.label.line_height))
+                        .strong(),
+                );
+            }
             let mut next: Option<IsoValue> = None;
             let row = ui.horizontal(|ui| {
+                ui.set_min_height(DATE_ROW_HEIGHT);
                 if show_date {
                     let today = jiff::Zoned::now().date();
                     let fallback = IsoValue {
@@ -435,8 +452,15 @@ impl ComponentRenderer for DateTimeInput {
             let failure = cx.first_check_failure();
             cx.check_message_ui(ui, failure.as_deref());
             row.response
-        })
-        .inner
+        });
+        let drawn = inner.response.rect;
+        if let Some(w) = incoming.extent.width {
+            cx.set_geometry_box(egui::Rect::from_min_size(
+                drawn.min,
+                egui::vec2(w.max(drawn.width()), drawn.height()),
+            ));
+        }
+        inner.inner
     }
 }
 

@@ -51,6 +51,8 @@ impl ComponentRenderer for Modal {
                         .map_or(placed.natural.y, |h| h.max(placed.natural.y)),
                 );
                 ui.advance_cursor_after_rect(Rect::from_min_size(available.min, size));
+                // What the eye takes as the Modal is its trigger, as in the web renderer.
+                cx.set_geometry_box(Rect::from_min_size(available.min, placed.natural));
                 let response = if placed.response.sense.senses_click() {
                     placed.response
                 } else {

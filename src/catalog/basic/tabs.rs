@@ -9,8 +9,6 @@ use crate::eval::coerce;
 use crate::render::ComponentContext;
 use crate::render::layout::{Extent, Incoming, Slot, fills_width, sanitize_rect};
 
-/// Space between the tab bar and the selected child.
-const BAR_GAP: f32 = 4.0;
 /// Thickness of the mark under the selected title.
 const SELECTED_MARK: f32 = 2.0;
 
@@ -59,6 +57,7 @@ impl ComponentRenderer for Tabs {
             .primary_color()
             .unwrap_or(ui.visuals().selection.stroke.color);
 
+        let style = cx.style().clone();
         let available = sanitize_rect(ui.available_rect_before_wrap());
         let origin = available.min;
         let width = incoming.extent.width;
@@ -67,15 +66,27 @@ impl ComponentRenderer for Tabs {
                 origin,
                 vec2(width.unwrap_or(available.width()), available.height()),
             );
+            // The bar sits at the top (its titles aligned on their first line), whatever
+            // height is left below it.
             let bar = ui.scope_builder(
                 UiBuilder::new()
                     .max_rect(bar_rect)
-                    .layout(Layout::left_to_right(Align::Center).with_main_wrap(true))
+                    .layout(Layout::left_to_right(Align::Min).with_main_wrap(true))
                     .accessibility_role(Role::TabList),
                 |ui| {
+                    ui.spacing_mut().item_spacing = vec2(style.flex_gap, 0.0);
+                    ui.spacing_mut().button_padding = style.tab_padding;
                     for (i, title) in titles.iter().enumerate() {
                         let is_selected = i == selected;
-                        let response = ui.add(egui::Button::selectable(is_selected, title));
+                        let text = egui::RichText::new(title)
+                            .font(egui::FontId::proportional(style.label.size))
+                            .line_height(Some(style.label.line_height));
+                        let text = if is_selected {
+                            text.color(accent)
+                        } else {
+                            text
+                        };
+                        let response = ui.add(egui::Button::selectable(is_selected, text));
                         ui.ctx().accesskit_node_builder(response.id, |node| {
                             node.set_role(Role::Tab);
                             node.set_selected(is_selected);
@@ -102,7 +113,7 @@ impl ComponentRenderer for Tabs {
                 line_y + 0.5,
                 ui.visuals().widgets.noninteractive.bg_stroke,
             );
-            let top = line_y + 1.0 + BAR_GAP;
+            let top = line_y + 1.0 + style.tab_content_padding;
             let chrome_height = top - origin.y;
             let panel_rect = Rect::from_min_max(
                 egui::pos2(origin.x, top),
@@ -134,7 +145,10 @@ impl ComponentRenderer for Tabs {
                 }
                 None => Vec2::ZERO,
             };
-            let natural = vec2(bar_rect.width().max(content.x), chrome_height + content.y);
+            let natural = vec2(
+                bar_rect.width().max(content.x),
+                chrome_height + content.y + style.tab_content_padding,
+            );
             let size = vec2(
                 width.unwrap_or(natural.x),
                 incoming

@@ -1,26 +1,20 @@
-//! `Text`: variants h1–h5 / caption / body at the guide's relative sizes, with a Markdown
-//! subset (see [`markdown`](crate::render::markdown)). Links only emit
+//! `Text`: variants h1–h5 / caption / body on the reference's type scale (see
+//! [`Style`](crate::render::Style)), with a Markdown subset (see
+//! [`markdown`](crate::render::markdown)). Links only emit
 //! [`Event::OpenUrl`](crate::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
+use crate::render::layout::Incoming;
 use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
 
-/// The `Text` component.
-pub struct Text;
+/// Texts up to this long report their min-content width (the longest word) to rows.
+const MIN_CONTENT_CHARS: usize = 160;
 
-/// Size factor and strength of a variant (`usageHint` in v0.8).
-fn variant_style(variant: &str) -> (f32, bool) {
-    match variant {
-        "h1" => (2.5, true),
-        "h2" => (2.0, true),
-        "h3" => (1.75, true),
-        "h4" => (1.5, true),
-        "h5" => (1.25, true),
-        "caption" => (0.8, false),
-        _ => (1.0, false),
-    }
-}
+/// The `Text` component. Like the reference's blocks (`<p>`, `<h1>`…), a text in a
+/// stretched column takes the column's width (its glyphs stay left-aligned in it); a
+/// caption is inline and keeps its own width.
+pub struct Text;
 
 impl ComponentRenderer for Text {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
@@ -31,16 +25,18 @@ impl ComponentRenderer for Text {
         }
         let text = cx.string("text");
         let variant = cx.literal_str("variant").unwrap_or("body");
-        let body_size = egui::TextStyle::Body.resolve(ui.style()).size;
-        let (factor, strong) = variant_style(variant);
+        let step = cx.style().text(variant);
         let base = BaseStyle {
-            size: body_size * factor,
-            body_size,
-            strong,
+            size: step.size,
+            body_size: cx.style().body.size,
+            strong: step.bold,
+            line_height: Some(step.line_height),
         };
         let blocks = parse_cached(ui.ctx(), &text);
+        let incoming = Incoming::of(ui);
         let (response, clicked) = ui
             .scope(|ui| {
+                ui.spacing_mut().item_spacing.y = 0.0;
                 // Captions are muted, unless the context forces a colour (a primary button).
                 if variant == "caption" && ui.visuals().override_text_color.is_none() {
                     ui.visuals_mut().override_text_color = Some(ui.visuals().weak_text_color());
@@ -48,6 +44,50 @@ impl ComponentRenderer for Text {
                 blocks_ui(ui, &blocks, base)
             })
             .inner;
+        // A block in a container's slot or at the surface root; not one inside a Button.
+        let block = incoming.in_slot() || cx.frame.stack.len() <= 1;
+        if block && variant != "caption" {
+            let drawn = response.rect;
+            let width = incoming.extent.width.unwrap_or(drawn.width());
+            let height = incoming
+                .extent
+                .height
+                .map_or(drawn.height(), |h| h.max(drawn.height()));
+            cx.set_geometry_box(egui::Rect::from_min_size(
+                drawn.min,
+                egui::vec2(width, height),
+            ));
+        }
+        if incoming.in_slot() {
+            // The unwrapped width (CSS max-content), the basis a row shrinks it from.
+            let font = step.font_id(ui.ctx());
+            let width = |t: String| {
+                ui.ctx().fonts_mut(|f| {
+                    f.layout_no_wrap(t, font.clone(), egui::Color32::PLACEHOLDER)
+                        .size()
+                        .x
+                })
+            };
+            let (mut widest, mut longest_word) = (0.0_f32, 0.0_f32);
+            for b in blocks.iter() {
+                let text = b.plain_text();
+                let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
+                let lead = (b.indent + marker) as f32 * step.size * 0.6;
+                // The narrowest wrap (the longest word) only for short texts: it costs a
+                // layout per word.
+                if text.len() <= MIN_CONTENT_CHARS {
+                    for word in text.split_whitespace() {
+                        longest_word = longest_word.max(width(word.to_owned()) + lead);
+                    }
+                }
+                widest = widest.max(width(text) + lead);
+            }
+            incoming.report_basis(
+                ui,
+                widest.max(response.rect.width()).ceil(),
+                longest_word.ceil(),
+            );
+        }
         if let Some(url) = clicked {
             cx.open_url(&url);
         }

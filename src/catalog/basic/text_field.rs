@@ -17,7 +17,8 @@ use serde_json::Value;
 use crate::catalog::ComponentRenderer;
 use crate::error::A2uiError;
 use crate::render::ComponentContext;
-use crate::render::input::{input_label, name_control};
+use crate::render::input::name_control;
+use crate::render::layout::Incoming;
 
 /// The `TextField` component.
 pub struct TextField;
@@ -183,8 +184,21 @@ impl ComponentRenderer for TextField {
         let obscured = variant == "obscured";
         let edit_id = cx.widget_id().with("edit");
 
-        ui.vertical(|ui| {
-            let label_response = input_label(ui, &label);
+        let incoming = Incoming::of(ui);
+        let style = cx.style().clone();
+        // As in the web renderer the field spans the width its parent gives it (outside a
+        // container, all it has); sized to content it keeps egui's default width.
+        let fill = incoming.extent.width.is_some() || !incoming.in_slot();
+        let inner = ui.vertical(|ui| {
+            ui.spacing_mut().item_spacing.y = style.field_gap;
+            let label_response = (!label.is_empty()).then(|| {
+                ui.label(
+                    egui::RichText::new(&label)
+                        .font(style.label.font_id(ui.ctx()))
+                        .line_height(Some(style.label.line_height))
+                        .strong(),
+                )
+            });
             let output = {
                 let mut numeric;
                 let target: &mut dyn egui::TextBuffer = if number {
@@ -199,9 +213,36 @@ impl ComponentRenderer for TextField {
                 } else {
                     egui::TextEdit::singleline(target)
                 };
-                edit = edit.id(edit_id).password(obscured);
+                let font = egui::FontId::proportional(style.label.size);
+                let row = ui.ctx().fonts_mut(|f| f.row_height(&font));
+                let pad_y = if multiline {
+                    8.0
+                } else {
+                    ((style.field_height - row) / 2.0 - 1.0).max(2.0)
+                };
+                edit = edit
+                    .id(edit_id)
+                    .password(obscured)
+                    .font(font)
+                    .margin(egui::vec2(8.0, pad_y))
+                    .min_size(egui::vec2(0.0, style.field_height));
+                if fill {
+                    edit = edit.desired_width(f32::INFINITY);
+                }
                 if let Some(p) = &placeholder {
                     edit = edit.hint_text(p.clone());
+                }
+                // The reference's box: a 1 px border, 8 px corners.
+                let border = ui.visuals().widgets.noninteractive.bg_stroke;
+                let widgets = &mut ui.visuals_mut().widgets;
+                widgets.inactive.bg_stroke = border;
+                widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
+                for w in [
+                    &mut widgets.inactive,
+                    &mut widgets.hovered,
+                    &mut widgets.active,
+                ] {
+                    w.corner_radius = egui::CornerRadius::same(style.field_radius as u8);
                 }
                 edit.show(ui)
             };
@@ -225,10 +266,31 @@ impl ComponentRenderer for TextField {
                 cx.fire_action();
             }
             cx.set_state("edit", buffer.clone());
-            cx.check_message_ui(ui, failure.as_deref());
+            // Every failing check's message, one a line, as the web renderer shows them.
+            let mut messages: Vec<String> = cx
+                .checks()
+                .into_iter()
+                .filter(|c| !c.valid)
+                .filter_map(|c| c.message)
+                .collect();
+            if messages.is_empty()
+                && let Some(f) = failure.clone()
+            {
+                messages.push(f);
+            }
+            for m in &messages {
+                cx.check_message_ui(ui, Some(m));
+            }
             response
-        })
-        .inner
+        });
+        let drawn = inner.response.rect;
+        if let Some(w) = incoming.extent.width {
+            cx.set_geometry_box(egui::Rect::from_min_size(
+                drawn.min,
+                egui::vec2(w, drawn.height()),
+            ));
+        }
+        inner.inner
     }
 }
 

@@ -1,0 +1,245 @@
+//! The style model: spacing, the type scale and control sizes, with the defaults of the
+//! official A2UI web renderer, so a surface laid out here matches what the agent designed
+//! against.
+//!
+//! The defaults are read from `@a2ui/web_core` 0.11.0, the styles `@a2ui/lit` 0.11.0 uses
+//! for the basic catalog: the design tokens in
+//! `web_core/src/v0_9/basic_catalog/styles/default.js` (`--a2ui-grid-base: 0.5rem`, so
+//! spacing `xs/s/m/l` = 2/4/8/16 px; `--a2ui-font-size: 1rem` and `--a2ui-font-scale: 1.2`;
+//! line heights 1.2 for headings and 1.5 for body text; `--a2ui-border-radius: 0.25rem`) and
+//! each component's stylesheet in `web_core/src/v0_9/basic_catalog/components/*.js`. One CSS
+//! px is one egui point. Colours stay with egui's [`Visuals`](egui::Visuals) (and dark mode)
+//! and [`theme`](super::theme).
+//!
+//! A host overrides any value through [`RendererOptions::style`](super::RendererOptions).
+
+use egui::{FontFamily, FontId, Vec2, vec2};
+
+/// The name of the bold font family a host (or the crate's font set-up) may install; headings
+/// and labels use it when present, else the regular proportional family.
+pub const BOLD_FAMILY: &str = "a2ui-bold";
+
+/// One step of the type scale.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextStyle {
+    /// Font size (px).
+    pub size: f32,
+    /// Height of one line (px): the CSS `line-height` times the size.
+    pub line_height: f32,
+    /// Bold (the browser's default weight for `h1`–`h5`, and the labels' `bold`).
+    pub bold: bool,
+}
+
+impl TextStyle {
+    const fn new(size: f32, line_factor: f32, bold: bool) -> Self {
+        Self {
+            size,
+            line_height: size * line_factor,
+            bold,
+        }
+    }
+
+    /// The font for this step: [`BOLD_FAMILY`] when bold and installed on `ctx`.
+    pub fn font_id(&self, ctx: &egui::Context) -> FontId {
+        FontId::new(self.size, family(ctx, self.bold))
+    }
+}
+
+/// The proportional family to draw with: [`BOLD_FAMILY`] when `bold` and installed on
+/// `ctx`, else [`FontFamily::Proportional`].
+pub fn family(ctx: &egui::Context, bold: bool) -> FontFamily {
+    if bold {
+        let bold = FontFamily::Name(BOLD_FAMILY.into());
+        if ctx.fonts(|f| f.families().contains(&bold)) {
+            return bold;
+        }
+    }
+    FontFamily::Proportional
+}
+
+/// Font size steps of the reference: `--a2ui-font-size` (16 px) scaled by
+/// `--a2ui-font-scale` (1.2) up (`l`, `xl`, `2xl`) and down (`s`, `xs`).
+const M: f32 = 16.0;
+const S: f32 = M / 1.2;
+const XS: f32 = S / 1.2;
+const L: f32 = M * 1.2;
+const XL: f32 = L * 1.2;
+const XXL: f32 = XL * 1.2;
+/// `line-height: normal` of the reference's font (Roboto), for text without a set line
+/// height (captions, labels).
+const NORMAL_LINE: f32 = 1.172;
+
+/// Spacing, type scale and control sizes for drawing A2UI surfaces. Every field is in
+/// points (CSS px); the defaults are the official web renderer's (see the module docs for
+/// where each comes from).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Style {
+    /// Gap between the children of a `Row` or `Column` (`gap: var(--a2ui-spacing-m)`, 8).
+    pub flex_gap: f32,
+    /// Gap between the items of a vertical `List` (`--a2ui-spacing-s`, 4).
+    pub list_gap: f32,
+    /// Gap between the items of a horizontal `List` (`--a2ui-spacing-m`, 8).
+    pub list_gap_horizontal: f32,
+    /// Inline-start padding of a `List` (`padding-inline-start: var(--a2ui-spacing-l)`, 16).
+    pub list_indent: f32,
+    /// Space around a `Card`'s frame (`margin: var(--a2ui-spacing-m)`, 8).
+    pub card_margin: f32,
+    /// Space between a `Card`'s border and its child (`padding: var(--a2ui-spacing-m)`, 8).
+    pub card_padding: f32,
+    /// Width of a `Card`'s border (`--a2ui-border-width`, 1).
+    pub card_border: f32,
+    /// Corner radius of a `Card` (`--a2ui-border-radius`, 0.25rem = 4).
+    pub card_radius: f32,
+    /// A `Card`'s shadow: vertical offset, blur and opacity (`0 2px 4px rgba(0,0,0,0.1)`).
+    pub card_shadow: (f32, f32, f32),
+    /// Space around a `Button`'s frame (`margin: var(--a2ui-spacing-m)`, 8).
+    pub button_margin: f32,
+    /// A `Button`'s padding, horizontal and vertical (`--a2ui-spacing-l`/`-m`, 16 and 8).
+    pub button_padding: Vec2,
+    /// A `Button`'s border width (1; primary and borderless buttons have none).
+    pub button_border: f32,
+    /// A `Button`'s corner radius (`--a2ui-spacing-s`, 4).
+    pub button_radius: f32,
+    /// The smallest height of a `Button` frame: a body line plus padding and border (42).
+    pub button_min_height: f32,
+    /// Vertical space above and below a horizontal `Divider` (`margin: var(--a2ui-spacing-m)
+    /// 0`, 8), or left and right of a vertical one.
+    pub divider_margin: f32,
+    /// `Text` `h1` (`--a2ui-font-size-2xl`, line height 1.2, bold).
+    pub h1: TextStyle,
+    /// `Text` `h2` (`--a2ui-font-size-xl`).
+    pub h2: TextStyle,
+    /// `Text` `h3` (`--a2ui-font-size-l`).
+    pub h3: TextStyle,
+    /// `Text` `h4` (`--a2ui-font-size-m`).
+    pub h4: TextStyle,
+    /// `Text` `h5` (`--a2ui-font-size-s`).
+    pub h5: TextStyle,
+    /// `Text` `body` (`--a2ui-font-size-m`, line height 1.5: 16/24).
+    pub body: TextStyle,
+    /// `Text` `caption` (`--a2ui-font-size-xs`, normal line height).
+    pub caption: TextStyle,
+    /// The labels of inputs (`--a2ui-label-font-size: --a2ui-font-size-s`, bold).
+    pub label: TextStyle,
+    /// Gap between a `TextField`'s label and its box (`--a2ui-spacing-xs`, 2).
+    pub field_gap: f32,
+    /// Height of a single-line `TextField` box (padding 8 + a 13.3 px line + border; 32).
+    pub field_height: f32,
+    /// Corner radius of a `TextField` box (`--a2ui-spacing-m`, 8).
+    pub field_radius: f32,
+    /// Space around a `CheckBox` (`margin: var(--a2ui-spacing-m)`, 8).
+    pub checkbox_margin: f32,
+    /// Height of a `CheckBox` row (22 in the reference: the label's line).
+    pub checkbox_height: f32,
+    /// Side of an `Icon` (`--a2ui-icon-size`, 24).
+    pub icon_size: f32,
+    /// Side of an `avatar` `Image` (40).
+    pub avatar_size: f32,
+    /// Padding of a `Tabs` title (`--a2ui-spacing-s`/`-m`: 8 by 4).
+    pub tab_padding: Vec2,
+    /// Vertical padding of a `Tabs` panel (`--a2ui-spacing-m`, 8).
+    pub tab_content_padding: f32,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Self {
+            flex_gap: 8.0,
+            list_gap: 4.0,
+            list_gap_horizontal: 8.0,
+            list_indent: 16.0,
+            card_margin: 8.0,
+            card_padding: 8.0,
+            card_border: 1.0,
+            card_radius: 4.0,
+            card_shadow: (2.0, 4.0, 0.1),
+            button_margin: 8.0,
+            button_padding: vec2(16.0, 8.0),
+            button_border: 1.0,
+            button_radius: 4.0,
+            button_min_height: 42.0,
+            divider_margin: 8.0,
+            h1: TextStyle::new(XXL, 1.2, true),
+            h2: TextStyle::new(XL, 1.2, true),
+            h3: TextStyle::new(L, 1.2, true),
+            h4: TextStyle::new(M, 1.2, true),
+            h5: TextStyle::new(S, 1.2, true),
+            body: TextStyle::new(M, 1.5, false),
+            caption: TextStyle::new(XS, NORMAL_LINE, false),
+            label: TextStyle::new(S, NORMAL_LINE, true),
+            field_gap: 2.0,
+            field_height: 32.0,
+            field_radius: 8.0,
+            checkbox_margin: 8.0,
+            checkbox_height: 22.0,
+            icon_size: 24.0,
+            avatar_size: 40.0,
+            tab_padding: vec2(8.0, 4.0),
+            tab_content_padding: 8.0,
+        }
+    }
+}
+
+impl Style {
+    /// The type-scale step of a `Text` variant (`usageHint` in v0.8); unknown variants are
+    /// body text.
+    pub fn text(&self, variant: &str) -> TextStyle {
+        match variant {
+            "h1" => self.h1,
+            "h2" => self.h2,
+            "h3" => self.h3,
+            "h4" => self.h4,
+            "h5" => self.h5,
+            "caption" => self.caption,
+            _ => self.body,
+        }
+    }
+
+    /// Set `ui`'s text styles and spacing from this style (called for every surface):
+    /// body text at the body size, no item spacing (containers place their children).
+    pub fn apply(&self, ui: &mut egui::Ui) {
+        let style = ui.style_mut();
+        style.text_styles.insert(
+            egui::TextStyle::Body,
+            FontId::new(self.body.size, FontFamily::Proportional),
+        );
+        style.text_styles.insert(
+            egui::TextStyle::Button,
+            FontId::new(self.body.size, FontFamily::Proportional),
+        );
+        style.text_styles.insert(
+            egui::TextStyle::Small,
+            FontId::new(self.caption.size, FontFamily::Proportional),
+        );
+        style.spacing.interact_size.y = self.label.line_height.max(16.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_reference_boxes() {
+        let s = Style::default();
+        // Body text: a 24 px line; h2 27.5 px and h3 23 px as measured in the reference.
+        assert_eq!(s.body.line_height, 24.0);
+        assert!((s.h2.line_height - 27.648).abs() < 0.01);
+        assert!((s.h3.line_height - 23.04).abs() < 0.01);
+        // A button: a body line, 8 px padding above and below, a 1 px border.
+        assert_eq!(
+            s.button_min_height,
+            s.body.line_height + 2.0 * s.button_padding.y + 2.0 * s.button_border
+        );
+        assert_eq!(s.text("nonsense"), s.body);
+    }
+
+    #[test]
+    fn bold_falls_back_to_proportional_when_not_installed() {
+        let ctx = egui::Context::default();
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
+        assert_eq!(family(&ctx, true), FontFamily::Proportional);
+        assert_eq!(family(&ctx, false), FontFamily::Proportional);
+    }
+}
