@@ -45,11 +45,8 @@ fn contact_form(version: &str) -> String {
 
 fn render(document: &str) -> Harness<'static, State> {
     // egui's default fonts lack a few symbols the fixtures use (`→`, `☀`); tofu is fine here.
-    // TODO(lead): re-enable the accessible-name check once the input components are merged
-    // (the placeholder Slider has no name).
-    let builder = content_util::builder(700.0, 1400.0)
-        .allow_missing_glyphs()
-        .with_accessibility_check(false);
+    // The accessible-name check stays on: every input widget of every fixture has a name.
+    let builder = content_util::builder(700.0, 1400.0).allow_missing_glyphs();
     harness_from(builder, renderer_with(document))
 }
 
