@@ -1,6 +1,7 @@
-//! Inputs the fuzz campaign (`scripts/fuzz.sh`, targets in `fuzz/`) found crashing, replayed
-//! through the same code as their fuzz target: each must now run to the end without a panic,
-//! and the renderer must still draw. The inputs live in `tests/data/fuzz/<target>/`.
+//! The fuzz targets' code (`fuzz/fuzz_targets/*.rs`, run by `scripts/fuzz.sh`) as a replay
+//! harness: the seed corpus of `fuzz/seeds/` runs through it here, and any input a campaign
+//! finds crashing goes into `tests/data/fuzz/<target>/` with a test below that must run it
+//! to the end without a panic.
 
 use std::path::PathBuf;
 
@@ -8,23 +9,6 @@ use egui_a2ui::eval::{EvalContext, FunctionRegistry};
 use egui_a2ui::stream::StreamDecoder;
 use egui_a2ui::{Catalog, Limits, Renderer, SurfaceStore, Version};
 use serde_json::json;
-
-fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/fuzz")
-        .join(target);
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.is_file())
-        .map(|p| {
-            let name = p.file_name().expect("name").to_string_lossy().into_owned();
-            (name, std::fs::read(&p).expect("read input"))
-        })
-        .collect();
-    out.sort();
-    out
-}
 
 /// The body of `fuzz/fuzz_targets/stream_apply.rs`.
 fn stream_apply(data: &[u8]) {
