@@ -1,7 +1,9 @@
 //! Every public fixture under tests/data/a2ui (and the hand-written edge cases) is fed to the
 //! store, dumped in the oracle format, and compared with the official reference core's
 //! golden: `surfaces` (numbers by value, `diagnostics` ignored) and the rejected message
-//! indices. Differences where we are right are listed in tests/conformance_deviations.md.
+//! indices. Differences where we are right are listed, per fixture and path, in the table of
+//! tests/conformance_deviations.md; a listed difference that no longer occurs fails, and so
+//! does a drop in the number of fixtures equal to the reference.
 
 use std::path::{Path, PathBuf};
 
@@ -127,12 +129,63 @@ fn ours(stream: &Path, before_delete: bool) -> Value {
     egui_a2ui::conformance::dump(&store, &FunctionRegistry::basic())
 }
 
-#[test]
-fn every_fixture_matches_the_reference_core() {
-    let deviations = std::fs::read_to_string(
+/// Fixtures equal to the reference (84 of 85 when this was written). The count may only go
+/// up: raise it when more fixtures match; a drop means a regression or a lost golden.
+const MIN_EQUAL: usize = 84;
+
+/// One documented deviation: a fixture, one differing path in it, and why we are right.
+#[derive(Debug)]
+struct Deviation {
+    fixture: String,
+    path: String,
+    reason: String,
+}
+
+/// The machine-readable table of tests/conformance_deviations.md: rows of the form
+/// ``| `fixture` | `path` | reason |``.
+fn deviations() -> Vec<Deviation> {
+    let text = std::fs::read_to_string(
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/conformance_deviations.md"),
     )
-    .unwrap_or_default();
+    .expect("read tests/conformance_deviations.md");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(row) = line.strip_prefix("| `") else {
+            continue;
+        };
+        let cells: Vec<&str> = row.trim_end_matches('|').split(" | ").collect();
+        let [fixture, path, reason] = cells.as_slice() else {
+            panic!("deviation row must be | `fixture` | `path` | reason |: {line}");
+        };
+        let unquote = |c: &str| {
+            c.trim()
+                .trim_start_matches('`')
+                .trim_end_matches('`')
+                .to_owned()
+        };
+        let d = Deviation {
+            fixture: unquote(fixture),
+            path: unquote(path),
+            reason: reason.trim().to_owned(),
+        };
+        assert!(
+            !d.fixture.is_empty() && !d.path.is_empty() && !d.reason.is_empty(),
+            "incomplete deviation row: {line}"
+        );
+        out.push(d);
+    }
+    out
+}
+
+/// The path of one diff line (`surfaces[0].tree.props.text: oracle=.. ours=..`).
+fn diff_path(line: &str) -> &str {
+    line.split(": ").next().unwrap_or_default()
+}
+
+#[test]
+fn every_fixture_matches_the_reference_core() {
+    let deviations = deviations();
+    let mut used = vec![false; deviations.len()];
     let mut equal = 0;
     let mut failures = Vec::new();
     let mut pending = 0;
@@ -157,25 +210,57 @@ fn every_fixture_matches_the_reference_core() {
             equal += 1;
             continue;
         }
-        // A documented deviation names the fixture and every differing path.
-        if deviations.contains(&format!("`{rel}`"))
-            && d.iter().all(|line| {
-                let p = line.split(':').next().unwrap_or_default();
-                deviations.contains(p)
-            })
-        {
-            continue;
-        }
         if PENDING.iter().any(|(name, _)| rel == *name) {
             pending += 1;
             continue;
         }
-        failures.push(format!("{rel}:\n  {}", d.join("\n  ")));
+        // A difference passes only when a row names this fixture and exactly this path.
+        let undocumented: Vec<&String> = d
+            .iter()
+            .filter(|line| {
+                let path = diff_path(line);
+                let hit = deviations
+                    .iter()
+                    .position(|dev| dev.fixture == rel && dev.path == path);
+                if let Some(i) = hit {
+                    used[i] = true;
+                }
+                hit.is_none()
+            })
+            .collect();
+        if !undocumented.is_empty() {
+            failures.push(format!(
+                "{rel}:\n  {}",
+                undocumented
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n  ")
+            ));
+        }
     }
+    let stale: Vec<String> = deviations
+        .iter()
+        .zip(&used)
+        .filter(|(_, used)| !**used)
+        .map(|(d, _)| format!("{} {} ({})", d.fixture, d.path, d.reason))
+        .collect();
     eprintln!(
-        "{equal} of {} fixtures equal to the reference ({pending} pending)",
-        all.len()
+        "{equal} of {} fixtures equal to the reference ({pending} pending, {} documented \
+         deviations)",
+        all.len(),
+        deviations.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        stale.is_empty(),
+        "deviations listed in tests/conformance_deviations.md that no longer occur (remove \
+         them):\n{}",
+        stale.join("\n")
+    );
     assert!(all.len() >= 80, "goldens went missing: {}", all.len());
+    assert!(
+        equal >= MIN_EQUAL,
+        "only {equal} fixtures equal to the reference, expected at least {MIN_EQUAL}"
+    );
 }

@@ -45,10 +45,9 @@ fn contact_form(version: &str) -> String {
 
 fn render(document: &str) -> Harness<'static, State> {
     // No `allow_missing_glyphs`: the bundled fonts cover every fixture (tests/glyphs.rs), so
-    // egui's missing-glyph panic stays on.
-    // TODO(lead): re-enable the accessible-name check once the input components are merged
-    // (the placeholder Slider has no name).
-    let builder = content_util::builder(700.0, 1400.0).with_accessibility_check(false);
+    // egui's missing-glyph panic stays on. The accessible-name check stays on: every input
+    // widget of every fixture has a name.
+    let builder = content_util::builder(700.0, 1400.0);
     harness_from(builder, renderer_with(document))
 }
 

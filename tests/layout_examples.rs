@@ -1,5 +1,5 @@
 //! Every example of the basic catalog lays out in a kittest harness without panicking and
-//! without anything sticking out of the window sideways.
+//! without anything sticking out of the window sideways, every input widget with a name.
 
 use egui_a2ui::{Catalog, Renderer};
 use egui_kittest::Harness;
@@ -25,8 +25,7 @@ fn every_basic_example_lays_out_within_the_window_without_panicking() {
             .with_size(egui::vec2(480.0, 800.0))
             // Fonts are not this test's business (icons and arrows need the full set).
             .allow_missing_glyphs()
-            // Nor are the names of the input widgets, which other tests check.
-            .with_accessibility_check(false)
+            // The accessible-name check stays on (the build runs it once settled).
             .build_ui_state(
                 |ui, r: &mut Renderer| {
                     r.ui(ui);
@@ -34,6 +33,8 @@ fn every_basic_example_lays_out_within_the_window_without_panicking() {
                 r,
             );
         h.run_steps(6);
+        // Every input widget is reachable by name in the final frame as well.
+        h.check_accessibility();
         let dump = std::env::var_os("A2UI_DUMP").is_some();
         if dump {
             eprintln!("== {}", path.display());

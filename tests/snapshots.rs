@@ -110,7 +110,6 @@ fn snapshot_harness(doc: &str, theme: egui::Theme) -> Harness<'static, State> {
     let mut h = content_util::builder(420.0, 560.0)
         .with_theme(theme)
         .allow_missing_glyphs()
-        .with_accessibility_check(false)
         .build_ui_state(
             |ui, state: &mut State| {
                 // A panel, as a host app has, so the background follows the theme (also
