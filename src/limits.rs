@@ -31,6 +31,10 @@ pub struct Limits {
     pub max_regex_bytes: usize,
     /// Nesting depth of JSON accepted in a message (serde_json stops at 128 anyway).
     pub max_json_depth: usize,
+    /// Bytes of one `<a2ui-json>` block in model text (`stream::model_text`); the rest of
+    /// a longer block is skipped with an error. Same order as `max_message_bytes`: a block
+    /// usually holds a few messages.
+    pub max_model_block_bytes: usize,
 }
 
 impl Default for Limits {
@@ -48,6 +52,7 @@ impl Default for Limits {
             max_expression_depth: 10,
             max_regex_bytes: 256 * 1024,
             max_json_depth: 128,
+            max_model_block_bytes: 8 * 1024 * 1024,
         }
     }
 }
