@@ -31,8 +31,10 @@ use serde_json::{Map, Value, json};
 use crate::limits::Limits;
 
 pub mod check;
+mod host;
 
 pub use check::{MessageCheck, SchemaHook, StructuralCheck};
+pub use host::{ModelTextEvent, ModelTextStream};
 
 /// The tag opening an A2UI block in model text.
 pub const OPEN_TAG: &str = "<a2ui-json>";
@@ -121,6 +123,9 @@ pub struct ModelTextOptions {
     pub extra_cuttable_keys: Vec<String>,
     /// The check every yielded message passes (none: no validation).
     pub check: Option<Box<dyn MessageCheck>>,
+    /// Component schemas used instead of `components` when the family turns out to be
+    /// v0.8 (for a parser that detects the family).
+    pub v08_components: Option<Map<String, Value>>,
 }
 
 impl std::fmt::Debug for ModelTextOptions {
@@ -130,6 +135,10 @@ impl std::fmt::Debug for ModelTextOptions {
             .field("components", &self.components.len())
             .field("extra_cuttable_keys", &self.extra_cuttable_keys)
             .field("check", &self.check.is_some())
+            .field(
+                "v08_components",
+                &self.v08_components.as_ref().map(Map::len),
+            )
             .finish()
     }
 }
@@ -360,6 +369,12 @@ impl ModelTextParser {
 
     fn set_family(&mut self, f: Family) {
         self.family = Some(f);
+        if f == Family::V08
+            && let Some(c) = &self.opts.v08_components
+        {
+            self.refs = check::extract_ref_fields(c);
+            self.required = check::extract_required_fields(c);
+        }
         if f == Family::V09 {
             self.default_root_id = Some("root".to_owned());
         }
