@@ -237,6 +237,8 @@ fn parser_for(case: &Value) -> ModelTextParser {
             components,
             extra_cuttable_keys: extra,
             check,
+            sniff_data_model: true,
+            v08_components: None,
         },
         Limits::default(),
     )

@@ -126,6 +126,11 @@ pub struct ModelTextOptions {
     /// Component schemas used instead of `components` when the family turns out to be
     /// v0.8 (for a parser that detects the family).
     pub v08_components: Option<Map<String, Value>>,
+    /// Yield data-model updates entry by entry while their message is still open, as the
+    /// reference does. Its partial v0.9 `updateDataModel` carries only the changed keys
+    /// and drops `path`, which a renderer would apply as a replacement of the root, so
+    /// [`ModelTextStream`] leaves this off and applies data-model messages when complete.
+    pub sniff_data_model: bool,
 }
 
 impl std::fmt::Debug for ModelTextOptions {
@@ -544,7 +549,9 @@ impl ModelTextParser {
                     }
                 }
                 None => {
-                    let keep = partial_suffix_len(&self.buffer, CLOSE_TAG);
+                    // Hold back what may start the close tag (or a nested open tag).
+                    let keep = partial_suffix_len(&self.buffer, CLOSE_TAG)
+                        .max(partial_suffix_len(&self.buffer, OPEN_TAG));
                     if keep < self.buffer.len() {
                         let frag: String = self.buffer.drain(..self.buffer.len() - keep).collect();
                         self.block_fragment(&frag, out)?;
@@ -833,7 +840,9 @@ impl ModelTextParser {
         }
         if self.brace_count >= 1 && !self.json_buffer.is_empty() && self.sniff_due(chunk.len()) {
             self.sniff_partial_component();
-            self.sniff_partial_data_model(out);
+            if self.opts.sniff_data_model {
+                self.sniff_partial_data_model(out);
+            }
         }
         if self.topology_dirty {
             self.yield_reachable(out, false, false)?;
@@ -930,6 +939,13 @@ impl ModelTextParser {
             }
         }
         let mut fixed = fixed.to_owned();
+        if in_string && stack.last() == Some(&b'[') {
+            // A string cut inside an array (a child id being written): drop the element
+            // instead of closing it. The reference closes it, which turns `"day1-i0` of
+            // `"day1-i0-t"` into a reference to a wrong (even the same) component.
+            fixed.truncate(last_quote.unwrap_or(0));
+            in_string = false;
+        }
         if in_string {
             let lq = last_quote.unwrap_or(0);
             let prefix = fixed.get(..lq).unwrap_or_default().trim_end();
@@ -1010,7 +1026,13 @@ impl ModelTextParser {
         if !self.watch[W_COMPONENTS] {
             return;
         }
+        // Only objects opened inside the components array can be components; the message
+        // objects around it (the largest fragments) are not re-parsed at every chunk.
+        let floor = self.json_buffer.rfind("\"components\"").unwrap_or(0);
         for start in self.open_fragments() {
+            if start < floor {
+                break;
+            }
             let Some(raw) = self.json_buffer.get(start..).filter(|r| !r.is_empty()) else {
                 continue;
             };
