@@ -58,7 +58,7 @@ fn stream_in_chunks(bytes: &[u8], chunk: usize) -> Streamed {
             && renderer
                 .store()
                 .surfaces()
-                .any(|s| s.is_visible() && s.components.len() > 0)
+                .any(|s| s.is_visible() && !s.components.is_empty())
         {
             out.first_visible_at = Some(fed);
         }

@@ -152,7 +152,6 @@ impl ModelStreamPlayer {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
         ui.separator();
-        let mut events = Vec::new();
         ui.columns(2, |cols| {
             egui::ScrollArea::vertical()
                 .id_salt("model-prose")
@@ -171,9 +170,9 @@ impl ModelStreamPlayer {
                     if self.renderer.store().surfaces().all(|s| !s.is_visible()) {
                         ui.weak("Waiting for a surface…");
                     }
-                    events = self.renderer.ui(ui);
+                    // Actions are not sent anywhere: the recording has no agent to answer.
+                    let _ = self.renderer.ui(ui);
                 });
         });
-        drop(events);
     }
 }

@@ -579,7 +579,7 @@ impl ModelTextParser {
             });
         }
         let r = self.process_json_chunk(frag, out);
-        if r.is_err() && matches!(r, Err(ModelTextError::LimitExceeded { .. })) {
+        if matches!(r, Err(ModelTextError::LimitExceeded { .. })) {
             self.skipping = true;
             self.reset_json_state();
         }
@@ -882,10 +882,9 @@ impl ModelTextParser {
         self.found_valid_json_in_block = true;
         let is_protocol = self.in_top_level_list && self.is_protocol_msg(&obj);
         let is_comp = truthy(obj.get("id")) && truthy(obj.get("component"));
-        let is_top_level = self.brace_stack.is_empty()
-            || (self.in_top_level_list
-                && self.brace_stack.len() == 1
-                && self.brace_stack[0].0 == b'[');
+        let only_list =
+            self.brace_stack.len() == 1 && self.brace_stack.first().is_some_and(|e| e.0 == b'[');
+        let is_top_level = self.brace_stack.is_empty() || (self.in_top_level_list && only_list);
         let clear =
             self.brace_count == 0 || (self.in_top_level_list && self.brace_stack.len() == 1);
         if is_comp {
@@ -898,7 +897,7 @@ impl ModelTextParser {
             }
         }
         if clear {
-            if self.brace_stack.len() == 1 && self.brace_stack[0].0 == b'[' {
+            if only_list {
                 self.truncate_json(start);
             } else {
                 self.drop_json_prefix(frag_len);
@@ -1795,7 +1794,7 @@ impl ModelTextParser {
                 self.pending_messages.entry(sid).or_default().push(obj);
                 return Ok(true);
             }
-            self.add_msg_type_dynamic("deleteSurface");
+            self.add_msg_type("deleteSurface");
             self.yield_messages(vec![obj], out, true)?;
             return Ok(true);
         }
@@ -1805,10 +1804,6 @@ impl ModelTextParser {
             return Ok(true);
         }
         Ok(false)
-    }
-
-    fn add_msg_type_dynamic(&mut self, t: &'static str) {
-        self.add_msg_type(t);
     }
 }
 
@@ -1982,8 +1977,7 @@ pub fn fix_payload(payload: &str) -> Result<Vec<Value>, ModelTextError> {
 /// `,(?=\s*[\]}])` removed, as the reference does (strings included).
 fn remove_trailing_commas(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut chars = s.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in s.char_indices() {
         if c == ',' {
             let rest = s.get(i + 1..).unwrap_or_default().trim_start();
             if rest.starts_with(']') || rest.starts_with('}') {

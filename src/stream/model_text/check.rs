@@ -206,10 +206,8 @@ fn refs_recursively(
         if single.contains(key) || HEURISTIC_SINGLE.contains(&key.as_str()) {
             if let Some(s) = value.as_str() {
                 out.push((s.to_owned(), key.clone()));
-            } else if let Some(c) = value.get("componentId").filter(|_| value.is_object()) {
-                if let Some(c) = c.as_str() {
-                    out.push((c.to_owned(), format!("{key}.componentId")));
-                }
+            } else if let Some(c) = value.get("componentId").and_then(Value::as_str) {
+                out.push((c.to_owned(), format!("{key}.componentId")));
             }
         } else if list.contains(key) || HEURISTIC_LIST.contains(&key.as_str()) {
             match value {
