@@ -276,7 +276,7 @@ pub struct ViewerApp {
     frame: u64,
     cli: Cli,
     shot_done: Option<Arc<AtomicBool>>,
-    model: Option<crate::model_stream::ModelStreamPlayer>,
+    model: Option<super::model_stream::ModelStreamPlayer>,
 }
 
 const MAX_LOG: usize = 2000;
@@ -340,7 +340,7 @@ impl ViewerApp {
         };
         if let Some(p) = &cli.model_stream {
             let tps = cli.tps.unwrap_or(40.0);
-            match crate::model_stream::ModelStreamPlayer::open(p, tps, app.catalog.clone()) {
+            match super::model_stream::ModelStreamPlayer::open(p, tps, app.catalog.clone()) {
                 Ok(m) => app.model = Some(m),
                 Err(e) => app.error("model-stream", e),
             }
@@ -547,7 +547,7 @@ impl ViewerApp {
     }
 
     /// The `--model-stream` replay, if any.
-    pub fn model_stream(&mut self) -> Option<&mut crate::model_stream::ModelStreamPlayer> {
+    pub fn model_stream(&mut self) -> Option<&mut super::model_stream::ModelStreamPlayer> {
         self.model.as_mut()
     }
 

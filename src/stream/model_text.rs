@@ -1209,6 +1209,11 @@ impl ModelTextParser {
                 actual: self.seen_components.len() + 1,
             });
         }
+        // Unchanged (sniffed again while its message goes on): nothing new to yield. The
+        // reference re-runs the reachability pass anyway and finds nothing to yield.
+        if self.seen_components.get(&id) == Some(&comp) {
+            return Ok(());
+        }
         self.seen_components.insert(id, comp);
         self.topology_dirty = true;
         Ok(())
