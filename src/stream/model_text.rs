@@ -1178,18 +1178,13 @@ impl ModelTextParser {
             return Ok(());
         };
         let def = comp.get("component");
-        match def {
-            Some(Value::String(_)) => {
-                if has_empty_dict(&comp) {
-                    return Ok(());
-                }
-            }
-            Some(d) => {
-                if has_empty_dict(d) {
-                    return Ok(());
-                }
-            }
-            None => {}
+        let empty = match def {
+            Some(Value::String(_)) => has_empty_dict(&comp),
+            Some(d) => has_empty_dict(d),
+            None => false,
+        };
+        if empty {
+            return Ok(());
         }
         if let Some(Value::Object(d)) = def
             && let Some((t, props)) = d.iter().next()
@@ -1271,11 +1266,12 @@ impl ModelTextParser {
                             }
                             o.insert("path".into(), Value::String(format!("/{key}")));
                         }
-                    } else if v08 && let Some(cur) = o.get("path") {
-                        if !cur.is_null() {
-                            let s = id_of(cur);
-                            o.insert("path".into(), Value::String(format!("/{s}")));
-                        }
+                    } else if v08
+                        && let Some(cur) = o.get("path")
+                        && !cur.is_null()
+                    {
+                        let s = id_of(cur);
+                        o.insert("path".into(), Value::String(format!("/{s}")));
                     }
                     for field in [
                         "children",
@@ -1311,12 +1307,10 @@ impl ModelTextParser {
                                 }
                                 *v = Value::Array(valid);
                             }
-                            Value::String(cid) => {
-                                if !p.seen_components.contains_key(cid.as_str()) {
-                                    let pid = format!("loading_{cid}");
-                                    *v = Value::String(pid.clone());
-                                    add(extra, pid);
-                                }
+                            Value::String(cid) if !p.seen_components.contains_key(cid.as_str()) => {
+                                let pid = format!("loading_{cid}");
+                                *v = Value::String(pid.clone());
+                                add(extra, pid);
                             }
                             _ => {}
                         }
