@@ -71,6 +71,10 @@ pub struct Limits {
     /// recently drawn images are dropped first; an image of a deleted surface is dropped
     /// at once).
     pub max_image_cache_bytes: usize,
+    /// Bytes of one `<a2ui-json>` block in model text (`stream::model_text`); the rest of
+    /// a longer block is skipped with an error. Same order as `max_message_bytes`: a block
+    /// usually holds a few messages.
+    pub max_model_block_bytes: usize,
 }
 
 impl Default for Limits {
@@ -90,6 +94,7 @@ impl Default for Limits {
             max_regex_bytes: 256 * 1024,
             max_json_depth: 100,
             max_image_cache_bytes: 64 * 1024 * 1024,
+            max_model_block_bytes: 8 * 1024 * 1024,
         }
     }
 }

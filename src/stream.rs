@@ -14,6 +14,8 @@
 
 use serde_json::Value;
 
+pub mod model_text;
+
 use crate::error::A2uiError;
 use crate::limits::Limits;
 

@@ -276,6 +276,7 @@ pub struct ViewerApp {
     frame: u64,
     cli: Cli,
     shot_done: Option<Arc<AtomicBool>>,
+    model: Option<super::model_stream::ModelStreamPlayer>,
 }
 
 const MAX_LOG: usize = 2000;
@@ -308,7 +309,15 @@ impl ViewerApp {
             frame: 0,
             cli: cli.clone(),
             shot_done: None,
+            model: None,
         };
+        if let Some(p) = &cli.model_stream {
+            let tps = cli.tps.unwrap_or(40.0);
+            match super::model_stream::ModelStreamPlayer::open(p, tps, app.catalog.clone()) {
+                Ok(m) => app.model = Some(m),
+                Err(e) => app.error("model-stream", e),
+            }
+        }
         for e in sample_errors {
             app.error("gallery", e);
         }
@@ -508,6 +517,11 @@ impl ViewerApp {
     #[allow(dead_code)]
     pub fn doc(&self) -> Option<&Doc> {
         self.doc.as_ref()
+    }
+
+    /// The `--model-stream` replay, if any.
+    pub fn model_stream(&mut self) -> Option<&mut super::model_stream::ModelStreamPlayer> {
+        self.model.as_mut()
     }
 
     /// What the centre shows.
@@ -948,15 +962,20 @@ impl ViewerApp {
         self.handle_drops(ui.ctx());
         self.step_player(ui.ctx());
 
-        egui::Panel::left("gallery")
-            .resizable(true)
-            .default_size(250.0)
-            .show(ui, |ui| self.gallery_ui(ui));
-        egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(400.0)
-            .show(ui, |ui| self.inspector_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.centre_ui(ui));
+        if self.model.is_none() {
+            egui::Panel::left("gallery")
+                .resizable(true)
+                .default_size(250.0)
+                .show(ui, |ui| self.gallery_ui(ui));
+            egui::Panel::right("inspector")
+                .resizable(true)
+                .default_size(400.0)
+                .show(ui, |ui| self.inspector_ui(ui));
+        }
+        egui::CentralPanel::default().show(ui, |ui| match self.model.as_mut() {
+            Some(m) => m.ui(ui),
+            None => self.centre_ui(ui),
+        });
 
         if ui.ctx().input(|i| !i.raw.hovered_files.is_empty()) {
             let rect = ui.ctx().content_rect();

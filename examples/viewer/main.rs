@@ -8,6 +8,7 @@
 //! cargo run --example viewer -- --stdin               A2UI JSONL in on stdin, renderer messages out on stdout
 //! cargo run --example viewer -- --mcp "CMD ARGS..."   host any MCP server over stdio
 //! cargo run --example viewer -- --serve-demo          be the demo MCP server (no window)
+//! cargo run --example viewer -- --model-stream FILE [--tps 40]   replay a recorded model answer
 //! ```
 //!
 //! Other flags: `--sample NAME` (open a bundled sample), `--no-agent`, `--tab
@@ -19,6 +20,7 @@ pub mod app;
 pub mod demo_server;
 pub mod json_tree;
 pub mod mcp_host;
+pub mod model_stream;
 pub mod samples;
 pub mod stdio;
 
@@ -26,6 +28,7 @@ use std::path::PathBuf;
 
 const USAGE: &str = "usage: viewer [STREAM_FILE] [--sample NAME] [--stdin | --mcp \"CMD ARGS\" | --serve-demo | --no-agent]
               [--tab data|actions|errors|stepper] [--call 'TOOL {json args}']
+              [--model-stream ANSWER.txt [--tps N]]
               [--frames N] [--screenshot FILE.png] [--size WxH]";
 
 /// How the viewer was started.
@@ -51,6 +54,10 @@ pub struct Cli {
     pub screenshot: Option<PathBuf>,
     /// Window size.
     pub size: Option<(f32, f32)>,
+    /// Replay this recorded model answer (prose with `<a2ui-json>` blocks).
+    pub model_stream: Option<PathBuf>,
+    /// Tokens per second for `--model-stream` (default 40).
+    pub tps: Option<f64>,
 }
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool), String> {
@@ -82,6 +89,11 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool), Str
                     .and_then(|(w, h)| Some((w.parse().ok()?, h.parse().ok()?)))
                     .ok_or_else(|| format!("--size: expected WxH, got {v}"))?;
                 cli.size = Some((w, h));
+            }
+            "--model-stream" => cli.model_stream = Some(PathBuf::from(value("--model-stream")?)),
+            "--tps" => {
+                let v = value("--tps")?;
+                cli.tps = Some(v.parse().map_err(|_| format!("--tps: not a number: {v}"))?);
             }
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with("--") => return Err(format!("unknown flag {s}")),

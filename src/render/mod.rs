@@ -285,6 +285,25 @@ impl Renderer {
         }
     }
 
+    /// Feed a chunk of model text (prose with `<a2ui-json>` blocks, cut anywhere): messages
+    /// and partial component updates are applied as they complete; the prose comes back
+    /// in the events. See [`crate::stream::model_text`].
+    pub fn feed_model_text(
+        &mut self,
+        stream: &mut crate::stream::model_text::ModelTextStream,
+        chunk: &[u8],
+    ) -> Vec<crate::stream::model_text::ModelTextEvent> {
+        stream.feed(chunk, |m| self.apply_owned(m))
+    }
+
+    /// The end of a model answer fed with [`Self::feed_model_text`].
+    pub fn finish_model_text(
+        &mut self,
+        stream: &mut crate::stream::model_text::ModelTextStream,
+    ) -> Vec<crate::stream::model_text::ModelTextEvent> {
+        stream.finish(|m| self.apply_owned(m))
+    }
+
     /// Feed a chunk of a JSONL stream (partial lines are buffered until complete).
     pub fn feed_jsonl(&mut self, chunk: &[u8]) {
         let frames = self.decoder.feed(chunk);

@@ -1,0 +1,197 @@
+//! `model_stream`: A2UI inside model text (`<a2ui-json>` blocks), on the two recorded
+//! answers in `assets/samples/model/`.
+//!
+//! 1. First drawn component: how many bytes of the answer must have arrived before the
+//!    first component is in the store and drawn, streaming in 4-byte chunks through
+//!    `Renderer::feed_model_text` versus whole-message parsing (`parse_response`, which
+//!    needs the closing tag), and what that is in seconds at 40 tokens/s (≈ 4 bytes per
+//!    token), plus the CPU time spent up to that first frame.
+//! 2. Throughput: the model-text parser over the answers (repeated to ≥ 512 KiB) in
+//!    4 KiB chunks, and over one copy in 4-byte chunks, versus plain JSONL framing
+//!    (`stream::parse_document`) of the same messages.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use common::*;
+use egui_a2ui::stream::model_text::{self, ModelTextParser, ModelTextStream};
+use egui_a2ui::{Catalog, Limits, Renderer};
+
+const RECORDINGS: [(&str, &str); 2] = [
+    ("v09 booking", "restaurant_booking_v09.txt"),
+    ("v08 itinerary", "trip_itinerary_v08.txt"),
+];
+const TPS: f64 = 40.0;
+const BYTES_PER_TOKEN: f64 = 4.0;
+
+fn recording(file: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/samples/model")
+            .join(file),
+    )
+    .expect("recording")
+}
+
+/// Whether a frame of `r` draws any text shape.
+fn draws_text(ctx: &egui::Context, input: &egui::RawInput, r: &mut Renderer) -> bool {
+    let mut out = ctx.run_ui(input.clone(), |ui| {
+        r.ui(ui);
+    });
+    out.textures_delta.clear();
+    fn any_text(s: &egui::Shape) -> bool {
+        match s {
+            egui::Shape::Text(_) => true,
+            egui::Shape::Vec(v) => v.iter().any(any_text),
+            _ => false,
+        }
+    }
+    out.shapes.iter().any(|c| any_text(&c.shape))
+}
+
+/// Streaming: bytes fed and CPU seconds until the first frame that draws a component.
+fn first_drawn_streaming(bytes: &[u8], input: &egui::RawInput) -> (usize, f64) {
+    let ctx = egui::Context::default();
+    let mut r = Renderer::new(Catalog::basic());
+    let mut s = ModelTextStream::new(Limits::default());
+    let t = Instant::now();
+    let mut fed = 0;
+    for c in bytes.chunks(4) {
+        r.feed_model_text(&mut s, c);
+        fed += c.len();
+        if r.store().surfaces().any(|s| s.is_visible()) && draws_text(&ctx, input, &mut r) {
+            return (fed, t.elapsed().as_secs_f64());
+        }
+    }
+    (usize::MAX, f64::NAN)
+}
+
+/// Whole-message: the block can only be parsed once its closing tag arrived.
+fn first_drawn_whole(bytes: &[u8], input: &egui::RawInput) -> (usize, f64) {
+    let text = std::str::from_utf8(bytes).expect("utf-8");
+    let close = text.find(model_text::CLOSE_TAG).expect("close tag") + model_text::CLOSE_TAG.len();
+    let ctx = egui::Context::default();
+    let t = Instant::now();
+    let parts = model_text::parse_response(&text[..close]).expect("parses");
+    let mut r = Renderer::new(Catalog::basic());
+    for m in parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default()) {
+        let _ = r.apply_owned(m);
+    }
+    assert!(draws_text(&ctx, input, &mut r));
+    (close, t.elapsed().as_secs_f64())
+}
+
+fn parse_model_text(doc: &[u8], chunk: usize) -> usize {
+    let mut p = ModelTextParser::new(Default::default(), Limits::default());
+    let mut n = 0;
+    for c in doc.chunks(chunk) {
+        n += p.feed(c).map(|v| v.len()).unwrap_or(0);
+    }
+    n += p.finish().map(|v| v.len()).unwrap_or(0);
+    black_box(n)
+}
+
+fn main() {
+    let input = raw_input(1280.0, 1024.0);
+    let bytes_per_s = TPS * BYTES_PER_TOKEN;
+    for (label, file) in RECORDINGS {
+        let bytes = recording(file);
+        let (sb, s_cpu) = first_drawn_streaming(&bytes, &input);
+        let (wb, w_cpu) = first_drawn_whole(&bytes, &input);
+        println!(
+            "{label}: {} bytes; first drawn component after {sb} bytes streaming, {wb} bytes whole-message",
+            bytes.len()
+        );
+        summary(
+            "model",
+            &format!("{label}: first drawn, streaming: bytes"),
+            sb as f64,
+            None,
+        );
+        summary(
+            "model",
+            &format!("{label}: first drawn, whole msg: bytes"),
+            wb as f64,
+            None,
+        );
+        summary(
+            "model",
+            &format!("{label}: first drawn @40 tok/s, streaming s"),
+            sb as f64 / bytes_per_s,
+            None,
+        );
+        summary(
+            "model",
+            &format!("{label}: first drawn @40 tok/s, whole msg s"),
+            wb as f64 / bytes_per_s,
+            None,
+        );
+        summary(
+            "model",
+            &format!("{label}: CPU to first frame, streaming ms"),
+            s_cpu * 1e3,
+            None,
+        );
+        summary(
+            "model",
+            &format!("{label}: CPU to first frame, whole msg ms"),
+            w_cpu * 1e3,
+            None,
+        );
+    }
+
+    // Throughput: the answers repeated to about 1 MB, and the same messages as JSONL.
+    let target = size(512 * 1024, 64 * 1024);
+    let mut doc = Vec::new();
+    let mut jsonl = Vec::new();
+    while doc.len() < target {
+        for (_, file) in RECORDINGS {
+            let bytes = recording(file);
+            let text = std::str::from_utf8(&bytes).expect("utf-8");
+            for p in model_text::parse_response(text).expect("parses") {
+                for m in p.a2ui.unwrap_or_default() {
+                    line(&mut jsonl, &m);
+                }
+            }
+            doc.extend_from_slice(&bytes);
+        }
+    }
+    let mb = doc.len() as f64 / 1e6;
+    let jmb = jsonl.len() as f64 / 1e6;
+    let p = paired(
+        7,
+        1,
+        || {
+            parse_model_text(&doc, 4096);
+        },
+        || {
+            black_box(egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len());
+        },
+    );
+    // 4-byte chunks (a token at a time) over one copy of the two answers.
+    let once: Vec<u8> = RECORDINGS.iter().flat_map(|(_, f)| recording(f)).collect();
+    let small = single(3, 1, || {
+        parse_model_text(&once, 4);
+    });
+    summary(
+        "model",
+        "parser MB/s, 4 KiB chunks",
+        mb / p.a.as_secs_f64(),
+        None,
+    );
+    summary(
+        "model",
+        "parser MB/s, 4-byte chunks",
+        mb / small.as_secs_f64(),
+        None,
+    );
+    summary(
+        "model",
+        "JSONL framing MB/s (same messages)",
+        jmb / p.b.as_secs_f64(),
+        None,
+    );
+    summary("model", "model text (4 KiB) / JSONL time", p.ratio, None);
+}
