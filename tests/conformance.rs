@@ -129,9 +129,9 @@ fn ours(stream: &Path, before_delete: bool) -> Value {
     egui_a2ui::conformance::dump(&store, &FunctionRegistry::basic())
 }
 
-/// Fixtures equal to the reference (84 of 85 when this was written). The count may only go
+/// Fixtures equal to the reference (90 of 91 when this was written). The count may only go
 /// up: raise it when more fixtures match; a drop means a regression or a lost golden.
-const MIN_EQUAL: usize = 84;
+const MIN_EQUAL: usize = 90;
 
 /// One documented deviation: a fixture, one differing path in it, and why we are right.
 #[derive(Debug)]

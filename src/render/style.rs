@@ -15,9 +15,7 @@
 
 use egui::{FontFamily, FontId, Vec2, vec2};
 
-/// The name of the bold font family a host (or the crate's font set-up) may install; headings
-/// and labels use it when present, else the regular proportional family.
-pub const BOLD_FAMILY: &str = "a2ui-bold";
+pub use super::fonts::BOLD_FAMILY;
 
 /// One step of the type scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,12 +47,10 @@ impl TextStyle {
 /// `ctx`, else [`FontFamily::Proportional`].
 pub fn family(ctx: &egui::Context, bold: bool) -> FontFamily {
     if bold {
-        let bold = FontFamily::Name(BOLD_FAMILY.into());
-        if ctx.fonts(|f| f.families().contains(&bold)) {
-            return bold;
-        }
+        super::fonts::bold_family(ctx)
+    } else {
+        FontFamily::Proportional
     }
-    FontFamily::Proportional
 }
 
 /// Font size steps of the reference: `--a2ui-font-size` (16 px) scaled by
