@@ -9,13 +9,14 @@
 //! # let jsonl_chunk_from_agent: &[u8] = b"";
 //! let mut a2ui = egui_a2ui::Renderer::new(egui_a2ui::Catalog::basic());
 //! a2ui.feed_jsonl(jsonl_chunk_from_agent); // as chunks arrive, cut anywhere
-//! # let _ = ctx.run_ui(Default::default(), |ui| {
+//! # let mut output = ctx.run_ui(Default::default(), |ui| {
 //! for event in a2ui.ui(ui) {                // every frame, inside any egui::Ui
 //!     if let Some(message) = event.to_message() {
 //!         println!("{message}");            // an A2UI `action` or `error`: send it back
 //!     }
 //! }
 //! # });
+//! # output.textures_delta.clear(); // a real integration paints these
 //! ```
 //!
 //! A whole eframe program is [`examples/minimal.rs`][minimal] (under 60 lines: a file or
