@@ -8,7 +8,7 @@
 //! `data:image/svg+xml`, and egui_extras' SVG loader rasterises `bytes://….svg` documents
 //! (e.g. `Icon {svgPath}`). `https:` needs an http bytes loader: the crate feature `http`
 //! installs egui_extras' one, or the host installs its own. The
-//! [`UrlPolicy`](crate::url_policy::UrlPolicy) is checked before anything is requested.
+//! [`UrlPolicy`] is checked before anything is requested.
 //!
 //! The `data:` cache is bounded by bytes ([`crate::Limits::max_image_cache_bytes`]), least
 //! recently drawn first out, and the entries a deleted surface drew are dropped with it;

@@ -5,7 +5,7 @@
 //! abort otherwise"); every other scheme, a relative URL included, is an error, so the
 //! action pipeline halts. The scheme is read as Python's `urlsplit` reads it: leading
 //! control characters and spaces are ignored, tabs and newlines removed, case folded. The
-//! rule is the one [`UrlPolicy`](crate::url_policy::UrlPolicy)'s.
+//! rule is the one [`UrlPolicy`]'s.
 
 use serde_json::{Map, Value};
 
