@@ -18,36 +18,22 @@ use std::time::Instant;
 use egui_a2ui::{Catalog, Renderer};
 use serde_json::{Value, json};
 
+#[path = "../tests/explosions/mod.rs"]
+mod explosions;
+
 const CAT9: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
 fn messages(case: &str) -> Vec<Value> {
     let mut out =
         vec![json!({"version": "v0.9", "createSurface": {"surfaceId": "x", "catalogId": CAT9}})];
-    let components: Vec<Value> = match case {
-        "shared" => {
-            let mut c: Vec<Value> = (0..40)
-                .map(|i| {
-                    let id = if i == 0 {
-                        "root".to_owned()
-                    } else {
-                        format!("n{i}")
-                    };
-                    let next = format!("n{}", i + 1);
-                    json!({"id": id, "component": "Column", "children": [next, next]})
-                })
-                .collect();
-            c.push(json!({"id": "n40", "component": "Text", "text": "leaf"}));
-            c
-        }
+    let components = match case {
+        "shared" => explosions::shared_children(40),
         _ => {
             out.push(
                 json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/l",
                 "value": (0..20).collect::<Vec<u32>>()}}),
             );
-            vec![
-                json!({"id": "root", "component": "Column", "children": {"componentId": "item", "path": "/l"}}),
-                json!({"id": "item", "component": "Column", "children": {"componentId": "item", "path": "/l"}}),
-            ]
+            explosions::self_expanding_template()
         }
     };
     out.push(json!({"version": "v0.9", "updateComponents": {"surfaceId": "x", "components": components}}));

@@ -6,6 +6,8 @@
 use egui_a2ui::{Catalog, Event, Limits, Renderer};
 use serde_json::{Value, json};
 
+mod explosions;
+
 const CAT9: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 const CAT10: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
 
@@ -108,23 +110,6 @@ fn small_budget() -> Limits {
         max_nodes: 400,
         ..Limits::default()
     }
-}
-
-/// Each of 40 Columns lists the next one twice: no cycle, 2^40 paths.
-fn shared_children() -> Value {
-    let mut c: Vec<Value> = (0..40)
-        .map(|i| {
-            let id = if i == 0 {
-                "root".to_owned()
-            } else {
-                format!("n{i}")
-            };
-            let next = format!("n{}", i + 1);
-            json!({"id": id, "component": "Column", "children": [next, next]})
-        })
-        .collect();
-    c.push(json!({"id": "n40", "component": "Text", "text": "leaf"}));
-    Value::Array(c)
 }
 
 fn jsonl(messages: &[Value]) -> Vec<u8> {
@@ -248,7 +233,7 @@ fn cases() -> Vec<Case> {
     ];
     v.push(Case {
         name: "shared_children_40_levels_deep",
-        messages: vec![x(), comps("x", shared_children())],
+        messages: vec![x(), comps("x", explosions::shared_children(40))],
         drawn: Some("LIMIT_EXCEEDED"),
         limits: small_budget(),
         ..case("", Vec::new(), None)

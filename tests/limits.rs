@@ -8,6 +8,8 @@ use egui_a2ui::stream::{StreamDecoder, parse_document};
 use egui_a2ui::{A2uiError, Catalog, Event, Limits, Renderer, SurfaceStore};
 use serde_json::{Value, json};
 
+mod explosions;
+
 const CAT9: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
 fn create(id: &str) -> Value {
@@ -20,31 +22,6 @@ fn comps(id: &str, c: Value) -> Value {
 
 fn data(id: &str, path: &str, v: Value) -> Value {
     json!({"version": "v0.9", "updateDataModel": {"surfaceId": id, "path": path, "value": v}})
-}
-
-/// Each of 40 Columns lists the next one twice: acyclic, 2^40 paths.
-fn shared_children() -> Value {
-    let mut c: Vec<Value> = (0..40)
-        .map(|i| {
-            let id = if i == 0 {
-                "root".to_owned()
-            } else {
-                format!("n{i}")
-            };
-            let next = format!("n{}", i + 1);
-            json!({"id": id, "component": "Column", "children": [next, next]})
-        })
-        .collect();
-    c.push(json!({"id": "n40", "component": "Text", "text": "leaf"}));
-    Value::Array(c)
-}
-
-/// An item template that expands the same absolute template path again.
-fn self_expanding_template() -> Value {
-    json!([
-        {"id": "root", "component": "Column", "children": {"componentId": "item", "path": "/l"}},
-        {"id": "item", "component": "Column", "children": {"componentId": "item", "path": "/l"}}
-    ])
 }
 
 fn store_with(limits: Limits, messages: &[Value]) -> SurfaceStore {
@@ -78,11 +55,11 @@ fn budget_errors(errors: &[A2uiError]) -> usize {
 fn the_node_budget_cuts_both_explosions_in_the_tree_walk() {
     let limits = Limits::default();
     let cases = [
-        vec![create("x"), comps("x", shared_children())],
+        vec![create("x"), comps("x", explosions::shared_children(40))],
         vec![
             create("x"),
             data("x", "/l", json!((0..20).collect::<Vec<u32>>())),
-            comps("x", self_expanding_template()),
+            comps("x", explosions::self_expanding_template()),
         ],
     ];
     for messages in cases {
@@ -112,24 +89,13 @@ fn the_node_budget_cuts_both_explosions_in_the_tree_walk() {
 #[test]
 fn a_budget_that_suffices_changes_nothing() {
     // 2^6 leaves: 127 nodes, well inside the budget.
-    let mut c: Vec<Value> = (0..6)
-        .map(|i| {
-            let id = if i == 0 {
-                "root".to_owned()
-            } else {
-                format!("n{i}")
-            };
-            let next = format!("n{}", i + 1);
-            json!({"id": id, "component": "Column", "children": [next, next]})
-        })
-        .collect();
-    c.push(json!({"id": "n6", "component": "Text", "text": "leaf"}));
+    let c = explosions::shared_children(6);
     let store = store_with(
         Limits {
             max_nodes: 127,
             ..Limits::default()
         },
-        &[create("x"), comps("x", Value::Array(c))],
+        &[create("x"), comps("x", c)],
     );
     let s = store.surface("x").expect("x");
     let (tree, errors) = resolve_tree(s, store.catalogs(), store.limits());
@@ -173,7 +139,10 @@ fn limit_errors(events: &[Event], what: &str) -> usize {
 
 #[test]
 fn the_renderer_spends_the_budget_per_frame_and_reports_it_once() {
-    for components in [shared_children(), self_expanding_template()] {
+    for components in [
+        explosions::shared_children(40),
+        explosions::self_expanding_template(),
+    ] {
         let limits = Limits {
             max_nodes: 300,
             ..Limits::default()
