@@ -5,6 +5,7 @@
 #   scripts/fuzz.sh stream_apply 3600      # one target for N seconds
 #   scripts/fuzz.sh all 1800               # the three targets one after the other
 #   MAX_LEN=4096 scripts/fuzz.sh render_frame 600
+#   MAX_LEN=4096 RUNS=10000000 scripts/fuzz.sh stream_apply 36000   # stop after N executions
 #
 # The working corpus (fuzz/corpus/<target>, git-ignored) starts from the small seed corpus
 # kept in the repo (fuzz/seeds/<target>) plus the official fixtures (tests/data/a2ui/**:
@@ -62,7 +63,7 @@ run() {
   echo "fuzzing $t for ${secs}s (max_len $max_len), log $log" >&2
   (cd "$root/fuzz" && nice -n 10 cargo +nightly fuzz run --sanitizer "$sanitizer" "$t" \
     "corpus/$t" -- -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 \
-    -max_total_time="$secs" -print_final_stats=1 \
+    -max_total_time="$secs" ${RUNS:+-runs="$RUNS"} -print_final_stats=1 \
     -artifact_prefix="$root/fuzz/artifacts/$t/") >"$log" 2>&1 || {
     echo "fuzz run of $t stopped with a finding; see $log and fuzz/artifacts/$t/" >&2
     grep -E 'stat::number_of_executed_units|SUMMARY|panicked' "$log" >&2 || true
