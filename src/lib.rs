@@ -78,29 +78,3 @@ pub use model::SurfaceStore;
 pub use protocol::Version;
 pub use render::fonts::install_fonts;
 pub use render::{ComponentContext, Renderer, RendererOptions};
-
-impl model::SurfaceStore {
-    /// Frame a whole document (any accepted form) and apply every message in order.
-    /// Errors are recorded per message and the rest still applies.
-    pub fn feed_document(&mut self, bytes: &[u8]) {
-        let limits = self.limits().clone();
-        stream::for_each_message(bytes, &limits, |f| match f {
-            Ok(v) => {
-                let _ = self.apply_owned(v);
-            }
-            Err(e) => self.reject_unparsed(e),
-        });
-    }
-
-    /// Apply already-framed messages in order, numbering each.
-    pub fn apply_frames(&mut self, frames: Vec<stream::Framed>) {
-        for f in frames {
-            match f {
-                Ok(v) => {
-                    let _ = self.apply_owned(v);
-                }
-                Err(e) => self.reject_unparsed(e),
-            }
-        }
-    }
-}

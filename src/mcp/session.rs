@@ -17,7 +17,7 @@ use super::split::{SplitPolicy, SplitResult, split_tool_result};
 use super::tools::ToolDirectory;
 use crate::action::ActionEvent;
 use crate::error::A2uiError;
-use crate::model::SurfaceStore;
+use crate::model::{Applied, SurfaceStore};
 use crate::protocol::{Message, Version};
 
 /// Notice code: the action was not sent (tool unknown on this server, not app-visible, or
@@ -507,19 +507,13 @@ impl AppSession {
         };
         for p in split.payloads.iter().filter(|p| p.is_a2ui()) {
             for frame in p.messages(self.store.limits()) {
-                match frame {
-                    Ok(v) => match self.store.apply_value(&v) {
-                        Ok(Some(m)) => {
-                            out.applied += 1;
-                            out.function_messages.push(m);
-                        }
-                        Ok(None) => out.applied += 1,
-                        Err(e) => out.errors.push(e),
-                    },
-                    Err(e) => {
-                        self.store.reject_unparsed(e.clone());
-                        out.errors.push(e);
+                match self.store.apply_framed(frame) {
+                    Applied::Rejected(r) => out.errors.push(r.error),
+                    Applied::Rpc(m) => {
+                        out.applied += 1;
+                        out.function_messages.push(m);
                     }
+                    _ => out.applied += 1,
                 }
             }
         }

@@ -10,5 +10,5 @@ pub mod tree;
 pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
 pub use component::Component;
 pub use data_model::DataModel;
-pub use store::{SurfaceStore, surface_id_hint};
+pub use store::{Applied, Rejected, StoreId, SurfaceStore, surface_id_hint};
 pub use surface::Surface;

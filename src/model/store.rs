@@ -2,20 +2,117 @@
 //! them (SPEC.md §2).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::{Component, DataModel, KnownCatalogs, Surface};
+use crate::action::ClientError;
 use crate::error::{A2uiError, ReportedError};
 use crate::limits::Limits;
 use crate::protocol::{
-    ComponentDef, CreateSurface, Envelope, Message, Version, parse_message, parse_message_owned,
+    ComponentDef, CreateSurface, Envelope, Message, Version, parse_message_owned,
 };
+use crate::stream::Framed;
+
+/// What applying one framed message did ([`SurfaceStore::apply_framed`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Applied {
+    /// A surface was created (v0.9+ `createSurface`, v0.8 `beginRendering`).
+    Created {
+        /// The surface.
+        surface_id: String,
+    },
+    /// A surface's components or data model changed (v0.8 may create it implicitly).
+    Changed {
+        /// The surface.
+        surface_id: String,
+    },
+    /// A surface was deleted; whoever keeps state for it (drawing caches, pending agent
+    /// calls) lets it go.
+    Deleted {
+        /// The surface.
+        surface_id: String,
+    },
+    /// A v1.0 function RPC the store does not own, for the renderer to answer
+    /// (`callRendererFunction`) or to record (`agentFunctionResponse`).
+    Rpc(Message),
+    /// The message was rejected; nothing changed. The error is also recorded in the store.
+    Rejected(Rejected),
+}
+
+impl Applied {
+    /// `Err` for a rejection, else `Ok(self)`.
+    pub fn into_result(self) -> Result<Self, A2uiError> {
+        match self {
+            Self::Rejected(r) => Err(r.error),
+            other => Ok(other),
+        }
+    }
+
+    /// The error of a rejection.
+    pub fn error(&self) -> Option<&A2uiError> {
+        match self {
+            Self::Rejected(r) => Some(&r.error),
+            _ => None,
+        }
+    }
+
+    /// The surface the message concerned, when known.
+    pub fn surface_id(&self) -> Option<&str> {
+        match self {
+            Self::Created { surface_id }
+            | Self::Changed { surface_id }
+            | Self::Deleted { surface_id } => Some(surface_id),
+            Self::Rpc(m) => m.surface_id(),
+            Self::Rejected(r) => r.surface_id.as_deref(),
+        }
+    }
+}
+
+/// A rejected message, with what the agent needs to hear about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejected {
+    /// The surface the message was for, when it could be read.
+    pub surface_id: Option<String>,
+    /// The version to answer in: the live surface's, else the message's own (v0.9 when
+    /// the message could not be framed).
+    pub version: Version,
+    /// 0-based index of the message in the store's stream.
+    pub message_index: usize,
+    /// What was wrong.
+    pub error: A2uiError,
+}
+
+impl Rejected {
+    /// The renderer → agent error for this rejection.
+    pub fn to_client_error(&self) -> ClientError {
+        ClientError {
+            surface_id: self.surface_id.clone(),
+            function_call_id: None,
+            version: self.version,
+            error: self.error.clone(),
+        }
+    }
+}
+
+/// The version a raw message claims, for error attribution: none is v0.8, one we do not
+/// speak is answered in v0.9.
+fn message_version(v: &Value) -> Version {
+    match v.get("version").and_then(Value::as_str) {
+        None => Version::V0_8,
+        Some(s) => Version::from_wire(s).unwrap_or(Version::V0_9),
+    }
+}
 
 /// Many surfaces keyed by `surfaceId`, plus the errors met while applying messages.
-#[derive(Clone, Debug)]
+///
+/// A store is plain data: a [`crate::render::DrawState`] draws any store its host owns,
+/// and [`crate::Renderer`] bundles one of each.
+#[derive(Debug)]
 pub struct SurfaceStore {
+    id: StoreId,
     surfaces: IndexMap<String, Surface>,
     catalogs: KnownCatalogs,
     limits: Limits,
@@ -32,7 +129,40 @@ impl Default for SurfaceStore {
     }
 }
 
+/// Identifies one [`SurfaceStore`] for the life of the process (a clone gets a new one),
+/// so drawing state kept per store never mixes two stores whose surface ids coincide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StoreId(u64);
+
+impl StoreId {
+    fn next() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl Clone for SurfaceStore {
+    fn clone(&self) -> Self {
+        Self {
+            id: StoreId::next(),
+            surfaces: self.surfaces.clone(),
+            catalogs: self.catalogs.clone(),
+            limits: self.limits.clone(),
+            errors: self.errors.clone(),
+            messages_seen: self.messages_seen,
+            revision: self.revision,
+            #[cfg(feature = "validation")]
+            validator: self.validator.clone(),
+        }
+    }
+}
+
 impl SurfaceStore {
+    /// This store's identity (see [`StoreId`]).
+    pub fn id(&self) -> StoreId {
+        self.id
+    }
+
     /// An empty store that knows the basic and minimal catalogs, with default limits.
     pub fn new() -> Self {
         Self::with_config(KnownCatalogs::default(), Limits::default())
@@ -41,6 +171,7 @@ impl SurfaceStore {
     /// An empty store with these catalogs and limits.
     pub fn with_config(catalogs: KnownCatalogs, limits: Limits) -> Self {
         Self {
+            id: StoreId::next(),
             surfaces: IndexMap::new(),
             catalogs,
             limits,
@@ -104,7 +235,7 @@ impl SurfaceStore {
         self.revision
     }
 
-    /// How many messages [`Self::apply_value`] / [`Self::apply_owned`] have numbered.
+    /// How many messages [`Self::apply_framed`] has numbered.
     pub fn messages_seen(&self) -> usize {
         self.messages_seen
     }
@@ -134,67 +265,112 @@ impl SurfaceStore {
         self.validator = validator;
     }
 
-    /// Parse and apply one JSON message, numbering it; a failure is recorded (and returned).
-    /// Messages the store does not own (v1.0 function RPC) are returned for the caller.
-    pub fn apply_value(&mut self, value: &Value) -> Result<Option<Message>, A2uiError> {
+    /// The one apply path: apply one framed message (what [`crate::stream`] yields: a
+    /// JSON message, or the error that kept a message from being framed), numbering it, and
+    /// say what happened. The message is parsed once, by value (its components and data
+    /// move into the surface). A rejected message changes nothing (except a v1.0
+    /// `createSurface` with inline content, applied in three steps as the spec allows);
+    /// its error is also recorded for [`Self::take_errors`]. Every caller goes through
+    /// here: [`Self::feed_document`], [`crate::Renderer`], [`crate::render::DrawState`],
+    /// the MCP [`AppSession`](crate::mcp::AppSession).
+    pub fn apply_framed(&mut self, framed: Framed) -> Applied {
         let index = self.messages_seen;
         self.messages_seen += 1;
-        let sid = surface_id_hint(value);
+        let value = match framed {
+            Ok(v) => v,
+            Err(error) => return self.reject(None, Version::V0_9, index, error),
+        };
+        // Read for error attribution only; the message itself is parsed once, below.
+        let version = message_version(&value);
+        let hint = surface_id_hint(&value);
         #[cfg(feature = "validation")]
         if let Some(v) = &self.validator
-            && let Err(e) = v.validate(value)
+            && let Err(error) = v.validate(&value)
         {
-            self.report(sid, Some(index), e.clone());
-            return Err(e);
+            return self.reject(hint, version, index, error);
         }
-        match parse_message(value).and_then(|env| self.apply(env)) {
-            Ok(m) => Ok(m),
-            Err(e) => {
-                self.report(sid, Some(index), e.clone());
-                Err(e)
-            }
-        }
-    }
-
-    /// [`Self::apply_value`], taking the message by value so its components and data are
-    /// moved into the surface instead of copied (what [`Self::feed_document`] uses).
-    pub fn apply_owned(&mut self, value: Value) -> Result<Option<Message>, A2uiError> {
-        #[cfg(feature = "validation")]
-        if self.validator.is_some() {
-            return self.apply_value(&value);
-        }
-        let index = self.messages_seen;
-        self.messages_seen += 1;
-        let sid = surface_id_hint(&value);
         match parse_message_owned(value).and_then(|env| self.apply(env)) {
-            Ok(m) => Ok(m),
-            Err(e) => {
-                self.report(sid, Some(index), e.clone());
-                Err(e)
-            }
+            Ok(applied) => applied,
+            Err(error) => self.reject(hint, version, index, error),
         }
     }
 
-    /// Record a message that failed before it could be parsed (bad JSON), numbering it.
-    pub fn reject_unparsed(&mut self, error: A2uiError) {
-        let index = self.messages_seen;
-        self.messages_seen += 1;
-        self.report(None, Some(index), error);
+    /// Record a rejection and describe it for the agent: the version to answer in is the
+    /// surface's when it is live, else the message's own.
+    fn reject(
+        &mut self,
+        surface_id: Option<String>,
+        version: Version,
+        index: usize,
+        error: A2uiError,
+    ) -> Applied {
+        let version = surface_id
+            .as_deref()
+            .and_then(|s| self.surfaces.get(s))
+            .map_or(version, |s| s.version);
+        self.report(surface_id.clone(), Some(index), error.clone());
+        Applied::Rejected(Rejected {
+            surface_id,
+            version,
+            message_index: index,
+            error,
+        })
     }
 
-    /// Apply one parsed message. A rejected message changes nothing (except a v1.0
-    /// `createSurface` with inline content, applied in three steps as the spec allows).
-    pub fn apply(&mut self, env: Envelope) -> Result<Option<Message>, A2uiError> {
+    /// [`Self::apply_framed`] for one JSON message given by reference (it is cloned), as a
+    /// `Result`: a rejection is the `Err`.
+    pub fn apply_value(&mut self, value: &Value) -> Result<Applied, A2uiError> {
+        self.apply_framed(Ok(value.clone())).into_result()
+    }
+
+    /// [`Self::apply_framed`] for one JSON message taken by value, as a `Result`: a
+    /// rejection is the `Err`.
+    pub fn apply_owned(&mut self, value: Value) -> Result<Applied, A2uiError> {
+        self.apply_framed(Ok(value)).into_result()
+    }
+
+    /// Record a message that failed before it could be parsed (bad JSON), numbering it:
+    /// [`Self::apply_framed`] of the error.
+    pub fn reject_unparsed(&mut self, error: A2uiError) {
+        self.apply_framed(Err(error));
+    }
+
+    /// Frame a whole document (any accepted form) and apply every message in order.
+    /// Errors are recorded per message and the rest still applies.
+    pub fn feed_document(&mut self, bytes: &[u8]) {
+        let limits = self.limits.clone();
+        crate::stream::for_each_message(bytes, &limits, |f| {
+            self.apply_framed(f);
+        });
+    }
+
+    /// Apply already-framed messages in order, numbering each.
+    pub fn apply_frames(&mut self, frames: Vec<Framed>) {
+        for f in frames {
+            self.apply_framed(f);
+        }
+    }
+
+    /// Apply one parsed message (not numbered, not recorded: [`Self::apply_framed`] does
+    /// both). A rejected message changes nothing (except a v1.0 `createSurface` with
+    /// inline content, applied in three steps as the spec allows). Never returns
+    /// [`Applied::Rejected`]: a rejection is the `Err`.
+    pub fn apply(&mut self, env: Envelope) -> Result<Applied, A2uiError> {
         let version = env.version;
         self.revision += 1;
         match env.message {
-            Message::CreateSurface(cs) => self.create_surface(cs, version).map(|()| None),
+            Message::CreateSurface(cs) => {
+                let surface_id = cs.surface_id.clone();
+                self.create_surface(cs, version)
+                    .map(|()| Applied::Created { surface_id })
+            }
             Message::UpdateComponents {
                 surface_id,
                 components,
-            } => self
-                .update_components(&surface_id, components, version)
-                .map(|()| None),
+            } => {
+                self.update_components(&surface_id, components, version)?;
+                Ok(Applied::Changed { surface_id })
+            }
             Message::UpdateDataModel { surface_id, writes } => {
                 // The cap is on the surface's whole model, accounted at every write (see
                 // `DataModel::byte_size`); a write past it is refused and changes nothing.
@@ -204,16 +380,16 @@ impl SurfaceStore {
                 for w in writes {
                     surface.data.set_within(&w.path, w.value, max)?;
                 }
-                Ok(None)
+                Ok(Applied::Changed { surface_id })
             }
             Message::DeleteSurface { surface_id } => {
                 if self.surfaces.shift_remove(&surface_id).is_none() {
                     return Err(A2uiError::SurfaceNotFound(surface_id));
                 }
-                Ok(None)
+                Ok(Applied::Deleted { surface_id })
             }
             m @ (Message::CallRendererFunction { .. } | Message::AgentFunctionResponse { .. }) => {
-                Ok(Some(m))
+                Ok(Applied::Rpc(m))
             }
         }
     }

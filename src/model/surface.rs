@@ -1,6 +1,7 @@
 //! One surface: its catalog, theme, components and data model.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -32,6 +33,9 @@ pub struct Surface {
     pub data: DataModel,
     /// Bumped on every component change.
     pub components_revision: u64,
+    /// Unique to this surface for the life of the process (a surface deleted and created
+    /// again under the same id gets a new one).
+    serial: u64,
 }
 
 impl Surface {
@@ -48,7 +52,18 @@ impl Surface {
             components: IndexMap::new(),
             data: DataModel::default(),
             components_revision: 0,
+            serial: {
+                static NEXT: AtomicU64 = AtomicU64::new(1);
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            },
         }
+    }
+
+    /// Unique to this surface for the life of the process: a surface deleted and created
+    /// again under the same id gets a new serial, so state kept outside the store (drawing
+    /// caches, pending agent calls) can tell the two apart.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 
     /// Visible once it can be drawn: v0.8 after `beginRendering`, and once the root

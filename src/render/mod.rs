@@ -20,7 +20,7 @@ pub mod markdown;
 pub mod style;
 pub mod theme;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -28,12 +28,11 @@ pub use context::ComponentContext;
 pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry};
 pub use style::Style;
 
-use crate::action::{ClientError, Event};
+use crate::action::Event;
 use crate::catalog::Catalog;
 use crate::error::A2uiError;
 use crate::limits::Limits;
-use crate::model::SurfaceStore;
-use crate::protocol::Version;
+use crate::model::{Applied, StoreId, SurfaceStore};
 use crate::stream::StreamDecoder;
 use crate::url_policy::UrlPolicy;
 
@@ -112,6 +111,11 @@ impl std::fmt::Debug for RendererOptions {
 /// Renders A2UI surfaces with egui: feed it agent messages, call [`Renderer::ui`] every
 /// frame, act on the returned [`Event`]s.
 ///
+/// A `Renderer` is the convenient owner of the two halves: the data ([`SurfaceStore`]) and
+/// the drawing state ([`DrawState`]: catalog, options, reported errors, agent calls). A
+/// host that keeps its stores elsewhere (one per MCP session, say) draws them with one
+/// [`DrawState`] instead.
+///
 /// ```
 /// let mut a2ui = egui_a2ui::Renderer::new(egui_a2ui::Catalog::basic());
 /// a2ui.feed_jsonl(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
@@ -127,26 +131,16 @@ impl std::fmt::Debug for RendererOptions {
 /// ```
 pub struct Renderer {
     store: SurfaceStore,
-    catalog: Catalog,
-    options: RendererOptions,
+    draw: DrawState,
     decoder: StreamDecoder,
-    events: Vec<Event>,
-    /// (surface, type) pairs already reported as unknown, so each is reported once.
-    reported_unknown: HashSet<(String, String)>,
-    /// v1.0 calls to functions the renderer lacks, asked of the agent.
-    agent_calls: crate::eval::agent_calls::AgentCalls,
-    /// The egui context last drawn into, to release a deleted surface's cached images.
-    last_ctx: Option<egui::Context>,
-    /// The instances drawn since the last [`Renderer::take_geometry`], when recording.
-    geometry: Option<Vec<DrawnInstance>>,
 }
 
 impl std::fmt::Debug for Renderer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Renderer")
             .field("surfaces", &self.store.surfaces().count())
-            .field("catalog", &self.catalog)
-            .field("options", &self.options)
+            .field("catalog", &self.draw.catalog)
+            .field("options", &self.draw.options)
             .finish_non_exhaustive()
     }
 }
@@ -162,42 +156,33 @@ impl Renderer {
         let store = SurfaceStore::with_config(catalog.known_catalogs(), limits.clone());
         Self {
             store,
-            catalog,
-            options: RendererOptions::default(),
+            draw: DrawState::new(catalog),
             decoder: StreamDecoder::new(limits),
-            events: Vec::new(),
-            reported_unknown: HashSet::new(),
-            agent_calls: Default::default(),
-            last_ctx: None,
-            geometry: None,
         }
     }
 
     /// Record the box of every drawn component instance (see [`geometry`]); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
-        self.geometry = on.then(Vec::new);
+        self.draw.record_geometry(on);
     }
 
     /// The instances drawn since the last call, in document order (empty when not
     /// recording). A frame egui discards and runs again records twice: take the geometry
     /// at the start and at the end of the pass.
     pub fn take_geometry(&mut self) -> Vec<DrawnInstance> {
-        self.geometry
-            .as_mut()
-            .map(std::mem::take)
-            .unwrap_or_default()
+        self.draw.take_geometry()
     }
 
     /// Replace the drawing options.
     pub fn with_options(mut self, options: RendererOptions) -> Self {
-        self.options = options;
+        self.draw.options = options;
         self
     }
 
     /// The drawing options.
     pub fn options_mut(&mut self) -> &mut RendererOptions {
-        &mut self.options
+        &mut self.draw.options
     }
 
     /// The surfaces.
@@ -210,13 +195,30 @@ impl Renderer {
         &mut self.store
     }
 
-    /// The catalog.
-    pub fn catalog(&self) -> &Catalog {
-        &self.catalog
+    /// The drawing state.
+    pub fn draw_state(&self) -> &DrawState {
+        &self.draw
     }
 
-    /// Apply one agent message (a JSON value). Errors are returned and also queued as
-    /// [`Event::Error`] for the agent.
+    /// Both halves at once, mutably: the drawing state and the store it draws.
+    pub fn parts_mut(&mut self) -> (&mut DrawState, &mut SurfaceStore) {
+        (&mut self.draw, &mut self.store)
+    }
+
+    /// The catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.draw.catalog
+    }
+
+    /// Apply one framed message ([`SurfaceStore::apply_framed`]) and act on what happened:
+    /// a rejection is queued as [`Event::Error`] for the agent, a v1.0 function RPC is
+    /// answered (an [`Event::Reply`]), a deleted surface's drawing state is let go.
+    pub fn apply_framed(&mut self, framed: crate::stream::Framed) -> Applied {
+        self.draw.apply(&mut self.store, framed)
+    }
+
+    /// Apply one agent message (a JSON value, cloned): [`Self::apply_framed`] as a
+    /// `Result`. Errors are returned and also queued as [`Event::Error`] for the agent.
     pub fn apply_value(&mut self, value: &Value) -> Result<(), A2uiError> {
         self.apply_owned(value.clone())
     }
@@ -224,65 +226,7 @@ impl Renderer {
     /// [`Self::apply_value`] taking the message by value, so its components and data move
     /// into the surface instead of being copied.
     pub fn apply_owned(&mut self, value: Value) -> Result<(), A2uiError> {
-        let version = message_version(&value);
-        let hint = crate::model::surface_id_hint(&value);
-        let deleted = value
-            .get("deleteSurface")
-            .and_then(|d| d.get("surfaceId"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        match self.store.apply_owned(value) {
-            Ok(Some(rpc)) => {
-                self.answer_rpc(rpc);
-                Ok(())
-            }
-            Ok(None) => {
-                if let Some(id) = deleted {
-                    if let Some(ctx) = &self.last_ctx {
-                        images::release_surface(ctx, &id);
-                    }
-                    self.agent_calls.forget_surface(&id);
-                    self.reported_unknown.retain(|(s, _)| *s != id);
-                }
-                Ok(())
-            }
-            Err(e) => {
-                self.queue_error(hint, version, e.clone());
-                Err(e)
-            }
-        }
-    }
-
-    /// v1.0 function RPC: answer `callRendererFunction`, record `agentFunctionResponse`.
-    fn answer_rpc(&mut self, message: crate::protocol::Message) {
-        match message {
-            crate::protocol::Message::CallRendererFunction {
-                function_call_id,
-                call,
-            } => {
-                let reply = crate::rpc::answer_renderer_function(
-                    &function_call_id,
-                    &call,
-                    &self.catalog,
-                    self.store.limits(),
-                );
-                self.events.push(Event::Reply(reply));
-            }
-            crate::protocol::Message::AgentFunctionResponse {
-                function_call_id,
-                result,
-            } if !self.agent_calls.answer(&function_call_id, result.clone()) => {
-                self.events.push(Event::Reply(serde_json::json!({
-                    "version": "v1.0",
-                    "error": {
-                        "code": crate::rpc::INVALID_FUNCTION_CALL,
-                        "functionCallId": function_call_id,
-                        "message": "no pending callAgentFunction has this id",
-                    }
-                })));
-            }
-            _ => {}
-        }
+        self.apply_framed(Ok(value)).into_result().map(drop)
     }
 
     /// Feed a chunk of model text (prose with `<a2ui-json>` blocks, cut anywhere): messages
@@ -318,43 +262,21 @@ impl Renderer {
 
     /// Apply a whole document: JSONL, a JSON array, `{"messages": [...]}` or an example file.
     pub fn feed_document(&mut self, bytes: &[u8]) {
-        let frames = crate::stream::parse_document(bytes, self.store.limits());
-        self.apply_frames(frames);
+        let limits = self.store.limits().clone();
+        crate::stream::for_each_message(bytes, &limits, |f| {
+            self.apply_framed(f);
+        });
     }
 
     fn apply_frames(&mut self, frames: Vec<crate::stream::Framed>) {
         for f in frames {
-            match f {
-                Ok(v) => {
-                    let _ = self.apply_owned(v);
-                }
-                Err(e) => {
-                    self.store.reject_unparsed(e.clone());
-                    self.queue_error(None, Version::V0_9, e);
-                }
-            }
+            self.apply_framed(f);
         }
-    }
-
-    fn queue_error(&mut self, surface_id: Option<String>, version: Version, error: A2uiError) {
-        let version = surface_id
-            .as_deref()
-            .and_then(|s| self.store.surface(s))
-            .map_or(version, |s| s.version);
-        self.events.push(Event::Error(ClientError {
-            surface_id,
-            function_call_id: None,
-            version,
-            error,
-        }));
     }
 
     /// Take the events queued since the last call (also returned by [`Self::ui`]).
     pub fn take_events(&mut self) -> Vec<Event> {
-        for call in self.agent_calls.drain_outgoing() {
-            self.events.push(Event::Reply(call.to_message()));
-        }
-        std::mem::take(&mut self.events)
+        self.draw.take_events(&self.store)
     }
 
     /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
@@ -368,76 +290,287 @@ impl Renderer {
         fonts::install_text_fonts(ctx);
     }
 
-    fn install_for_frame(&self, ctx: &egui::Context) {
-        images::install(ctx);
-        if self.options.install_fonts {
-            fonts::install_text_fonts(ctx);
-        }
-    }
-
     /// Draw every visible surface, one after another, and return the frame's events.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
-        self.install_for_frame(ui.ctx());
-        self.remember_ctx(ui.ctx());
-        let ids: Vec<String> = self
-            .store
-            .surfaces()
-            .filter(|s| s.is_visible())
-            .map(|s| s.id.clone())
-            .collect();
-        for id in ids {
-            self.draw_surface(&id, ui);
-        }
-        self.take_events()
+        self.draw.ui(&mut self.store, ui)
     }
 
     /// Draw one surface (nothing if it is not visible) and return the frame's events.
     pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
-        self.install_for_frame(ui.ctx());
-        self.remember_ctx(ui.ctx());
-        self.draw_surface(surface_id, ui);
-        self.take_events()
+        self.draw.surface_ui(&mut self.store, surface_id, ui)
+    }
+}
+
+/// The drawing half of a renderer, apart from the data: the catalog, the options, the
+/// events queued for the agent, the de-dup of reported errors, v1.0 calls asked of the
+/// agent and the geometry recording. It draws any [`SurfaceStore`] its host owns, and one
+/// `DrawState` can draw many stores: the state it keeps per surface is keyed by store
+/// ([`SurfaceStore::id`]), so two stores with the same surface ids never mix, and
+/// [`Self::ui`] returns only the events of the store it drew.
+///
+/// ```
+/// use egui_a2ui::render::DrawState;
+/// use egui_a2ui::{Catalog, SurfaceStore};
+///
+/// let catalog = Catalog::basic();
+/// let mut draw = DrawState::new(catalog.clone());
+/// let mut sessions = [SurfaceStore::new(), SurfaceStore::new()];
+/// for store in &mut sessions {
+///     store.feed_document(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
+/// {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"Hi"}]}}"#);
+/// }
+/// let ctx = egui::Context::default();
+/// let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+///     for store in &mut sessions {
+///         for event in draw.ui(store, ui) {
+///             println!("{event:?}"); // an event of this store's surfaces
+///         }
+///     }
+/// });
+/// output.textures_delta.clear();
+/// ```
+pub struct DrawState {
+    catalog: Catalog,
+    options: RendererOptions,
+    /// What is kept per store drawn or applied to.
+    stores: HashMap<StoreId, StoreState>,
+    /// The egui context last drawn into, to release a deleted surface's cached images.
+    last_ctx: Option<egui::Context>,
+    /// The instances drawn since the last [`DrawState::take_geometry`], when recording.
+    geometry: Option<Vec<DrawnInstance>>,
+}
+
+/// The drawing state of one store.
+#[derive(Default)]
+struct StoreState {
+    events: Vec<Event>,
+    /// (surface, key) pairs already reported (unknown types, failed calls), so each is
+    /// reported once.
+    reported_unknown: HashSet<(String, String)>,
+    /// v1.0 calls to functions the renderer lacks, asked of the agent.
+    agent_calls: crate::eval::agent_calls::AgentCalls,
+    /// Surfaces drawn (id → [`crate::model::Surface::serial`]), to let go of the state
+    /// of one deleted (or replaced) behind our back.
+    drawn: HashMap<String, u64>,
+}
+
+impl StoreState {
+    /// Let go of everything kept for `surface_id`.
+    fn forget(&mut self, surface_id: &str, ctx: Option<&egui::Context>) {
+        if let (Some(serial), Some(ctx)) = (self.drawn.remove(surface_id), ctx) {
+            images::release_surface(ctx, &image_owner(serial));
+        }
+        self.agent_calls.forget_surface(surface_id);
+        self.reported_unknown.retain(|(s, _)| s != surface_id);
+    }
+}
+
+/// The owner of the images a surface draws (unique per surface, whatever its store).
+fn image_owner(serial: u64) -> String {
+    format!("surface#{serial}")
+}
+
+impl std::fmt::Debug for DrawState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DrawState")
+            .field("catalog", &self.catalog)
+            .field("options", &self.options)
+            .field("stores", &self.stores.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl DrawState {
+    /// Drawing state for `catalog`, with default options.
+    pub fn new(catalog: Catalog) -> Self {
+        Self {
+            catalog,
+            options: RendererOptions::default(),
+            stores: HashMap::new(),
+            last_ctx: None,
+            geometry: None,
+        }
     }
 
-    fn remember_ctx(&mut self, ctx: &egui::Context) {
+    /// Replace the drawing options.
+    pub fn with_options(mut self, options: RendererOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// The drawing options.
+    pub fn options(&self) -> &RendererOptions {
+        &self.options
+    }
+
+    /// The drawing options, mutably.
+    pub fn options_mut(&mut self) -> &mut RendererOptions {
+        &mut self.options
+    }
+
+    /// The catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Record the box of every drawn component instance (see [`geometry`]); off by
+    /// default. Read them with [`Self::take_geometry`].
+    pub fn record_geometry(&mut self, on: bool) {
+        self.geometry = on.then(Vec::new);
+    }
+
+    /// The instances drawn since the last call, in document order (empty when not
+    /// recording).
+    pub fn take_geometry(&mut self) -> Vec<DrawnInstance> {
+        self.geometry
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    /// Apply one framed message to `store` ([`SurfaceStore::apply_framed`]) and act on
+    /// the outcome ([`Self::observe`]).
+    pub fn apply(&mut self, store: &mut SurfaceStore, framed: crate::stream::Framed) -> Applied {
+        let applied = store.apply_framed(framed);
+        self.observe(store, &applied);
+        applied
+    }
+
+    /// Act on what applying a message to `store` did, when the host applied it itself:
+    /// a rejection is queued as [`Event::Error`], a `callRendererFunction` is answered
+    /// ([`Event::Reply`]), an `agentFunctionResponse` settles its pending call (or is
+    /// answered with `INVALID_FUNCTION_CALL`), a deleted surface's state is let go.
+    /// The events come out of the next [`Self::ui`] / [`Self::take_events`] for `store`.
+    pub fn observe(&mut self, store: &SurfaceStore, applied: &Applied) {
+        let ctx = self.last_ctx.clone();
+        let state = self.stores.entry(store.id()).or_default();
+        match applied {
+            Applied::Rejected(r) => state.events.push(Event::Error(r.to_client_error())),
+            Applied::Deleted { surface_id } => state.forget(surface_id, ctx.as_ref()),
+            Applied::Rpc(m) => answer_rpc(state, m, &self.catalog, store.limits()),
+            Applied::Created { .. } | Applied::Changed { .. } => {}
+        }
+    }
+
+    /// Take the events queued for `store` since the last call (also returned by
+    /// [`Self::ui`]): its errors, replies and `callAgentFunction` requests.
+    pub fn take_events(&mut self, store: &SurfaceStore) -> Vec<Event> {
+        let Some(state) = self.stores.get_mut(&store.id()) else {
+            return Vec::new();
+        };
+        for call in state.agent_calls.drain_outgoing() {
+            state.events.push(Event::Reply(call.to_message()));
+        }
+        std::mem::take(&mut state.events)
+    }
+
+    /// Let go of everything kept for a store the host dropped.
+    pub fn forget_store(&mut self, store: StoreId) {
+        if let Some(mut state) = self.stores.remove(&store) {
+            let ids: Vec<String> = state.drawn.keys().cloned().collect();
+            for id in ids {
+                state.forget(&id, self.last_ctx.as_ref());
+            }
+        }
+    }
+
+    fn install_for_frame(&mut self, ctx: &egui::Context) {
+        images::install(ctx);
+        if self.options.install_fonts {
+            fonts::install_text_fonts(ctx);
+        }
         if self.last_ctx.as_ref() != Some(ctx) {
             self.last_ctx = Some(ctx.clone());
         }
     }
 
-    fn draw_surface(&mut self, surface_id: &str, ui: &mut egui::Ui) {
-        let Some((surface, catalogs, limits)) = self.store.surface_frame_mut(surface_id) else {
+    /// Draw every visible surface of `store`, one after another, and return the events of
+    /// this store queued since the last call.
+    pub fn ui(&mut self, store: &mut SurfaceStore, ui: &mut egui::Ui) -> Vec<Event> {
+        self.install_for_frame(ui.ctx());
+        self.settle(store);
+        let ids: Vec<String> = store
+            .surfaces()
+            .filter(|s| s.is_visible())
+            .map(|s| s.id.clone())
+            .collect();
+        for id in ids {
+            self.draw_surface(store, &id, ui);
+        }
+        self.take_events(store)
+    }
+
+    /// Draw one surface of `store` (nothing if it is not visible) and return the events of
+    /// this store queued since the last call.
+    pub fn surface_ui(
+        &mut self,
+        store: &mut SurfaceStore,
+        surface_id: &str,
+        ui: &mut egui::Ui,
+    ) -> Vec<Event> {
+        self.install_for_frame(ui.ctx());
+        self.settle(store);
+        self.draw_surface(store, surface_id, ui);
+        self.take_events(store)
+    }
+
+    /// Let go of the state of surfaces deleted (or replaced) in `store` without this
+    /// state seeing it (the host applied the messages itself).
+    fn settle(&mut self, store: &SurfaceStore) {
+        let Some(state) = self.stores.get_mut(&store.id()) else {
+            return;
+        };
+        let gone: Vec<String> = state
+            .drawn
+            .iter()
+            .filter(|(id, serial)| store.surface(id).map(|s| s.serial()) != Some(**serial))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in gone {
+            state.forget(&id, self.last_ctx.as_ref());
+        }
+    }
+
+    fn draw_surface(&mut self, store: &mut SurfaceStore, surface_id: &str, ui: &mut egui::Ui) {
+        let store_id = store.id();
+        let Some((surface, catalogs, limits)) = store.surface_frame_mut(surface_id) else {
             return;
         };
         if !surface.is_visible() {
             return;
         }
+        let state = self.stores.entry(store_id).or_default();
+        state.drawn.insert(surface_id.to_owned(), surface.serial());
+        let owner = image_owner(surface.serial());
         let root = surface.root_id.clone();
         let primary = surface
             .primary_color()
             .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b));
+        let options = &self.options;
+        let catalog = &self.catalog;
+        let geometry = self.geometry.as_mut();
         ui.push_id(("a2ui-surface", surface_id), |ui| {
             *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
             // Images drawn from here on belong to this surface (released when it is
             // deleted).
-            images::set_owner(ui.ctx(), Some(surface_id), limits.max_image_cache_bytes);
-            self.options.style.apply(ui);
-            if self.options.show_surface_header {
-                context::surface_header(ui, surface, &self.options);
+            images::set_owner(ui.ctx(), Some(&owner), limits.max_image_cache_bytes);
+            options.style.apply(ui);
+            if options.show_surface_header {
+                context::surface_header(ui, surface, options);
             }
             let mut frame = context::SurfaceFrame {
                 surface,
-                catalog: &self.catalog,
+                catalog,
                 catalogs,
-                options: &self.options,
+                options,
                 limits,
-                events: &mut self.events,
-                reported_unknown: &mut self.reported_unknown,
+                events: &mut state.events,
+                reported_unknown: &mut state.reported_unknown,
                 stack: Vec::new(),
                 ctx: ui.ctx().clone(),
-                agent_calls: &self.agent_calls,
+                agent_calls: &state.agent_calls,
                 budget: limits.max_nodes,
-                geometry: self.geometry.as_mut(),
+                geometry,
                 box_override: None,
             };
             frame.node_ui(ui, &root, "/", None);
@@ -446,9 +579,35 @@ impl Renderer {
     }
 }
 
-fn message_version(v: &Value) -> Version {
-    match v.get("version").and_then(Value::as_str) {
-        None => Version::V0_8,
-        Some(s) => Version::from_wire(s).unwrap_or(Version::V0_9),
+/// v1.0 function RPC: answer `callRendererFunction`, record `agentFunctionResponse`.
+fn answer_rpc(
+    state: &mut StoreState,
+    message: &crate::protocol::Message,
+    catalog: &Catalog,
+    limits: &Limits,
+) {
+    match message {
+        crate::protocol::Message::CallRendererFunction {
+            function_call_id,
+            call,
+        } => {
+            let reply =
+                crate::rpc::answer_renderer_function(function_call_id, call, catalog, limits);
+            state.events.push(Event::Reply(reply));
+        }
+        crate::protocol::Message::AgentFunctionResponse {
+            function_call_id,
+            result,
+        } if !state.agent_calls.answer(function_call_id, result.clone()) => {
+            state.events.push(Event::Reply(serde_json::json!({
+                "version": "v1.0",
+                "error": {
+                    "code": crate::rpc::INVALID_FUNCTION_CALL,
+                    "functionCallId": function_call_id,
+                    "message": "no pending callAgentFunction has this id",
+                }
+            })));
+        }
+        _ => {}
     }
 }
