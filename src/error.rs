@@ -97,6 +97,20 @@ pub enum A2uiError {
         /// What went wrong.
         message: String,
     },
+
+    /// v1.0: a function the renderer asked the agent to run (`callAgentFunction`) came
+    /// back as an error. A binding that needs it resolves to `null`, checks on it fail and
+    /// an action whose context needs it is halted. Reported with the `EXPRESSION_ERROR`
+    /// code, like any failed function.
+    #[error("expression error in {function}: the agent answered {code}: {message}")]
+    AgentFunction {
+        /// The function name.
+        function: String,
+        /// The error code the agent answered with.
+        code: String,
+        /// The agent's message.
+        message: String,
+    },
 }
 
 impl A2uiError {
@@ -113,7 +127,7 @@ impl A2uiError {
             Self::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             Self::Cycle(_) => "CIRCULAR_REFERENCE",
             Self::CatalogNotFound(_) => "CATALOG_NOT_FOUND",
-            Self::Expression { .. } => "EXPRESSION_ERROR",
+            Self::Expression { .. } | Self::AgentFunction { .. } => "EXPRESSION_ERROR",
             Self::Unallowed {
                 parent_rule: true, ..
             } => "UNALLOWED_PARENT",

@@ -75,6 +75,19 @@ pub struct Limits {
     /// a longer block is skipped with an error. Same order as `max_message_bytes`: a block
     /// usually holds a few messages.
     pub max_model_block_bytes: usize,
+    /// v1.0 calls to agent functions (`callAgentFunction`) remembered per store drawn:
+    /// each distinct `(surface, function, arguments)` a binding needs is one. Past it a new
+    /// call fails at once (`LIMIT_EXCEEDED`, the binding resolves to `null`) instead of
+    /// growing the table; deleting the surface frees its calls.
+    pub max_agent_calls: usize,
+    /// Bytes of one A2UI payload in an MCP tool result (the default of
+    /// [`SplitPolicy::max_payload_bytes`](crate::mcp::SplitPolicy::max_payload_bytes));
+    /// a larger payload is dropped, the rest of the result still applies.
+    pub max_mcp_payload_bytes: usize,
+    /// Bytes of all A2UI payloads of one MCP tool result together (the default of
+    /// [`SplitPolicy::max_result_bytes`](crate::mcp::SplitPolicy::max_result_bytes));
+    /// payloads past it are dropped.
+    pub max_mcp_result_bytes: usize,
 }
 
 impl Default for Limits {
@@ -95,6 +108,9 @@ impl Default for Limits {
             max_json_depth: 100,
             max_image_cache_bytes: 64 * 1024 * 1024,
             max_model_block_bytes: 8 * 1024 * 1024,
+            max_agent_calls: 4096,
+            max_mcp_payload_bytes: 1024 * 1024,
+            max_mcp_result_bytes: 4 * 1024 * 1024,
         }
     }
 }

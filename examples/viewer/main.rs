@@ -21,7 +21,11 @@ pub mod demo_server;
 pub mod json_tree;
 pub mod mcp_host;
 pub mod model_stream;
+pub mod panels;
 pub mod samples;
+pub mod source_agent;
+pub mod source_doc;
+pub mod source_stdin;
 pub mod stdio;
 
 use std::path::PathBuf;

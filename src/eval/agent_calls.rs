@@ -2,11 +2,13 @@
 //! sent to the agent; the binding is pending until `agentFunctionResponse` arrives, then
 //! resolves to its value (or to `null`, with checks invalid and actions halted, on error).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
+
+use crate::limits::Limits;
 
 /// The state of one remote call.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,18 +57,35 @@ impl OutgoingAgentCall {
 }
 
 /// Remote calls keyed by `(surface, function, resolved args)`, so a binding evaluated every
-/// frame sends its call once. Bounded: beyond `MAX_CALLS` entries new calls fail at once.
-#[derive(Debug, Default)]
+/// frame sends its call once. Bounded: beyond [`Limits::max_agent_calls`] entries new calls
+/// fail at once.
+#[derive(Debug)]
 pub struct AgentCalls {
     by_key: RefCell<IndexMap<String, (String, AgentCallState)>>,
     by_id: RefCell<HashMap<String, String>>,
     outgoing: RefCell<Vec<OutgoingAgentCall>>,
     next: RefCell<u64>,
+    max: Cell<usize>,
 }
 
-const MAX_CALLS: usize = 4096;
+impl Default for AgentCalls {
+    fn default() -> Self {
+        Self {
+            by_key: RefCell::default(),
+            by_id: RefCell::default(),
+            outgoing: RefCell::default(),
+            next: RefCell::default(),
+            max: Cell::new(Limits::default().max_agent_calls),
+        }
+    }
+}
 
 impl AgentCalls {
+    /// Apply [`Limits::max_agent_calls`] to later calls (calls already made stay).
+    pub fn set_max(&self, max: usize) {
+        self.max.set(max);
+    }
+
     /// The state of the call `name(args)` for `surface_id`, registering it (and queueing a
     /// `callAgentFunction`) the first time it is seen.
     pub fn lookup(
@@ -84,7 +103,7 @@ impl AgentCalls {
         if let Some((_, state)) = self.by_key.borrow().get(&key) {
             return state.clone();
         }
-        if self.by_key.borrow().len() >= MAX_CALLS {
+        if self.by_key.borrow().len() >= self.max.get() {
             return AgentCallState::Failed(
                 "LIMIT_EXCEEDED".into(),
                 "too many outstanding agent function calls".into(),

@@ -248,9 +248,10 @@ impl<'a> EvalContext<'a> {
                 Ok(Value::Null)
             }
             agent_calls::AgentCallState::Done(v) => Ok(v),
-            agent_calls::AgentCallState::Failed(code, message) => Err(A2uiError::Expression {
-                expression: name.to_owned(),
-                message: format!("the agent answered {code}: {message}"),
+            agent_calls::AgentCallState::Failed(code, message) => Err(A2uiError::AgentFunction {
+                function: name.to_owned(),
+                code,
+                message,
             }),
         }
     }

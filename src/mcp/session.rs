@@ -18,7 +18,7 @@ use super::tools::ToolDirectory;
 use crate::action::ActionEvent;
 use crate::error::A2uiError;
 use crate::model::{Applied, SurfaceStore};
-use crate::protocol::{Message, Version};
+use crate::protocol::Message;
 
 /// Notice code: the action was not sent (tool unknown on this server, not app-visible, or
 /// no tool mapped).
@@ -26,10 +26,7 @@ pub const TOOL_NOT_ALLOWED: &str = "MCP_TOOL_NOT_ALLOWED";
 /// Notice code: the action's tool call failed (`isError`, or a transport/JSON-RPC error).
 pub const TOOL_ERROR: &str = "MCP_TOOL_ERROR";
 
-/// The v0.9 data-model metadata key (`sendDataModel`).
-pub const CLIENT_DATA_MODEL_KEY: &str = "a2uiClientDataModel";
-/// The v1.0 data-model metadata key.
-pub const RENDERER_DATA_MODEL_KEY: &str = "a2uiRendererDataModel";
+pub use crate::capabilities::{CLIENT_DATA_MODEL_KEY, RENDERER_DATA_MODEL_KEY};
 
 /// Where a session's originating tool call stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -467,37 +464,14 @@ impl AppSession {
     }
 
     /// The data-model metadata for outgoing requests: the data model of every
-    /// `sendDataModel` surface of this session (and of no other), as
-    /// `a2uiClientDataModel` (v0.9 family) and `a2uiRendererDataModel` (v1.0). v0.8 has
-    /// no data-model sync.
+    /// `sendDataModel` surface of this session (and of no other), built by
+    /// [`crate::capabilities::data_model_metadata`] (`a2uiClientDataModel` for the v0.9
+    /// family, `a2uiRendererDataModel` for v1.0; v0.8 has no data-model sync).
     pub fn data_model_meta(&self) -> Map<String, Value> {
-        let mut v09 = Map::new();
-        let mut v10 = Map::new();
-        for s in self.store.surfaces().filter(|s| s.send_data_model) {
-            match s.version.family() {
-                Version::V1_0 => {
-                    v10.insert(s.id.clone(), s.data.root().clone());
-                }
-                Version::V0_8 => {}
-                _ => {
-                    v09.insert(s.id.clone(), s.data.root().clone());
-                }
-            }
-        }
-        let mut meta = Map::new();
-        if !v09.is_empty() {
-            meta.insert(
-                CLIENT_DATA_MODEL_KEY.into(),
-                json!({"version": "v0.9", "surfaces": v09}),
-            );
-        }
-        if !v10.is_empty() {
-            meta.insert(
-                RENDERER_DATA_MODEL_KEY.into(),
-                json!({"version": "v1.0", "surfaces": v10}),
-            );
-        }
-        meta
+        crate::capabilities::data_model_metadata(
+            &self.store,
+            self.store.surfaces().map(|s| s.id.as_str()),
+        )
     }
 
     fn apply(&mut self, split: SplitResult, surface_id: Option<String>) -> ResultOutcome {

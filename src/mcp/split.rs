@@ -24,11 +24,6 @@ use crate::limits::Limits;
 use crate::protocol::{MIME_TYPE, MIME_TYPE_LEGACY};
 use crate::stream::{Framed, parse_document};
 
-/// Default cap on one payload's bytes (decoded): 1 MiB.
-pub const DEFAULT_MAX_PAYLOAD_BYTES: usize = 1024 * 1024;
-/// Default cap on the payload bytes of one result: 4 MiB.
-pub const DEFAULT_MAX_RESULT_BYTES: usize = 4 * 1024 * 1024;
-
 /// How tool results are split.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SplitPolicy {
@@ -41,10 +36,12 @@ pub struct SplitPolicy {
     /// Accept unmarked embedded resources with an A2UI MIME type as payloads (legacy A2UI
     /// servers). On by default.
     pub accept_unmarked_a2ui: bool,
-    /// Cap on one payload's bytes (text bytes, or decoded blob bytes).
+    /// Cap on one payload's bytes (text bytes, or decoded blob bytes). Default:
+    /// [`Limits::max_mcp_payload_bytes`].
     pub max_payload_bytes: usize,
     /// Cap on the payload bytes accepted from one result; a payload that would exceed it is
-    /// dropped and later, smaller ones are still taken.
+    /// dropped and later, smaller ones are still taken. Default:
+    /// [`Limits::max_mcp_result_bytes`].
     pub max_result_bytes: usize,
 }
 
@@ -54,8 +51,8 @@ impl Default for SplitPolicy {
             content_mime_types: vec![MIME_TYPE.to_owned()],
             view_content_mime_types: None,
             accept_unmarked_a2ui: true,
-            max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
-            max_result_bytes: DEFAULT_MAX_RESULT_BYTES,
+            max_payload_bytes: Limits::default().max_mcp_payload_bytes,
+            max_result_bytes: Limits::default().max_mcp_result_bytes,
         }
     }
 }

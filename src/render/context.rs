@@ -634,10 +634,10 @@ impl ComponentContext<'_, '_> {
                 // v1.0: a context waiting on, or failed by, an agent function halts the
                 // action pipeline.
                 let halted = cx.is_pending()
-                    || cx.take_diagnostics().iter().any(|d| {
-                        matches!(d, A2uiError::Expression { message, .. }
-                            if message.starts_with("the agent answered"))
-                    });
+                    || cx
+                        .take_diagnostics()
+                        .iter()
+                        .any(|d| matches!(d, A2uiError::AgentFunction { .. }));
                 (context, um, halted)
             });
             if halted {

@@ -540,6 +540,7 @@ impl DrawState {
             return;
         }
         let state = self.stores.entry(store_id).or_default();
+        state.agent_calls.set_max(limits.max_agent_calls);
         state.drawn.insert(surface_id.to_owned(), surface.serial());
         let owner = image_owner(surface.serial());
         let root = surface.root_id.clone();
