@@ -30,7 +30,10 @@
 //! [`protocol`] parses every A2UI version into one message type, [`model`] keeps the
 //! surfaces and their data models, [`eval`] resolves bindings and function calls, and
 //! [`conformance`] dumps the state in the reference oracle's format. All of that is free of
-//! egui.
+//! egui. Every message goes through one function,
+//! [`SurfaceStore::apply_framed`](model::SurfaceStore::apply_framed), which says what it did
+//! ([`model::Applied`]). On the egui side, [`render::DrawState`] draws any store its host
+//! owns (one per agent session, say); [`Renderer`] bundles a store and a drawing state.
 //!
 //! ```
 //! use egui_a2ui::model::SurfaceStore;

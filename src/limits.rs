@@ -22,6 +22,26 @@
 //!
 //! A virtualised `List` instantiates only the rows in view, so a 100,000-row list spends a
 //! few dozen nodes of the budget per frame, not 100,000.
+//!
+//! # Fixed caps
+//!
+//! Every cap a host may want to tune is a field of [`Limits`]. A few more bound single
+//! values inside one component or one expression; they are fixed, documented here so the
+//! whole list lives in one place (each is enforced where the value is read):
+//!
+//! | cap | value | bounds |
+//! |---|---|---|
+//! | `data_model::MAX_ARRAY_INDEX` | 10,000 | an array index a data-model write may create |
+//! | `data_model::MAX_POINTER_SEGMENTS` | 256 | segments of one JSON pointer |
+//! | `eval::expression::MAX_TEMPLATE_CHARS` | 10,000 | characters of one `formatString` template |
+//! | `eval::expression::MAX_PARTS` | 1,000 | parts of one `formatString` template |
+//! | `formatNumber` `MAX_DECIMALS` | 100 | decimals asked of `formatNumber` |
+//! | `images::MAX_DATA_URI_LEN` | 16 MiB | one `data:` image URI |
+//! | `Icon` `MAX_SVG_PATH` | 32 KiB | one custom icon path |
+//! | `ChoicePicker` `MAX_OPTIONS` / `MAX_CHIPS` | 10,000 / 200 | options listed / drawn as chips |
+//! | `Slider` `MAX_STEPS` | 10^9 | steps of one slider |
+//! | Markdown `MAX_BLOCKS` / `MAX_INDENT` | 500 / 8 | blocks and list nesting of one text |
+//! | model text `MAX_GLOBAL_DEPTH` / `MAX_FUNC_CALL_DEPTH` | 50 / 5 | nesting checked in an `<a2ui-json>` block |
 
 /// Resource limits. The defaults are safe for an interactive desktop host; a host may raise
 /// or lower any of them.

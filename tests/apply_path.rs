@@ -91,7 +91,7 @@ fn a_rejection_carries_the_surface_the_version_to_answer_in_and_the_index() {
     assert_eq!(r.error.code(), "VERSION_MISMATCH");
     // No live surface: the message's own version.
     let r = s.apply_framed(Ok(
-        json!({"version": "v1.0", "updateComponents": {"surfaceId": "ghost", "components": []}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "ghost", "components": [{"id": "root", "component": "Text", "text": "y"}]}}),
     ));
     let r = rejected(&r);
     assert_eq!(
@@ -117,7 +117,7 @@ fn the_renderer_the_store_and_a_session_agree_on_one_stream() {
         "{}\n{{not json\n{}\n{}\n{}\n",
         json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V09}}),
         json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "x"}]}}),
-        json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": []}}),
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": [{"id": "root", "component": "Text", "text": "y"}]}}),
         json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "f", "callFunction": {"call": "now", "args": {}, "catalogId": BASIC_V10}}}),
     );
     let mut store = SurfaceStore::new();

@@ -152,7 +152,7 @@ fn a_rejection_applied_through_the_draw_state_is_reported_for_its_store_only() {
         let host = h.state_mut();
         host.draw.apply(
             &mut host.stores[1],
-            Ok(json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": []}})),
+            Ok(json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": [{"id": "root", "component": "Text", "text": "y"}]}})),
         )
     };
     match &applied {

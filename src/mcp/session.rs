@@ -184,7 +184,10 @@ pub struct ResultOutcome {
     pub applied: usize,
     /// Errors met while applying (also recorded in the session's store).
     pub errors: Vec<A2uiError>,
-    /// v1.0 function-call messages the store does not handle, for the host.
+    /// v1.0 function-call messages the store does not handle, for the host: a host drawing
+    /// the session with a [`DrawState`](crate::render::DrawState) hands each to
+    /// [`DrawState::observe`](crate::render::DrawState::observe) as an
+    /// [`Applied::Rpc`] (answered or settled like a renderer's own).
     pub function_messages: Vec<Message>,
     /// For an action result, the surface whose action caused the call.
     pub surface_id: Option<String>,

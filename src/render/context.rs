@@ -166,8 +166,15 @@ impl SurfaceFrame<'_> {
             g.len() - 1
         });
         let outer_override = self.box_override.take();
-        let widget_id =
-            egui::Id::unique(("a2ui", &self.surface.id, id, scope, component.generation));
+        // The surface's serial, not its id: two stores drawn by one `DrawState` may both
+        // have a surface `s`, and a surface created again under an old id starts afresh.
+        let widget_id = egui::Id::unique((
+            "a2ui",
+            self.surface.serial(),
+            id,
+            scope,
+            component.generation,
+        ));
         // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
         // `live` for the whole subtree, with a telling role for containers.
         let mut builder = egui::UiBuilder::new().id_salt(widget_id);

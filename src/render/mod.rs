@@ -1,6 +1,7 @@
-//! The egui side: [`Renderer`] draws every visible surface inside any `egui::Ui`, walking
-//! each surface from its root and handing every node to its catalog's
-//! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
+//! The egui side: [`DrawState`] draws every visible surface of a [`SurfaceStore`] inside
+//! any `egui::Ui`, walking each surface from its root and handing every node to its
+//! catalog's [`ComponentRenderer`](crate::catalog::ComponentRenderer); [`Renderer`] owns a
+//! store and a drawing state together.
 //!
 //! Shared drawing pieces live beside it: [`theme`] (primary colour, contrasting text,
 //! accents), [`images`] (`data:` loaders, image states and `fit`), [`fonts`] (the bundled
