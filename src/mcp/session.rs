@@ -278,7 +278,8 @@ impl AppSession {
         &self.store
     }
 
-    /// The session's surfaces, mutably (the renderer writes user input).
+    /// The session's surfaces, mutably: draw them with a [`DrawState`](crate::render::DrawState),
+    /// which writes user input into them.
     pub fn store_mut(&mut self) -> &mut SurfaceStore {
         &mut self.store
     }

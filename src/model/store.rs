@@ -329,12 +329,6 @@ impl SurfaceStore {
         self.apply_framed(Ok(value)).into_result()
     }
 
-    /// Record a message that failed before it could be parsed (bad JSON), numbering it:
-    /// [`Self::apply_framed`] of the error.
-    pub fn reject_unparsed(&mut self, error: A2uiError) {
-        self.apply_framed(Err(error));
-    }
-
     /// Frame a whole document (any accepted form) and apply every message in order.
     /// Errors are recorded per message and the rest still applies.
     pub fn feed_document(&mut self, bytes: &[u8]) {
