@@ -443,11 +443,13 @@ impl DrawState {
     /// answered with `INVALID_FUNCTION_CALL`), a deleted surface's state is let go.
     /// The events come out of the next [`Self::ui`] / [`Self::take_events`] for `store`.
     pub fn observe(&mut self, store: &SurfaceStore, applied: &Applied) {
-        let ctx = self.last_ctx.clone();
+        if let Applied::Created { .. } | Applied::Changed { .. } = applied {
+            return; // the common case: nothing kept here changes
+        }
         let state = self.stores.entry(store.id()).or_default();
         match applied {
             Applied::Rejected(r) => state.events.push(Event::Error(r.to_client_error())),
-            Applied::Deleted { surface_id } => state.forget(surface_id, ctx.as_ref()),
+            Applied::Deleted { surface_id } => state.forget(surface_id, self.last_ctx.as_ref()),
             Applied::Rpc(m) => answer_rpc(state, m, &self.catalog, store.limits()),
             Applied::Created { .. } | Applied::Changed { .. } => {}
         }
