@@ -1,7 +1,7 @@
 //! One URL policy for every address an agent can hand the host: `openUrl` (the function and
 //! the action), links in Markdown `Text`, and every media source (`Image`, `Video` poster,
-//! the surface header's `theme.iconUrl`). SPEC.md §8: "allow only the http: and https:
-//! schemes" for `openUrl`, a scheme allow-list for media too, and v1.0 "require an active
+//! the surface header's `theme.iconUrl`). The implementation [guide] says "allow only the http: and
+//! https: schemes" for `openUrl`, a scheme allow-list for media too, and v1.0 "require an active
 //! user gesture".
 //!
 //! A URL is read as the WHATWG URL parser reads its start, so tricks that browsers undo are
@@ -16,6 +16,8 @@
 //! plain `http`). A host app narrows or widens this with [`UrlPolicy::with_open_schemes`],
 //! [`UrlPolicy::with_media_schemes`] and a per-host hook ([`UrlPolicy::with_host_filter`],
 //! or the allow-list [`UrlPolicy::allow_hosts`]).
+//!
+//! [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 
 use std::fmt;
 use std::sync::Arc;
@@ -92,7 +94,9 @@ pub struct UrlPolicy {
     image_policy: Option<Arc<dyn crate::render::ImagePolicy>>,
 }
 
-/// The schemes that may be opened by default (SPEC.md §8).
+/// The schemes that may be opened by default (the implementation [guide]'s `openUrl` rule).
+///
+/// [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 pub const DEFAULT_OPEN_SCHEMES: &[&str] = &["http", "https"];
 /// The schemes media may load from by default (`data:` only for `image/*`).
 pub const DEFAULT_MEDIA_SCHEMES: &[&str] = &["https", "data"];

@@ -1,5 +1,7 @@
-//! Validation `checks` (SPEC.md §5.5): `[{condition, message}]`, the flat form
+//! Validation `checks` (A2UI [protocol], checks): `[{condition, message}]`, the flat form
 //! `{call, args, message}`, and v1.0 `ValidationResult` results.
+//!
+//! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
 use serde_json::Value;
 
