@@ -70,14 +70,16 @@ pub mod url_policy;
 #[cfg(feature = "validation")]
 pub mod validate;
 
-pub use action::{ActionEvent, ClientError, Event};
+pub use action::{ActionEvent, ClientError, Event, now_timestamp};
 pub use catalog::{Catalog, ComponentRenderer};
 pub use error::{A2uiError, ReportedError};
 pub use limits::Limits;
-pub use model::SurfaceStore;
+pub use model::{Surface, SurfaceStore};
 pub use protocol::Version;
-pub use render::fonts::install_fonts;
-pub use render::{ComponentContext, Renderer, RendererOptions};
+pub use render::{ComponentContext, Renderer, RendererOptions, Style, install_fonts};
+pub use url_policy::{HostFilter, UrlPolicy, UrlRefusal, UrlTarget, UrlUse};
+#[cfg(feature = "validation")]
+pub use validate::SchemaValidator;
 
 impl model::SurfaceStore {
     /// Frame a whole document (any accepted form) and apply every message in order.

@@ -13,7 +13,8 @@ use std::cell::{Cell, RefCell};
 
 use serde_json::{Map, Value};
 
-pub use functions::{AllowedCallers, Function, FunctionRegistry};
+pub use checks::CheckResult;
+pub use functions::{AllowedCallers, FnFunction, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;

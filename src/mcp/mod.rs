@@ -57,12 +57,13 @@ pub mod tools;
 pub use capabilities::{A2uiCatalogCapability, UiExtensionSettings};
 pub use error::McpError;
 pub use session::{
-    ActionMapping, AppSession, CallRef, MappedCall, ResultOutcome, SessionHub, SessionState,
-    SurfaceNotice, ToolCallRequest,
+    ActionMapFn, ActionMapping, AppSession, CallRef, MappedCall, ResultOutcome, SessionHub,
+    SessionState, SurfaceNotice, TOOL_ERROR, TOOL_NOT_ALLOWED, ToolCallRequest,
 };
 pub use split::{
-    DropReason, DroppedBlock, PayloadData, SplitPolicy, SplitResult, ViewPayload,
-    split_tool_result, view_content_block,
+    DEFAULT_MAX_PAYLOAD_BYTES, DEFAULT_MAX_RESULT_BYTES, DropReason, DroppedBlock, PayloadData,
+    SplitPolicy, SplitResult, ViewPayload, is_a2ui_family, mime_matches, split_tool_result,
+    view_content_block,
 };
 pub use tools::{ResourceUiMeta, ToolDirectory, ToolUiMeta, Visibility};
 

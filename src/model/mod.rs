@@ -12,3 +12,4 @@ pub use component::Component;
 pub use data_model::DataModel;
 pub use store::{SurfaceStore, surface_id_hint};
 pub use surface::Surface;
+pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};

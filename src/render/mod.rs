@@ -25,8 +25,11 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 pub use context::ComponentContext;
-pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry};
-pub use style::Style;
+pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
+pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry, to_geometry_string};
+pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
+pub use images::{data_cache_stats, install as install_loaders};
+pub use style::{Style, TextStyle};
 
 use crate::action::{ClientError, Event};
 use crate::catalog::Catalog;

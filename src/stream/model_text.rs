@@ -33,7 +33,7 @@ use crate::limits::Limits;
 pub mod check;
 mod host;
 
-pub use check::{MessageCheck, SchemaHook, StructuralCheck};
+pub use check::{MessageCheck, SchemaHook, StructuralCheck, catalog_components};
 pub use host::{ModelTextEvent, ModelTextStream};
 
 /// The tag opening an A2UI block in model text.
