@@ -15,19 +15,19 @@
 //! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
 //! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
-pub mod args;
-pub mod extras;
-pub mod format_date;
-pub mod format_number;
-pub mod format_string;
-pub mod locale;
+pub(crate) mod args;
+pub(crate) mod extras;
+pub(crate) mod format_date;
+pub(crate) mod format_number;
+pub(crate) mod format_string;
+pub(crate) mod locale;
 mod locale_data;
-pub mod logic;
-pub mod open_url;
-pub mod pluralize;
-pub mod pyfmt;
-pub mod system;
-pub mod validation;
+pub(crate) mod logic;
+pub(crate) mod open_url;
+pub(crate) mod pluralize;
+pub(crate) mod pyfmt;
+pub(crate) mod system;
+pub(crate) mod validation;
 
 use std::collections::HashMap;
 use std::sync::Arc;

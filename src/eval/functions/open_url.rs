@@ -23,9 +23,6 @@ use super::args::{Kind, Param, check_params, req};
 const URL_V0_9: &[Param] = &[req("url", Kind::Str)];
 const URL_V1_0: &[Param] = &[req("url", Kind::StrOrDynamic)];
 
-/// The schemes `openUrl` accepts: the default open schemes of the one URL policy.
-pub const ALLOWED_SCHEMES: &[&str] = crate::url_policy::DEFAULT_OPEN_SCHEMES;
-
 /// Register `openUrl`.
 pub fn register(r: &mut FunctionRegistry) {
     r.register(OpenUrl);
