@@ -2,10 +2,10 @@
 
 mod catalogs;
 mod component;
-pub mod data_model;
+pub(crate) mod data_model;
 mod store;
 mod surface;
-pub mod tree;
+pub(crate) mod tree;
 
 pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
 pub use component::Component;
