@@ -30,7 +30,7 @@ use serde_json::{Map, Value, json};
 
 use crate::limits::Limits;
 
-pub mod check;
+mod check;
 mod host;
 
 pub use check::{MessageCheck, SchemaHook, StructuralCheck, catalog_components};
@@ -116,7 +116,7 @@ pub struct ModelTextOptions {
     /// The message family; `None` detects it from the first block (`version` key → v0.9+,
     /// a v0.8 message key → v0.8).
     pub family: Option<Family>,
-    /// Component schemas of the catalog (see [`check::catalog_components`]): which
+    /// Component schemas of the catalog (see [`catalog_components`]): which
     /// properties reference components and which are required.
     pub components: Map<String, Value>,
     /// String properties yielded while cut, beyond [`DEFAULT_CUTTABLE_KEYS`].
