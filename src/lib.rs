@@ -53,22 +53,22 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod action;
+mod action;
 pub mod capabilities;
 pub mod catalog;
 pub mod conformance;
-pub mod error;
+mod error;
 pub mod eval;
-pub mod limits;
+mod limits;
 pub mod mcp;
 pub mod model;
 pub mod protocol;
 pub mod render;
-pub mod rpc;
+mod rpc;
 pub mod stream;
-pub mod url_policy;
+mod url_policy;
 #[cfg(feature = "validation")]
-pub mod validate;
+mod validate;
 
 pub use action::{ActionEvent, ClientError, Event, now_timestamp};
 pub use catalog::{Catalog, ComponentRenderer};
