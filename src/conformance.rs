@@ -4,6 +4,17 @@
 //!
 //! The dump speaks each surface's own wire vocabulary: v0.8 props keep their v0.8 names.
 //!
+//! ```
+//! use egui_a2ui::{SurfaceStore, conformance, eval::FunctionRegistry};
+//!
+//! let mut store = SurfaceStore::new();
+//! store.feed_document(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}"#);
+//! let doc = conformance::dump(&store, &FunctionRegistry::basic());
+//! assert_eq!(doc["format"], "a2ui-oracle/1");
+//! let text = conformance::to_canonical_string(&doc); // byte-comparable with the oracle's
+//! assert!(text.ends_with('\n'));
+//! ```
+//!
 //! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use serde_json::{Map, Value, json};

@@ -262,7 +262,7 @@ pub fn parse(url: &str) -> Result<UrlParts, UrlRefusal> {
 }
 
 impl UrlPolicy {
-    /// The default policy (see the module docs).
+    /// The default policy (see [`UrlPolicy`]).
     pub fn new() -> Self {
         Self::default()
     }

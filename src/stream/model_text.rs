@@ -23,6 +23,19 @@
 //! most `max_components` components are held, a nested open tag drops the block it is in
 //! (a diagnostic), and [`ModelTextParser::finish`] reports a block the text never closed. Each case is a
 //! [`ModelTextError`], never a panic, and the parser recovers for the rest of the text.
+//!
+//! A host drawing with a [`Renderer`](crate::Renderer) feeds chunks to a [`ModelTextStream`]
+//! through [`Renderer::feed_model_text`](crate::Renderer::feed_model_text); a whole answer
+//! can also be split at once:
+//!
+//! ```
+//! use egui_a2ui::stream::model_text::parse_response;
+//!
+//! let answer = r#"Here you go.<a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]</a2ui-json>"#;
+//! let parts = parse_response(answer).unwrap();
+//! assert_eq!(parts[0].text, "Here you go.");
+//! assert_eq!(parts[0].a2ui.as_ref().unwrap()[0]["deleteSurface"]["surfaceId"], "s");
+//! ```
 
 use std::collections::{HashMap, HashSet};
 
