@@ -26,11 +26,16 @@
 //! [minimal]: https://docs.rs/crate/egui_a2ui/latest/source/examples/minimal.rs
 //! [viewer]: https://docs.rs/crate/egui_a2ui/latest/source/examples/viewer/main.rs
 //!
-//! The crate is layered as data flows: [`stream`] frames bytes into JSON messages,
-//! [`protocol`] parses every A2UI version into one message type, [`model`] keeps the
-//! surfaces and their data models, [`eval`] resolves bindings and function calls, and
-//! [`conformance`] dumps the state in the reference oracle's format. All of that is free of
-//! egui.
+//! What every host uses is at the crate root: [`Renderer`] and [`RendererOptions`],
+//! [`Catalog`] (with [`ComponentRenderer`] and [`ComponentContext`] for components of your
+//! own), the user's [`Event`]s, [`SurfaceStore`], [`Limits`], [`UrlPolicy`] and the typed
+//! [`A2uiError`]. The modules hold the rest, layered as data flows: [`stream`] frames bytes
+//! into JSON messages (and finds them in model text, [`stream::model_text`]), [`protocol`]
+//! parses every A2UI version into one message type, [`model`] keeps the surfaces and their
+//! data models, [`eval`] resolves bindings and function calls (and takes a host's own
+//! functions), and [`conformance`] dumps the state in the reference oracle's format. All of
+//! that is free of egui. [`catalog`] and [`render`] are the egui side, [`mcp`] the MCP Apps
+//! bridge, and [`capabilities`] the metadata that travels with messages to the agent.
 //!
 //! ```
 //! use egui_a2ui::model::SurfaceStore;
