@@ -11,6 +11,20 @@
 //! [`Limits::max_json_depth`] before it is parsed. Array documents are split into elements
 //! by a byte scanner (strings and brackets only, no recursion), so one oversized or
 //! too-deep element is an error for itself alone and never costs a parse.
+//!
+//! ```
+//! use egui_a2ui::{Limits, stream::StreamDecoder};
+//!
+//! let mut decoder = StreamDecoder::new(Limits::default());
+//! // Chunks arrive cut anywhere, even inside a message.
+//! let mut messages = decoder.feed(br#"{"version":"v0.9","deleteSurface":{"surf"#);
+//! assert!(messages.is_empty());
+//! messages.extend(decoder.feed(b"aceId\":\"s\"}}\nnot json\n"));
+//! messages.extend(decoder.finish());
+//! assert_eq!(messages.len(), 2);
+//! assert_eq!(messages[0].as_ref().unwrap()["deleteSurface"]["surfaceId"], "s");
+//! assert!(messages[1].is_err()); // a bad line is an error for that line only
+//! ```
 
 use serde_json::Value;
 

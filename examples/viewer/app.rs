@@ -77,7 +77,7 @@ pub struct ErrorEntry {
 }
 
 fn now() -> String {
-    let ts = egui_a2ui::action::now_timestamp();
+    let ts = egui_a2ui::now_timestamp();
     ts.get(11..23).unwrap_or(&ts).to_owned()
 }
 
@@ -723,7 +723,7 @@ impl ViewerApp {
                                 let Some(text) = c.get("text").and_then(Value::as_str) else {
                                     continue;
                                 };
-                                if !egui_a2ui::mcp::split::is_a2ui_family(mime) {
+                                if !egui_a2ui::mcp::is_a2ui_family(mime) {
                                     continue;
                                 }
                                 let frames = parse_document(text.as_bytes(), s.store().limits());

@@ -5,7 +5,7 @@
 //! and every basic function; a host adds its own components (a chart, a minimap, an item
 //! slot) with [`Catalog::register`].
 
-pub mod basic;
+pub(crate) mod basic;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -21,7 +21,7 @@ pub const MAX_POINTER_SEGMENTS: usize = 256;
 /// A JSON document with JSON Pointer reads and writes, and its size kept up to date.
 ///
 /// The size ([`Self::byte_size`]) is the estimated length of the document's JSON text
-/// (see [`value_bytes`]). Every write adjusts it by the size of what it adds and removes,
+/// (strings, numbers and punctuation counted without serialising). Every write adjusts it by the size of what it adds and removes,
 /// so accounting never re-reads the whole model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataModel {
@@ -129,19 +129,6 @@ pub fn parse_pointer(path: &str) -> Result<Vec<String>, A2uiError> {
     Ok(out)
 }
 
-/// Join segments back into an absolute pointer (`/` for none).
-pub fn build_pointer<S: AsRef<str>>(segments: &[S]) -> String {
-    if segments.is_empty() {
-        return "/".to_owned();
-    }
-    let mut s = String::new();
-    for seg in segments {
-        s.push('/');
-        s.push_str(&crate::protocol::escape_pointer(seg.as_ref()));
-    }
-    s
-}
-
 /// Resolve a binding path against a scope: absolute paths stand alone, `""` and `"."` are
 /// the scope itself, anything else is joined to the scope (`./` prefix allowed).
 pub fn resolve_path(path: &str, scope: &str) -> String {
@@ -237,7 +224,7 @@ impl DataModel {
         }
     }
 
-    /// The estimated size of the whole document's JSON text, in bytes ([`value_bytes`]),
+    /// The estimated size of the whole document's JSON text, in bytes,
     /// kept up to date by every write.
     pub fn byte_size(&self) -> usize {
         self.bytes

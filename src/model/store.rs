@@ -1,5 +1,7 @@
 //! The store of every surface a renderer knows, and the rules that apply agent messages to
-//! them (SPEC.md §2).
+//! them (A2UI [protocol], server-to-client messages).
+//!
+//! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
 use std::sync::Arc;
 

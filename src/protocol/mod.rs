@@ -1,12 +1,25 @@
 //! Agent → renderer messages of every protocol version, normalised into one internal
 //! [`Message`] type (the v1.0-shaped superset).
 //!
-//! Each wire version has its own adapter ([`v0_8`], [`v0_9`]); [`parse_message`] detects the
-//! version of every message on its own, so one stream may mix versions.
+//! Each wire version has its own (internal) adapter; [`parse_message`] detects the version
+//! of every message on its own, so one stream may mix versions. A host rarely needs this
+//! module: [`SurfaceStore`](crate::SurfaceStore) and [`Renderer`](crate::Renderer) parse
+//! what they are fed. It is here for hosts that inspect or route messages themselves, and
+//! for the MIME type and catalog id constants.
+//!
+//! ```
+//! use egui_a2ui::protocol::{Message, parse_message};
+//! use egui_a2ui::Version;
+//!
+//! let v08 = serde_json::json!({"deleteSurface": {"surfaceId": "s"}});
+//! let envelope = parse_message(&v08).unwrap();
+//! assert_eq!(envelope.version, Version::V0_8);
+//! assert_eq!(envelope.message, Message::DeleteSurface { surface_id: "s".into() });
+//! ```
 
-pub mod reserved;
-pub mod v0_8;
-pub mod v0_9;
+pub(crate) mod reserved;
+pub(crate) mod v0_8;
+pub(crate) mod v0_9;
 mod version;
 
 pub use version::Version;
@@ -284,6 +297,6 @@ pub(crate) fn only_keys(
 }
 
 /// Escape one JSON pointer segment (RFC 6901).
-pub fn escape_pointer(segment: &str) -> String {
+pub(crate) fn escape_pointer(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }

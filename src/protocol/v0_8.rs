@@ -1,10 +1,12 @@
 //! v0.8 wire messages (no `version` key): `beginRendering`, `surfaceUpdate`,
 //! `dataModelUpdate`, `deleteSurface`.
 //!
-//! Components are normalised into the v0.9 vocabulary (SPEC.md §1.2): the `{Type: props}`
+//! Components are normalised into the v0.9 vocabulary ([evolution guide]): the `{Type: props}`
 //! wrapper is unwrapped, BoundValues become literals or `{path}` bindings,
 //! `explicitList`/`template` become ChildLists, and renamed properties take their v0.9
 //! names. The original props are kept beside them for the conformance dump.
+//!
+//! [evolution guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/evolution_guide.md
 
 use serde_json::{Map, Value};
 

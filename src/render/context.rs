@@ -381,7 +381,7 @@ impl ComponentContext<'_, '_> {
 
     /// The accent for foreground marks (links, icons, focus) on this surface: the agent's
     /// `primaryColor` made readable on the host's panel, else the host's hyperlink colour.
-    /// See [`theme`](super::theme) for primary fills (`theme::with_primary_visuals`).
+    /// Primary fills (filled buttons) follow the agent's `primaryColor` the same way.
     pub fn accent_color(&self, ui: &egui::Ui) -> egui::Color32 {
         super::theme::readable_accent(ui.visuals(), self.primary_color())
     }

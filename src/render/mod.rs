@@ -1,32 +1,37 @@
 //! The egui side: [`Renderer`] draws every visible surface inside any `egui::Ui`, walking
 //! each surface from its root and handing every node to its catalog's
-//! [`ComponentRenderer`](crate::catalog::ComponentRenderer).
+//! [`ComponentRenderer`](crate::catalog::ComponentRenderer). Every component is wrapped in
+//! its own AccessKit node, which carries `accessibility.hidden` and `live`.
 //!
-//! Shared drawing pieces live beside it: [`theme`] (primary colour, contrasting text,
-//! accents), [`images`] (`data:` loaders, image states and `fit`), [`fonts`] (the bundled
-//! Roboto and symbol fonts), [`icons`] (the bundled Material Icons font) and [`markdown`]
-//! (the `Text` Markdown subset). Every component is
-//! wrapped in its own AccessKit node, which carries `accessibility.hidden` and `live`.
+//! Beside it are the pieces a host may want when it draws components of its own or checks
+//! what was drawn: [`Style`] (spacing and the type scale of the official web renderer),
+//! the bundled fonts ([`install_fonts`], [`extend_definitions`]) and Material icons
+//! ([`icon_glyph`], [`icon_family`]), the cache of decoded `data:` images
+//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`]) the fidelity
+//! tests compare with the web reference.
 
 pub(crate) mod a11y;
 mod context;
-pub mod fonts;
-pub mod geometry;
-pub mod icons;
-pub mod images;
+pub(crate) mod fonts;
+pub(crate) mod geometry;
+pub(crate) mod icons;
+pub(crate) mod images;
 pub(crate) mod input;
 pub(crate) mod layout;
-pub mod markdown;
-pub mod style;
-pub mod theme;
+pub(crate) mod markdown;
+pub(crate) mod style;
+pub(crate) mod theme;
 
 use std::collections::HashSet;
 
 use serde_json::Value;
 
 pub use context::ComponentContext;
-pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry};
-pub use style::Style;
+pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
+pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry, to_geometry_string};
+pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
+pub use images::{data_cache_stats, install as install_loaders};
+pub use style::{Style, TextStyle};
 
 use crate::action::{ClientError, Event};
 use crate::catalog::Catalog;
@@ -73,7 +78,7 @@ pub struct RendererOptions {
     /// cards) and where media may load from (`Image`, `Video` posters, `theme.iconUrl`).
     /// It replaces the former `image_policy` field (see [`ImagePolicy`]).
     pub url_policy: UrlPolicy,
-    /// Install the bundled text fonts ([`fonts::install_fonts`]: Roboto, a bold family and
+    /// Install the bundled text fonts ([`install_fonts`]: Roboto, a bold family and
     /// symbol fallbacks) on the first frame. On by default; set `false` to keep the host's
     /// own `Proportional` font (the bold family then falls back to it).
     pub install_fonts: bool,
@@ -173,7 +178,7 @@ impl Renderer {
         }
     }
 
-    /// Record the box of every drawn component instance (see [`geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.geometry = on.then(Vec::new);
@@ -358,10 +363,10 @@ impl Renderer {
     }
 
     /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
-    /// font, the bundled text fonts of [`fonts::install_fonts`]). [`Self::ui`] does this
+    /// font, the bundled text fonts of [`install_fonts`]). [`Self::ui`] does this
     /// itself; call it earlier to have the fonts and icons from the very first frame even
     /// when other text was laid out before the renderer ran. A host keeping its own fonts
-    /// calls [`images::install`] instead and sets [`RendererOptions::install_fonts`] to
+    /// calls [`install_loaders`] (image loaders and the icon font) instead and sets [`RendererOptions::install_fonts`] to
     /// `false`.
     pub fn install(ctx: &egui::Context) {
         images::install(ctx);
