@@ -49,6 +49,7 @@ where
 /// is named by its content: a Button's name is the visible text of its child subtree
 /// ([`ComponentContext::subtree_text`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NameSource {
     /// The texts of its children, in slot order, joined with spaces (the default; a
     /// component without children adds nothing). A `content` slot (a Modal's dialog) is
