@@ -133,12 +133,12 @@ impl SurfaceFrame<'_> {
             }
         }
         let known = is_known_type(self.surface, &component, self.catalogs);
-        let renderer = if known {
-            self.catalog.renderer(&component.component)
+        let entry = if known {
+            self.catalog.entry(&component.component)
         } else {
             None
         };
-        let Some(renderer) = renderer else {
+        let Some((renderer, role)) = entry else {
             self.report_once(
                 format!("type:{}", component.wire_component),
                 A2uiError::validation(
@@ -171,7 +171,7 @@ impl SurfaceFrame<'_> {
         // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
         // `live` for the whole subtree, with a telling role for containers.
         let mut builder = egui::UiBuilder::new().id_salt(widget_id);
-        if let Some(role) = a11y::container_role(&component.component) {
+        if let Some(role) = role {
             builder = builder.accessibility_role(role);
         }
         let scoped = ui.scope_builder(builder, |ui| {

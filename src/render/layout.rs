@@ -55,18 +55,28 @@ const MAX_LIST_ROWS_PER_PASS: usize = 256;
 const DEFAULT_ROW_SIZE: f32 = 24.0;
 
 /// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
-/// `None` to size to content.
+/// `None` to size to content. A container hands one to each child with [`Slot::new`]; a
+/// component reads the one it was given with [`Incoming::of`].
+///
+/// ```
+/// use egui_a2ui::catalog::{Axis, Extent};
+///
+/// // A child of a Row stretched to the row's 40 pt height, its width its own.
+/// let e = Extent::from_axes(Axis::Horizontal, None, Some(40.0));
+/// assert_eq!(e, Extent { width: None, height: Some(40.0) });
+/// assert_eq!(e.across(Axis::Horizontal), Some(40.0));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Extent {
+pub struct Extent {
     /// The exact width, or `None` for content width.
-    pub(crate) width: Option<f32>,
+    pub width: Option<f32>,
     /// The exact height, or `None` for content height.
-    pub(crate) height: Option<f32>,
+    pub height: Option<f32>,
 }
 
 impl Extent {
     /// The extent along `axis`.
-    pub(crate) fn along(self, axis: Axis) -> Option<f32> {
+    pub fn along(self, axis: Axis) -> Option<f32> {
         match axis {
             Axis::Horizontal => self.width,
             Axis::Vertical => self.height,
@@ -74,7 +84,7 @@ impl Extent {
     }
 
     /// The extent across `axis`.
-    pub(crate) fn across(self, axis: Axis) -> Option<f32> {
+    pub fn across(self, axis: Axis) -> Option<f32> {
         match axis {
             Axis::Horizontal => self.height,
             Axis::Vertical => self.width,
@@ -82,7 +92,7 @@ impl Extent {
     }
 
     /// An extent from its main and cross parts.
-    pub(crate) fn from_axes(axis: Axis, main: Option<f32>, cross: Option<f32>) -> Self {
+    pub fn from_axes(axis: Axis, main: Option<f32>, cross: Option<f32>) -> Self {
         match axis {
             Axis::Horizontal => Self {
                 width: main,
@@ -96,7 +106,7 @@ impl Extent {
     }
 
     /// Both axes made smaller by `by` (padding), never below zero.
-    pub(crate) fn shrink(self, by: Vec2) -> Self {
+    pub fn shrink(self, by: Vec2) -> Self {
         Self {
             width: self.width.map(|w| (w - by.x).max(0.0)),
             height: self.height.map(|h| (h - by.y).max(0.0)),
@@ -115,11 +125,18 @@ struct SlotTag {
 /// slot id with this salt.
 const BASIS_SALT: &str = "a2ui-basis";
 
-/// What the parent of a container asks of it, and where to report its natural size.
+/// What the parent of a component asks of it, and where to report its natural size.
+///
+/// A container reads it first thing ([`Incoming::of`]), sizes itself from
+/// [`extent`](Self::extent) (filling an axis given a size, sizing the other to its
+/// content), and at the end reports the size its content needs with [`Incoming::report`],
+/// whatever it was stretched to, so that its parent's next measurement does not ratchet.
+/// A leaf widget may ignore it: its natural size is what it allocated. See [`Slot`] for a
+/// whole container.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Incoming {
+pub struct Incoming {
     /// The extent to fill.
-    pub(crate) extent: Extent,
+    pub extent: Extent,
     report: Option<Id>,
 }
 
@@ -127,7 +144,7 @@ impl Incoming {
     /// What the parent of the component drawing into `ui` asks of it. Outside a slot (the
     /// surface root, a child of a host or foreign widget) a container behaves like a block:
     /// it fills the available width and sizes its height to content.
-    pub(crate) fn of(ui: &Ui) -> Self {
+    pub fn of(ui: &Ui) -> Self {
         // The renderer's `Ui` is the per-node scope the tree walk opens inside the slot, so
         // the tag sits on it or on its parent. Looking further up would pick up the slot of
         // some ancestor (e.g. a Button wrapping this node) and apply its sizes here.
@@ -152,7 +169,7 @@ impl Incoming {
 
     /// Whether the component is drawn in a container's slot (else it is the surface root or
     /// inside a leaf widget such as a Button).
-    pub(crate) fn in_slot(&self) -> bool {
+    pub fn in_slot(&self) -> bool {
         self.report.is_some()
     }
 
@@ -161,7 +178,7 @@ impl Incoming {
     /// A row shrinks its children from these widths, so wrapping never feeds back.
     /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
     /// shrink it.
-    pub(crate) fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
+    pub fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
         if let Some(id) = self.report {
             let basis = sanitize_size(vec2(width, min.min(width)));
             ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), basis));
@@ -169,7 +186,8 @@ impl Incoming {
     }
 
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
-    pub(crate) fn report(&self, ui: &Ui, natural: Vec2) {
+    /// Without a report the parent measures what the component allocated.
+    pub fn report(&self, ui: &Ui, natural: Vec2) {
         if let Some(id) = self.report {
             let natural = sanitize_size(natural);
             ui.data_mut(|d| d.insert_temp(id, natural));
@@ -177,20 +195,82 @@ impl Incoming {
     }
 }
 
-/// A child drawn in a slot.
-pub(crate) struct Placed {
+/// A child drawn in a slot ([`Slot::show`]).
+#[derive(Debug)]
+pub struct Placed {
     /// The child's own response.
-    pub(crate) response: Response,
+    pub response: Response,
     /// The slot `Ui`'s response (with the slot's sense).
-    pub(crate) slot: Response,
-    /// How big the child's content is, whatever it was stretched to.
-    pub(crate) natural: Vec2,
-    /// The width the child reported as its flex basis and its min-content width, if it did.
-    pub(crate) basis: Option<Vec2>,
+    pub slot: Response,
+    /// How big the child's content is, whatever it was stretched to: what it reported with
+    /// [`Incoming::report`], else what it allocated.
+    pub natural: Vec2,
+    /// The width the child reported as its flex basis and its min-content width
+    /// ([`Incoming::report_basis`]), if it did.
+    pub basis: Option<Vec2>,
 }
 
-/// A child `Ui` with an exact rectangle that tells the child how big to be.
-pub(crate) struct Slot {
+/// A child `Ui` with an exact rectangle that tells the child how big to be: how a container
+/// draws each of its children.
+///
+/// egui lays a frame out in one pass, so a container cannot ask a child its size before
+/// placing it. It plans with what it measured in the previous pass (kept in egui memory
+/// under its [`ComponentContext::widget_id`]), draws each child in a slot, reads the
+/// child's natural size from [`Placed::natural`], and asks egui for another pass
+/// (`request_discard`) when a size it planned with changed. A container that places its
+/// children from sizes measured in the same pass, as below, needs no memory.
+///
+/// The child itself is drawn through [`ComponentContext::child_ui`], so it gets every
+/// guard of the tree walk (missing child, cycle, depth, node budget, unknown type).
+///
+/// A two-column grid (cells share a row by their `weight`, rows stack top to bottom):
+///
+/// ```
+/// use egui::{Rect, Sense, Vec2, vec2};
+/// use egui_a2ui::ComponentContext;
+/// use egui_a2ui::catalog::{Extent, Incoming, Justify, Slot, plan_main};
+///
+/// fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+///     let incoming = Incoming::of(ui);
+///     let width = incoming.extent.width.unwrap_or_else(|| ui.available_width());
+///     let origin = ui.available_rect_before_wrap().min;
+///     let gap = 8.0;
+///     let children = cx.children();
+///     let mut y = 0.0;
+///     let mut natural = Vec2::ZERO;
+///     for (r, row) in children.chunks(2).enumerate() {
+///         let weights: Vec<f32> = row.iter().map(|c| cx.child_weight(&c.id)).collect();
+///         // Every cell grows (`stretch`): the row's width is shared by weight.
+///         let plan = plan_main(Some(width), &[0.0, 0.0], &weights, Justify::Stretch, gap);
+///         let (mut x, mut height) = (0.0, 0.0_f32);
+///         for (i, child) in row.iter().enumerate() {
+///             x += plan.lead[i];
+///             let w = plan.grow[i].unwrap_or(0.0);
+///             let rect = Rect::from_min_size(origin + vec2(x, y), vec2(w, 10_000.0));
+///             let placed = Slot::new(cx.widget_id().with((r, i)), rect, Extent {
+///                 width: Some(w),
+///                 height: None,
+///             })
+///             .fill_width(cx.child_traits(&child.id).fills_width())
+///             .show(ui, |ui| cx.child_ui(ui, child));
+///             height = height.max(placed.natural.y);
+///             x += w;
+///         }
+///         natural = vec2(natural.x.max(x), y + height);
+///         y += height + gap;
+///     }
+///     let response = ui.allocate_rect(
+///         Rect::from_min_size(origin, vec2(width, natural.y)),
+///         Sense::hover(),
+///     );
+///     incoming.report(ui, natural);
+///     response
+/// }
+///
+/// let mut catalog = egui_a2ui::Catalog::basic();
+/// catalog.register("Grid", grid);
+/// ```
+pub struct Slot {
     key: Id,
     rect: Rect,
     extent: Extent,
@@ -202,7 +282,7 @@ pub(crate) struct Slot {
 impl Slot {
     /// A slot at `rect` (the child may not draw beyond it, except to overflow) asking for
     /// `extent`. `key` must be unique among the parent's slots and stable across passes.
-    pub(crate) fn new(key: Id, rect: Rect, extent: Extent) -> Self {
+    pub fn new(key: Id, rect: Rect, extent: Extent) -> Self {
         Self {
             key,
             rect: sanitize_rect(rect),
@@ -213,27 +293,30 @@ impl Slot {
         }
     }
 
-    /// Make leaf widgets (text fields, buttons) fill the slot's width. Only sound where the
-    /// width does not come from the child's own measured width, or the width would ratchet.
-    pub(crate) fn fill_width(mut self, fill: bool) -> Self {
+    /// Make leaf widgets (text fields, buttons) fill the slot's width (a justified egui
+    /// layout). Only sound where the width does not come from the child's own measured
+    /// width, or the width would ratchet; and only for children whose
+    /// [`ComponentTraits::fills_width`](crate::catalog::ComponentTraits::fills_width) says
+    /// so ([`ComponentContext::child_traits`]).
+    pub fn fill_width(mut self, fill: bool) -> Self {
         self.fill_width = fill;
         self
     }
 
     /// The AccessKit role of the slot's node (a list item, a tab panel).
-    pub(crate) fn role(mut self, role: Role) -> Self {
+    pub fn role(mut self, role: Role) -> Self {
         self.role = Some(role);
         self
     }
 
     /// Let the slot itself sense input behind the child (a clickable Modal trigger).
-    pub(crate) fn sense(mut self, sense: Sense) -> Self {
+    pub fn sense(mut self, sense: Sense) -> Self {
         self.sense = Some(sense);
         self
     }
 
-    /// Draw the child with `add`.
-    pub(crate) fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+    /// Draw the child with `add` (usually [`ComponentContext::child_ui`]) and measure it.
+    pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
         // No stale report can be waiting under this id: every report is taken out below,
         // in the same pass that made it.
         let report = self.key.with("a2ui-natural");
@@ -274,7 +357,7 @@ impl Slot {
 
 /// A main axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Axis {
+pub enum Axis {
     /// Left to right (`Row`, horizontal `List`).
     Horizontal,
     /// Top to bottom (`Column`, vertical `List`).
@@ -283,7 +366,7 @@ pub(crate) enum Axis {
 
 impl Axis {
     /// The main-axis component of `v`.
-    pub(crate) fn main(self, v: Vec2) -> f32 {
+    pub fn main(self, v: Vec2) -> f32 {
         match self {
             Self::Horizontal => v.x,
             Self::Vertical => v.y,
@@ -291,7 +374,7 @@ impl Axis {
     }
 
     /// The cross-axis component of `v`.
-    pub(crate) fn cross(self, v: Vec2) -> f32 {
+    pub fn cross(self, v: Vec2) -> f32 {
         match self {
             Self::Horizontal => v.y,
             Self::Vertical => v.x,
@@ -299,7 +382,7 @@ impl Axis {
     }
 
     /// A vector from its main and cross components.
-    pub(crate) fn vec(self, main: f32, cross: f32) -> Vec2 {
+    pub fn vec(self, main: f32, cross: f32) -> Vec2 {
         match self {
             Self::Horizontal => vec2(main, cross),
             Self::Vertical => vec2(cross, main),
@@ -307,9 +390,9 @@ impl Axis {
     }
 }
 
-/// `justify`: distribution along the main axis.
+/// `justify`: distribution along the main axis (see [`plan_main`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Justify {
+pub enum Justify {
     /// Packed at the start (the default).
     #[default]
     Start,
@@ -331,7 +414,13 @@ pub(crate) enum Justify {
 impl Justify {
     /// Parse a wire value; unknown or missing values are the default (`start`). Lenient
     /// about case and CSS spellings (`space-between`, `flex-end`).
-    pub(crate) fn parse(value: Option<&str>) -> Self {
+    ///
+    /// ```
+    /// use egui_a2ui::catalog::Justify;
+    /// assert_eq!(Justify::parse(Some("space-between")), Justify::SpaceBetween);
+    /// assert_eq!(Justify::parse(None), Justify::Start);
+    /// ```
+    pub fn parse(value: Option<&str>) -> Self {
         match value.map(normalize_keyword).as_deref() {
             Some("center") => Self::Center,
             Some("end" | "flexend") => Self::End,
@@ -345,8 +434,15 @@ impl Justify {
 }
 
 /// `align`: placement across the main axis.
+///
+/// ```
+/// use egui_a2ui::catalog::CrossAlign;
+/// let align = CrossAlign::parse(Some("center"));
+/// // A 20 pt child in a 100 pt line.
+/// assert_eq!(align.offset(100.0, 20.0), 40.0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum CrossAlign {
+pub enum CrossAlign {
     /// At the start (top of a row, left of a column).
     Start,
     /// Centred.
@@ -360,7 +456,7 @@ pub(crate) enum CrossAlign {
 
 impl CrossAlign {
     /// Parse a wire value; unknown or missing values are the default (`stretch`).
-    pub(crate) fn parse(value: Option<&str>) -> Self {
+    pub fn parse(value: Option<&str>) -> Self {
         match value.map(normalize_keyword).as_deref() {
             Some("start" | "flexstart") => Self::Start,
             Some("center") => Self::Center,
@@ -370,7 +466,7 @@ impl CrossAlign {
     }
 
     /// The offset of a child of cross size `natural` in a line of cross size `line`.
-    pub(crate) fn offset(self, line: f32, natural: f32) -> f32 {
+    pub fn offset(self, line: f32, natural: f32) -> f32 {
         let free = (line - natural).max(0.0);
         match self {
             Self::Start | Self::Stretch => 0.0,
@@ -387,13 +483,13 @@ fn normalize_keyword(s: &str) -> String {
         .collect()
 }
 
-/// Where each child of a flex line goes along the main axis.
+/// Where each child of a flex line goes along the main axis ([`plan_main`]).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct MainPlan {
+pub struct MainPlan {
     /// Space before each child: the leading offset for the first, the gap for the others.
-    pub(crate) lead: Vec<f32>,
+    pub lead: Vec<f32>,
     /// The exact main size of each growing child; `None` for a child sized to content.
-    pub(crate) grow: Vec<Option<f32>>,
+    pub grow: Vec<Option<f32>>,
 }
 
 /// Plan a flex line of `length` (`None`: sized to content, so there is no free space and
@@ -403,7 +499,18 @@ pub(crate) struct MainPlan {
 /// Growing children have a basis of zero (CSS `flex: <weight>`): they share the free space
 /// in proportion to their weights, so weights 1:2 give widths 1:2. With `justify: stretch`
 /// every child without a weight grows with weight 1.
-pub(crate) fn plan_main(
+///
+/// ```
+/// use egui_a2ui::catalog::{Justify, plan_main};
+///
+/// // Two children with weights 1 and 2 share a 300 pt line.
+/// let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start, 0.0);
+/// assert_eq!(plan.grow, vec![Some(100.0), Some(200.0)]);
+/// // Two 20 pt children without weights, centred in 100 pt.
+/// let plan = plan_main(Some(100.0), &[20.0, 20.0], &[], Justify::Center, 0.0);
+/// assert_eq!(plan.lead, vec![30.0, 0.0]);
+/// ```
+pub fn plan_main(
     length: Option<f32>,
     naturals: &[f32],
     weights: &[f32],
@@ -470,31 +577,33 @@ pub(crate) fn plan_main(
 /// egui makes a widget fill the width through a justified layout, and a justified layout
 /// also justifies wrapped text word by word; a `Text` is therefore never made to fill (its
 /// box would be invisible anyway). Containers size themselves from the slot's extent and
-/// ignore the layout, so for them this changes nothing.
+/// ignore the layout, so for them this changes nothing. Declared by the child's type
+/// ([`ComponentTraits::fills_width`](crate::catalog::ComponentTraits::fills_width)).
 pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
-    cx.surface()
-        .components
-        .get(child_id)
-        .is_none_or(|c| c.component != "Text")
+    cx.child_traits(child_id).fills_width()
 }
 
 /// Whether the child `child_id` spans the full width of a column it sits in whatever the
 /// column's `align`: a List is a scrolling block, laid out across the column rather than
 /// aligned in it. (A Row is aligned like any other child, as in the web renderer: a row of
-/// buttons in a centred column is centred.)
+/// buttons in a centred column is centred.) Components the web renderer gives `width: 100%`
+/// (Column, TextField, ChoicePicker) or lays out as a block (List) declare it
+/// ([`ComponentTraits::full_width`](crate::catalog::ComponentTraits::full_width)): in a
+/// column they span its width whatever its `align`; in a row their flex basis is the row's
+/// whole length, so they share it with their siblings by shrinking (CSS `flex-shrink`).
 pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
-    cx.surface()
-        .components
-        .get(child_id)
-        .is_some_and(|c| is_full_width(&c.component))
+    cx.child_traits(child_id).full_width()
 }
 
-/// Components the web renderer gives `width: 100%` (Column, TextField, ChoicePicker) or
-/// lays out as a block (List): in a column they span its width whatever its `align`; in a
-/// row their flex basis is the row's whole length, so they share it with their siblings by
-/// shrinking (CSS `flex-shrink`).
-fn is_full_width(component: &str) -> bool {
-    matches!(component, "Column" | "List" | "TextField" | "ChoicePicker")
+/// A component's `weight` (flex-grow): positive and finite (at most [`MAX_WEIGHT`]), else
+/// `0` (no weight).
+pub(crate) fn weight_of(c: &crate::model::Component) -> f32 {
+    let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
+    if w.is_finite() && w > 0.0 {
+        w.min(MAX_WEIGHT) as f32
+    } else {
+        0.0
+    }
 }
 
 /// Shrink a row's children as CSS does when their bases (`None` for a weighted child,
@@ -576,15 +685,11 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             spans: false,
         };
     };
-    let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
+    let traits = cx.frame.catalog.traits_or_default(&c.component);
     ChildTraits {
-        weight: if w.is_finite() && w > 0.0 {
-            w.min(MAX_WEIGHT) as f32
-        } else {
-            0.0
-        },
-        fills: c.component != "Text",
-        spans: is_full_width(&c.component),
+        weight: weight_of(c),
+        fills: traits.fills_width(),
+        spans: traits.full_width(),
     }
 }
 
