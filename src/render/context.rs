@@ -14,7 +14,8 @@ use crate::eval::checks::{CheckResult, evaluate_checks, first_failure};
 use crate::eval::{DynamicKind, EvalContext, coerce, dynamic_kind};
 use crate::limits::Limits;
 use crate::model::tree::{
-    ChildRef, Template, child_refs, is_known_type, template_instance, template_len, template_of,
+    ChildRef, NodeGuards, NodeKind, Template, child_refs, is_known_type, template_instance,
+    template_len, template_of,
 };
 use crate::model::{Component, KnownCatalogs, Surface};
 use crate::protocol::Version;
@@ -28,14 +29,12 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) limits: &'f Limits,
     pub(crate) events: &'f mut Vec<Event>,
     pub(crate) reported_unknown: &'f mut HashSet<(String, String)>,
-    /// `(id, scope)` of every ancestor of the node being drawn.
-    pub(crate) stack: Vec<(String, String)>,
+    /// The node guards (budget, cycle, depth) shared with the conformance walk.
+    pub(crate) guards: NodeGuards,
     /// The egui context (widget-local state lives in its memory).
     pub(crate) ctx: egui::Context,
     /// v1.0 remote function calls.
     pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
-    /// Nodes this frame may still resolve for the surface (`Limits::max_nodes`).
-    pub(crate) budget: usize,
     /// Where drawn instances are recorded, when the host asked for geometry.
     pub(crate) geometry: Option<&'f mut Vec<super::DrawnInstance>>,
     /// The box the node being drawn reported as its own (see
@@ -64,42 +63,47 @@ impl SurfaceFrame<'_> {
         scope: &str,
         index: Option<usize>,
     ) -> egui::Response {
-        // The node budget bounds the whole walk, whatever its shape (shared children,
-        // self-expanding templates); see `Limits`.
-        if self.budget == 0 {
-            self.report_once(
-                "max_nodes".to_owned(),
-                A2uiError::LimitExceeded {
-                    what: "max_nodes",
-                    limit: self.limits.max_nodes,
-                    actual: self.limits.max_nodes + 1,
-                },
-            );
-            return error_placeholder(ui, "too many components");
+        // The guards shared with the conformance walk (`NodeGuards`): the node budget
+        // bounds the whole walk whatever its shape (shared children, self-expanding
+        // templates, see `Limits`), then missing, cycle and depth.
+        let component = self.surface.components.get(id).cloned();
+        match self.guards.check(id, scope, component.is_some()) {
+            NodeKind::Normal => {}
+            NodeKind::OverBudget => {
+                self.report_once(
+                    "max_nodes".to_owned(),
+                    A2uiError::LimitExceeded {
+                        what: "max_nodes",
+                        limit: self.limits.max_nodes,
+                        actual: self.limits.max_nodes + 1,
+                    },
+                );
+                return error_placeholder(ui, "too many components");
+            }
+            NodeKind::Missing => return missing_placeholder(ui, id),
+            NodeKind::Cycle => {
+                self.report_once(format!("cycle:{id}"), A2uiError::Cycle(id.to_owned()));
+                return error_placeholder(ui, &format!("cycle at {id}"));
+            }
+            NodeKind::Truncated => {
+                self.report_once(
+                    "depth".to_owned(),
+                    A2uiError::LimitExceeded {
+                        what: "max_tree_depth",
+                        limit: self.limits.max_tree_depth,
+                        actual: self.guards.depth() + 1,
+                    },
+                );
+                return error_placeholder(ui, "too deep");
+            }
         }
-        self.budget -= 1;
-        let Some(component) = self.surface.components.get(id).cloned() else {
+        let Some(component) = component else {
             return missing_placeholder(ui, id);
         };
-        if self.stack.iter().any(|(i, s)| i == id && s == scope) {
-            self.report_once(format!("cycle:{id}"), A2uiError::Cycle(id.to_owned()));
-            return error_placeholder(ui, &format!("cycle at {id}"));
-        }
-        if self.stack.len() >= self.limits.max_tree_depth {
-            self.report_once(
-                "depth".to_owned(),
-                A2uiError::LimitExceeded {
-                    what: "max_tree_depth",
-                    limit: self.limits.max_tree_depth,
-                    actual: self.stack.len() + 1,
-                },
-            );
-            return error_placeholder(ui, "too deep");
-        }
         if self.surface.version == crate::protocol::Version::V1_0 {
-            let parent_type = match self.stack.last() {
+            let parent_type = match self.guards.parent() {
                 None => "Surface".to_owned(),
-                Some((pid, _)) => self
+                Some(pid) => self
                     .surface
                     .components
                     .get(pid)
@@ -154,7 +158,7 @@ impl SurfaceFrame<'_> {
             }
             return ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover());
         };
-        self.stack.push((id.to_owned(), scope.to_owned()));
+        self.guards.enter(id, scope);
         let record = self.geometry.as_mut().map(|g| {
             g.push(super::DrawnInstance {
                 surface: self.surface.id.clone(),
@@ -195,7 +199,7 @@ impl SurfaceFrame<'_> {
         });
         let drawn_rect = scoped.response.rect;
         let response = scoped.inner;
-        self.stack.pop();
+        self.guards.leave();
         let own = self.box_override.take();
         self.box_override = outer_override;
         if let (Some(i), Some(g)) = (record, self.geometry.as_mut())
@@ -544,7 +548,7 @@ impl ComponentContext<'_, '_> {
             .frame
             .limits
             .max_template_instances
-            .min(self.frame.budget.saturating_add(1));
+            .min(self.frame.guards.budget().saturating_add(1));
         child_refs(
             &self.component,
             &self.scope,

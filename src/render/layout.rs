@@ -598,7 +598,7 @@ struct FlexMemory {
     /// Each child's min-content width along a row.
     mins: Vec<f32>,
     /// Passes in a row whose measurements changed.
-    unsettled: u8,
+    settling: Settling,
 }
 
 /// Lay `Row` (`Axis::Horizontal`) or `Column` (`Axis::Vertical`) children out as a flex line.
@@ -806,14 +806,31 @@ fn remember(
         memory.naturals = naturals;
         memory.bases = bases;
         memory.mins = mins;
-        memory.unsettled = memory.unsettled.saturating_add(1);
-        if memory.unsettled <= MAX_UNSETTLED {
-            settle(ui);
-        }
-    } else {
-        memory.unsettled = 0;
     }
+    memory.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(key, memory));
+}
+
+/// The settle bookkeeping every measuring container keeps (flex lines and lists): how
+/// many passes in a row moved its measurements. A pass that moved them asks egui for
+/// another pass, at most [`MAX_UNSETTLED`] times in a row; a pass that held resets it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Settling {
+    unsettled: u8,
+}
+
+impl Settling {
+    /// Count this pass: `changed` when its measurements differ from the remembered ones.
+    fn pass(&mut self, ui: &Ui, changed: bool) {
+        if changed {
+            self.unsettled = self.unsettled.saturating_add(1);
+            if self.unsettled <= MAX_UNSETTLED {
+                settle(ui);
+            }
+        } else {
+            self.unsettled = 0;
+        }
+    }
 }
 
 /// Ask egui to run the pass again before showing it (or, when it may not, to repaint soon).
@@ -837,7 +854,7 @@ struct ListMemory {
     /// Largest cross size of those rows.
     cross: f32,
     /// Passes in a row whose measurements changed.
-    unsettled: u8,
+    settling: Settling,
 }
 
 /// Draw a `List`: a scroll area along `axis` whose rows are the children. Template-driven
@@ -1026,13 +1043,8 @@ pub(crate) fn list_ui(
     if changed {
         next.row = average;
         next.cross = cross_used;
-        next.unsettled = next.unsettled.saturating_add(1);
-        if next.unsettled <= MAX_UNSETTLED {
-            settle(ui);
-        }
-    } else {
-        next.unsettled = 0;
     }
+    next.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(memory_key, next));
     inner.response
 }

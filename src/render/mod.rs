@@ -433,10 +433,9 @@ impl Renderer {
                 limits,
                 events: &mut self.events,
                 reported_unknown: &mut self.reported_unknown,
-                stack: Vec::new(),
+                guards: crate::model::tree::NodeGuards::new(limits),
                 ctx: ui.ctx().clone(),
                 agent_calls: &self.agent_calls,
-                budget: limits.max_nodes,
                 geometry: self.geometry.as_mut(),
                 box_override: None,
             };

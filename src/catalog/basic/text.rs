@@ -45,7 +45,7 @@ impl ComponentRenderer for Text {
             })
             .inner;
         // A block in a container's slot or at the surface root; not one inside a Button.
-        let block = incoming.in_slot() || cx.frame.stack.len() <= 1;
+        let block = incoming.in_slot() || cx.frame.guards.depth() <= 1;
         if block && variant != "caption" {
             let drawn = response.rect;
             let width = incoming.extent.width.unwrap_or(drawn.width());
