@@ -1271,8 +1271,10 @@ mod tests {
         let mut comps = vec![serde_json::json!({"id": "root", "component": "Column",
             "children": (0..100).map(|i| format!("r{i}")).collect::<Vec<_>>()})];
         for i in 0..100 {
-            comps.push(serde_json::json!({"id": format!("r{i}"), "component": "Row",
-                "children": [format!("t{i}")]}));
+            comps.push(
+                serde_json::json!({"id": format!("r{i}"), "component": "Row",
+                "children": [format!("t{i}")]}),
+            );
             comps.push(
                 serde_json::json!({"id": format!("t{i}"), "component": "Text",
                 "text": format!("Row {i}")}),
@@ -1298,19 +1300,21 @@ mod tests {
         };
         let mut height = 0.0;
         for _ in 0..6 {
-            let _ = ctx.run_ui(input.clone(), |ui| {
+            let mut out = ctx.run_ui(input.clone(), |ui| {
                 ScrollArea::vertical().show(ui, |ui| {
                     r.ui(ui);
                     height = ui.min_rect().height();
                 });
             });
+            out.textures_delta.clear();
         }
         r.record_geometry(true);
-        let _ = ctx.run_ui(input, |ui| {
+        let mut out = ctx.run_ui(input, |ui| {
             ScrollArea::vertical().show(ui, |ui| {
                 r.ui(ui);
             });
         });
+        out.textures_delta.clear();
         let drawn = r.take_geometry();
         let rows = drawn.iter().filter(|d| d.component == "Row").count();
         let row90 = drawn.iter().any(|d| d.id == "r90");
@@ -1323,7 +1327,10 @@ mod tests {
         assert_eq!(all, 100);
         assert!(row90);
         let (shown, culled_height, row90) = tall_column(true);
-        assert!(shown > 0 && shown < 30, "{shown} rows drawn with culling on");
+        assert!(
+            shown > 0 && shown < 30,
+            "{shown} rows drawn with culling on"
+        );
         assert!(!row90, "a row scrolled out of view is not drawn");
         assert!(
             (culled_height - full_height).abs() < 1.0,
