@@ -2,7 +2,10 @@
 //! with N = 100, 1,000 and 3,000 mixed components (Text bound to data, Button, TextField,
 //! CheckBox, Slider, Row/Column nesting), versus a hand-written egui function drawing the
 //! same widgets in the same layout with the same data.
-//! Target: A2UI / hand-written ≤ 1.3 at N = 1,000, AccessKit off and on.
+//! Target: A2UI / hand-written ≤ 1.3 at N = 1,000, AccessKit off and on (culling off, the
+//! default). Also reported: the same pairs with `RendererOptions::cull_offscreen` on (rows
+//! scrolled out of view not drawn; not the target's figure), and a frame of an unchanged
+//! surface versus its first frame.
 
 mod common;
 

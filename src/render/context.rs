@@ -603,7 +603,8 @@ impl ComponentContext<'_, '_> {
     }
 
     /// A property as text (`""` when absent or null), cut at the string limit. A property
-    /// bound to a data path is resolved once per data revision (see [`ResolveCache`]).
+    /// bound to a data path is resolved once per revision of the surface, and cached
+    /// between frames until the surface changes.
     pub fn string(&self, name: &str) -> String {
         if !self.is_path_bound(name) {
             return self.string_uncached(name);
