@@ -54,6 +54,33 @@ const MAX_LIST_ROWS_PER_PASS: usize = 256;
 /// The row size a virtualised list assumes before it has measured one.
 const DEFAULT_ROW_SIZE: f32 = 24.0;
 
+/// A variant of the egui style in force that a component draws with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum DerivedStyle {
+    /// A button's content: labels do not take the click, and text takes `Some` colour.
+    ButtonContent(Option<egui::Color32>),
+    /// `item_spacing.y` set to this many points.
+    ItemSpacingY(f32),
+    /// A text field's group: `item_spacing.y` of `gap`, and the reference's field box (a
+    /// 1 px border in every state, corners of `radius`).
+    Field {
+        /// `item_spacing.y`.
+        gap: f32,
+        /// The corner radius.
+        radius: u8,
+    },
+}
+
+/// What a `Text` node derives from its resolved string.
+#[derive(Clone)]
+pub(crate) struct TextEntry {
+    /// Its Markdown blocks.
+    pub(crate) blocks: std::sync::Arc<Vec<crate::render::markdown::Block>>,
+    /// Its min-content width: (font size, unwrapped width it was measured with, width of
+    /// the longest word).
+    pub(crate) min_content: Option<(f32, f32, f32)>,
+}
+
 /// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
 /// `None` to size to content. A container hands one to each child with [`Slot::new`]; a
 /// component reads the one it was given with [`Incoming::of`].
@@ -148,9 +175,12 @@ impl Incoming {
         // The renderer's `Ui` is the per-node scope the tree walk opens inside the slot, so
         // the tag sits on it or on its parent. Looking further up would pick up the slot of
         // some ancestor (e.g. a Button wrapping this node) and apply its sizes here.
+        // A `Ui` of a known kind (a frame, a button's content) is not a node wrapper: a node
+        // drawn straight into it is not in its parent's slot.
         let stack = ui.stack();
+        let parent = stack.parent.as_deref().filter(|_| stack.kind().is_none());
         let tag = std::iter::once(&**stack)
-            .chain(stack.parent.as_deref())
+            .chain(parent)
             .find_map(|s| s.tags().get_downcast::<SlotTag>(SLOT_TAG).copied());
         match tag {
             Some(t) => Self {
@@ -703,7 +733,7 @@ struct FlexMemory {
     /// Each child's min-content width along a row.
     mins: Vec<f32>,
     /// Passes in a row whose measurements changed.
-    unsettled: u8,
+    settling: Settling,
 }
 
 /// Lay `Row` (`Axis::Horizontal`) or `Column` (`Axis::Vertical`) children out as a flex line.
@@ -804,8 +834,17 @@ pub(crate) fn flex_ui(
     // sized to its content leaves its children at their own widths.
     let stretch =
         align == CrossAlign::Stretch && (axis == Axis::Horizontal || cross_fixed.is_some());
+    // Culling needs last pass's measurements of these very children, settled.
+    let cull = cx.options().cull_offscreen
+        && !ui.is_sizing_pass()
+        && memory.settling.is_settled()
+        && memory.naturals.len() == children.len()
+        && memory.bases.len() == children.len()
+        && memory.mins.len() == children.len();
 
-    let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
+    // The slots are placed in the node's own `Ui` (no scope around them: a `Ui` less per
+    // container), which then takes the line's rectangle.
+    let (naturals, bases, natural) = {
         let mut naturals = Vec::with_capacity(children.len());
         let mut bases = Vec::with_capacity(children.len());
         let mut mins = Vec::with_capacity(children.len());
@@ -839,15 +878,42 @@ pub(crate) fn flex_ui(
                 Axis::Horizontal => grow.is_some(),
                 Axis::Vertical => cross_extent.is_some(),
             } && traits[i].fills;
-            let key = cx
-                .widget_id()
-                .with(("a2ui-slot", i, &child.id, &child.scope));
-            let placed = Slot::new(key, rect, extent)
-                .fill_width(fill_width)
-                .show(ui, |ui| cx.child_ui(ui, child));
-            let natural = placed.natural;
-            bases.push(placed.basis.map_or(axis.main(natural), |b| b.x));
-            mins.push(placed.basis.map_or(0.0, |b| b.y));
+            // Off-screen culling (`RendererOptions::cull_offscreen`): a child of a settled
+            // line whose box from the last pass lies wholly outside the visible area is not
+            // drawn; it keeps its place and last measurements.
+            let last_box = Rect::from_min_size(
+                rect.min,
+                axis.vec(
+                    grow.unwrap_or(axis.main(previous(i))),
+                    if stretch {
+                        line
+                    } else {
+                        axis.cross(previous(i))
+                    },
+                ),
+            );
+            let culled = cull && !ui.clip_rect().intersects(last_box);
+            let natural = if culled {
+                bases.push(
+                    memory
+                        .bases
+                        .get(i)
+                        .copied()
+                        .unwrap_or(axis.main(previous(i))),
+                );
+                mins.push(memory.mins.get(i).copied().unwrap_or(0.0));
+                previous(i)
+            } else {
+                let key = cx
+                    .widget_id()
+                    .with(("a2ui-slot", i, &child.id, &child.scope));
+                let placed = Slot::new(key, rect, extent)
+                    .fill_width(fill_width)
+                    .show(ui, |ui| cx.slot_child_ui(ui, child));
+                bases.push(placed.basis.map_or(axis.main(placed.natural), |b| b.x));
+                mins.push(placed.basis.map_or(0.0, |b| b.y));
+                placed.natural
+            };
             let advance = grow.unwrap_or(axis.main(natural));
             if grow.is_none() {
                 taken += advance;
@@ -870,7 +936,7 @@ pub(crate) fn flex_ui(
             (None, _) => cross_used,
         };
         let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
-        ui.expand_to_include_rect(egui::emath::GuiRounding::round_to_pixels(
+        ui.advance_cursor_after_rect(egui::emath::GuiRounding::round_to_pixels(
             rect,
             ui.pixels_per_point(),
         ));
@@ -882,11 +948,10 @@ pub(crate) fn flex_ui(
         };
         let natural_main = main_sizes + gap * naturals.len().saturating_sub(1) as f32;
         (naturals, (bases, mins), axis.vec(natural_main, cross_used))
-    });
-    let (naturals, bases, natural) = inner.inner;
+    };
     incoming.report(ui, natural);
     remember(ui, memory_key, memory, naturals, bases);
-    inner.response
+    ui.response()
 }
 
 /// Store this pass's measurements; when they moved, ask for another pass.
@@ -911,14 +976,36 @@ fn remember(
         memory.naturals = naturals;
         memory.bases = bases;
         memory.mins = mins;
-        memory.unsettled = memory.unsettled.saturating_add(1);
-        if memory.unsettled <= MAX_UNSETTLED {
-            settle(ui);
-        }
-    } else {
-        memory.unsettled = 0;
     }
+    memory.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(key, memory));
+}
+
+/// The settle bookkeeping every measuring container keeps (flex lines and lists): how
+/// many passes in a row moved its measurements. A pass that moved them asks egui for
+/// another pass, at most [`MAX_UNSETTLED`] times in a row; a pass that held resets it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Settling {
+    unsettled: u8,
+}
+
+impl Settling {
+    /// Whether the last pass kept the measurements of the one before.
+    fn is_settled(self) -> bool {
+        self.unsettled == 0
+    }
+
+    /// Count this pass: `changed` when its measurements differ from the remembered ones.
+    fn pass(&mut self, ui: &Ui, changed: bool) {
+        if changed {
+            self.unsettled = self.unsettled.saturating_add(1);
+            if self.unsettled <= MAX_UNSETTLED {
+                settle(ui);
+            }
+        } else {
+            self.unsettled = 0;
+        }
+    }
 }
 
 /// Ask egui to run the pass again before showing it (or, when it may not, to repaint soon).
@@ -942,7 +1029,7 @@ struct ListMemory {
     /// Largest cross size of those rows.
     cross: f32,
     /// Passes in a row whose measurements changed.
-    unsettled: u8,
+    settling: Settling,
 }
 
 /// Draw a `List`: a scroll area along `axis` whose rows are the children. Template-driven
@@ -1131,15 +1218,35 @@ pub(crate) fn list_ui(
     if changed {
         next.row = average;
         next.cross = cross_used;
-        next.unsettled = next.unsettled.saturating_add(1);
-        if next.unsettled <= MAX_UNSETTLED {
-            settle(ui);
-        }
-    } else {
-        next.unsettled = 0;
     }
+    next.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(memory_key, next));
     inner.response
+}
+
+/// `egui::Frame::new().outer_margin(margin).show(ui, add)` without the frame's own hover
+/// widget (an invisible frame paints nothing and senses nothing): the content in a child
+/// `Ui` inside `margin`, the outer rectangle allocated in `ui`. Returns what `add` returned
+/// and the outer rectangle.
+pub(crate) fn with_margin<R>(
+    ui: &mut Ui,
+    margin: f32,
+    add: impl FnOnce(&mut Ui) -> R,
+) -> (R, Rect) {
+    let margin = egui::epaint::MarginF32::from(egui::Margin::from(margin));
+    let mut max = ui.available_rect_before_wrap() - margin;
+    max.max.x = max.max.x.max(max.min.x);
+    max.max.y = max.max.y.max(max.min.y);
+    let mut content = ui.new_child(
+        UiBuilder::new()
+            .ui_stack_info(egui::UiStackInfo::new(egui::UiKind::Frame))
+            .max_rect(max),
+    );
+    let inner = add(&mut content);
+    let outer = egui::emath::GuiRounding::round_ui(content.min_rect() + margin);
+    drop(content);
+    ui.advance_cursor_after_rect(outer);
+    (inner, outer)
 }
 
 /// `v` when it is a usable length.
@@ -1260,6 +1367,80 @@ mod tests {
         }
         let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween, 8.0);
         assert!(empty.lead.is_empty());
+    }
+
+    /// A Column of 100 Rows in a 300-point-high scroll area: (rows drawn in the last frame,
+    /// the column's height, the scrolled-out row 90's recorded box).
+    fn tall_column(cull: bool) -> (usize, f32, bool) {
+        use crate::{Catalog, Renderer, RendererOptions};
+        let mut comps = vec![serde_json::json!({"id": "root", "component": "Column",
+            "children": (0..100).map(|i| format!("r{i}")).collect::<Vec<_>>()})];
+        for i in 0..100 {
+            comps.push(
+                serde_json::json!({"id": format!("r{i}"), "component": "Row",
+                "children": [format!("t{i}")]}),
+            );
+            comps.push(
+                serde_json::json!({"id": format!("t{i}"), "component": "Text",
+                "text": format!("Row {i}")}),
+            );
+        }
+        let doc = format!(
+            "{}\n{}\n",
+            serde_json::json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
+                "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}),
+            serde_json::json!({"version": "v0.9", "updateComponents": {"surfaceId": "s",
+                "components": comps}})
+        );
+        let mut r = Renderer::new(Catalog::basic()).with_options(RendererOptions {
+            show_surface_header: false,
+            cull_offscreen: cull,
+            ..Default::default()
+        });
+        r.feed_jsonl(doc.as_bytes());
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, vec2(400.0, 300.0))),
+            ..Default::default()
+        };
+        let mut height = 0.0;
+        for _ in 0..6 {
+            let mut out = ctx.run_ui(input.clone(), |ui| {
+                ScrollArea::vertical().show(ui, |ui| {
+                    r.ui(ui);
+                    height = ui.min_rect().height();
+                });
+            });
+            out.textures_delta.clear();
+        }
+        r.record_geometry(true);
+        let mut out = ctx.run_ui(input, |ui| {
+            ScrollArea::vertical().show(ui, |ui| {
+                r.ui(ui);
+            });
+        });
+        out.textures_delta.clear();
+        let drawn = r.take_geometry();
+        let rows = drawn.iter().filter(|d| d.component == "Row").count();
+        let row90 = drawn.iter().any(|d| d.id == "r90");
+        (rows, height, row90)
+    }
+
+    #[test]
+    fn culling_skips_rows_out_of_view_and_keeps_their_place() {
+        let (all, full_height, row90) = tall_column(false);
+        assert_eq!(all, 100);
+        assert!(row90);
+        let (shown, culled_height, row90) = tall_column(true);
+        assert!(
+            shown > 0 && shown < 30,
+            "{shown} rows drawn with culling on"
+        );
+        assert!(!row90, "a row scrolled out of view is not drawn");
+        assert!(
+            (culled_height - full_height).abs() < 1.0,
+            "the column keeps its height: {culled_height} vs {full_height}"
+        );
     }
 
     #[test]

@@ -86,6 +86,12 @@ pub struct RendererOptions {
     pub locale: String,
     /// Spacing, type scale and control sizes (defaults: the official web renderer's).
     pub style: Style,
+    /// Skip the children of a `Row` or `Column` that lie wholly outside the visible area
+    /// (the clip rectangle, e.g. scrolled out of a `ScrollArea`): they keep the place and
+    /// sizes they had when last drawn. Off by default. While on, a screen reader sees only
+    /// the components in view (those scrolled out leave the AccessKit tree until scrolled
+    /// back), and a text field scrolled out of view loses keyboard focus.
+    pub cull_offscreen: bool,
 }
 
 impl Default for RendererOptions {
@@ -97,6 +103,7 @@ impl Default for RendererOptions {
             install_fonts: true,
             locale: "en-US".to_owned(),
             style: Style::default(),
+            cull_offscreen: false,
         }
     }
 }
@@ -110,6 +117,7 @@ impl std::fmt::Debug for RendererOptions {
             .field("install_fonts", &self.install_fonts)
             .field("locale", &self.locale)
             .field("style", &self.style)
+            .field("cull_offscreen", &self.cull_offscreen)
             .finish_non_exhaustive()
     }
 }
@@ -438,12 +446,12 @@ impl Renderer {
                 limits,
                 events: &mut self.events,
                 reported_unknown: &mut self.reported_unknown,
-                stack: Vec::new(),
+                guards: crate::model::tree::NodeGuards::new(limits),
                 ctx: ui.ctx().clone(),
                 agent_calls: &self.agent_calls,
-                budget: limits.max_nodes,
                 geometry: self.geometry.as_mut(),
                 box_override: None,
+                memo: Default::default(),
             };
             frame.node_ui(ui, &root, "/", None);
             images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);
