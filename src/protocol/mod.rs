@@ -4,11 +4,13 @@
 //! Each wire version has its own adapter ([`v0_8`], [`v0_9`]); [`parse_message`] detects the
 //! version of every message on its own, so one stream may mix versions.
 
+mod fast;
 pub mod reserved;
 pub mod v0_8;
 pub mod v0_9;
 mod version;
 
+pub use fast::surface_id_hint_text;
 pub use version::Version;
 
 use serde_json::{Map, Value};
@@ -178,6 +180,20 @@ pub fn parse_message_owned(value: Value) -> Result<Envelope, A2uiError> {
     }
 }
 
+/// Parse one agent → renderer message from its JSON text, detecting its version: the bulk
+/// messages (versioned `updateComponents`, `updateDataModel`, `deleteSurface`) are
+/// deserialized straight into the [`Envelope`] without building a `serde_json::Value` of the
+/// message first; everything else takes the [`parse_message_owned`] path. Same result and
+/// same errors as `parse_message_owned(serde_json::from_str(text)?)`; text that is not JSON
+/// is an [`A2uiError::Json`].
+pub fn parse_message_text(text: &str) -> Result<Envelope, A2uiError> {
+    if let Some(env) = fast::parse(text) {
+        return Ok(env);
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| A2uiError::Json(e.to_string()))?;
+    parse_message_owned(value)
+}
+
 /// Parse one agent → renderer message, detecting its version.
 pub fn parse_message(value: &Value) -> Result<Envelope, A2uiError> {
     let obj = value
@@ -198,6 +214,36 @@ pub fn parse_message(value: &Value) -> Result<Envelope, A2uiError> {
             "version must be a string",
         )),
     }
+}
+
+/// The one message type key of an envelope: every key but those in `skip` must be one of
+/// `types` (else `unknown(key)` words the error), and exactly one must be there.
+pub(crate) fn single_message_type<'a>(
+    obj: &'a Map<String, Value>,
+    types: &[&str],
+    skip: &[&str],
+    unknown: impl Fn(&str) -> String,
+) -> Result<&'a str, A2uiError> {
+    let mut kind = None;
+    for k in obj.keys() {
+        if skip.contains(&k.as_str()) {
+            continue;
+        }
+        if !types.contains(&k.as_str()) {
+            return Err(A2uiError::validation(
+                format!("/{}", escape_pointer(k)),
+                unknown(k),
+            ));
+        }
+        if kind.is_some() {
+            return Err(A2uiError::validation(
+                "",
+                "a message must contain exactly one message type",
+            ));
+        }
+        kind = Some(k.as_str());
+    }
+    kind.ok_or_else(|| A2uiError::validation("", "message has no message type"))
 }
 
 pub(crate) fn req_str<'a>(

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{
     ComponentDef, CreateSurface, DataWrite, Message, STANDARD_CATALOG_V0_8, escape_pointer,
-    only_keys, opt_str, req_obj, req_str,
+    only_keys, opt_str, req_obj, req_str, single_message_type,
 };
 use crate::error::A2uiError;
 
@@ -23,25 +23,9 @@ const TYPES: &[&str] = &[
 
 /// Parse a v0.8 message.
 pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
-    let mut kind = None;
-    for k in obj.keys() {
-        if !TYPES.contains(&k.as_str()) {
-            return Err(A2uiError::validation(
-                format!("/{}", escape_pointer(k)),
-                format!("unknown message type {k:?} (a message without version is v0.8)"),
-            ));
-        }
-        if kind.is_some() {
-            return Err(A2uiError::validation(
-                "",
-                "a message must contain exactly one message type",
-            ));
-        }
-        kind = Some(k.as_str());
-    }
-    let Some(kind) = kind else {
-        return Err(A2uiError::validation("", "message has no message type"));
-    };
+    let kind = single_message_type(obj, TYPES, &[], |k| {
+        format!("unknown message type {k:?} (a message without version is v0.8)")
+    })?;
     let base = format!("/{kind}");
     let body = req_obj(obj, kind, "")?;
     match kind {
