@@ -149,7 +149,7 @@ pub struct ComponentDef {
     /// names, with values in the bare vocabulary; `id`/`component` removed). `None` when the
     /// wire form is `props` itself, so the properties are stored once; read it with
     /// [`Self::wire_props`].
-    pub wire_props: Option<Map<String, Value>>,
+    pub wire_props: Option<Box<Map<String, Value>>>,
     /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).
     pub wire_component: Option<String>,
     /// v1.0 per-component catalog id.
@@ -159,7 +159,7 @@ pub struct ComponentDef {
 impl ComponentDef {
     /// The properties as sent on the wire.
     pub fn wire_props(&self) -> &Map<String, Value> {
-        self.wire_props.as_ref().unwrap_or(&self.props)
+        self.wire_props.as_deref().unwrap_or(&self.props)
     }
 }
 

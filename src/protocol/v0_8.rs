@@ -233,7 +233,7 @@ fn component(value: &Value, base: &str) -> Result<ComponentDef, A2uiError> {
         id,
         component: Some(component),
         props,
-        wire_props: Some(wire_props.clone()),
+        wire_props: Some(Box::new(wire_props.clone())),
         wire_component: Some(wire_type.clone()),
         catalog_id: None,
     })

@@ -427,7 +427,7 @@ pub(super) fn component_fields(
             if let Some(c) = at_catalog {
                 wire.insert("@catalogId".to_owned(), c);
             }
-            wire_props = Some(wire);
+            wire_props = Some(Box::new(wire));
         }
     }
     Ok(ComponentDef {
