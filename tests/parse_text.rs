@@ -12,8 +12,8 @@ use egui_a2ui::protocol::{Envelope, parse_message_owned, parse_message_text};
 use serde_json::Value;
 
 fn value_path(text: &str) -> Result<Envelope, String> {
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| A2uiError::Json(e.to_string()).to_string())?;
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| A2uiError::Json(e.to_string()).to_string())?;
     parse_message_owned(v).map_err(|e| e.to_string())
 }
 
@@ -85,7 +85,8 @@ fn every_message_in_the_test_data_parses_the_same_from_text() {
 
 #[test]
 fn tricky_messages_parse_or_fail_the_same_from_text() {
-    const C: &str = r#""catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json""#;
+    const C: &str =
+        r#""catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json""#;
     let cases = [
         // The common shapes.
         r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"hi"}]}}"#.to_owned(),
@@ -136,5 +137,9 @@ fn tricky_messages_parse_or_fail_the_same_from_text() {
         r#"{"version":"v1.0","agentFunctionResponse":{"functionCallId":"f","value":1}}"#.to_owned(),
     ];
     let ok = cases.iter().filter(|c| check(c)).count();
-    assert!(ok >= 10 && ok < cases.len(), "{ok} of {} accepted", cases.len());
+    assert!(
+        ok >= 10 && ok < cases.len(),
+        "{ok} of {} accepted",
+        cases.len()
+    );
 }

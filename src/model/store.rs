@@ -193,12 +193,10 @@ impl SurfaceStore {
         }
         let index = self.messages_seen;
         self.messages_seen += 1;
-        match parse_message_text(text) {
-            Ok(env) => {
-                let sid = env.message.surface_id().map(str::to_owned);
-                self.apply(env)
-                    .inspect_err(|e| self.report(sid, Some(index), e.clone()))
-            }
+        // The surface a failure is reported against is read again from the text, so a
+        // message that applies pays nothing for it.
+        match parse_message_text(text).and_then(|env| self.apply(env)) {
+            Ok(m) => Ok(m),
             Err(e) => {
                 let sid = crate::protocol::surface_id_hint_text(text);
                 self.report(sid, Some(index), e.clone());
