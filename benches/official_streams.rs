@@ -86,30 +86,38 @@ fn parse_only(streams: &[Stream]) -> usize {
     n
 }
 
-/// Median of `rounds` interleaved rounds: `setup` builds one fresh target per stream
-/// (untimed), `a` ingests every stream into its target, `b` is the parse-only floor.
-/// Returns (median a seconds, median b seconds, median a/b).
+/// Median of `rounds` interleaved rounds of `PASSES` passes over the streams: `setup`
+/// builds one fresh target per stream and pass (untimed), `a` ingests every stream into its
+/// target, `b` is the parse-only floor. Returns seconds per pass (median a, median b) and
+/// the median per-round ratio a/b.
 fn paired_with_setup<T>(
     rounds: usize,
     streams: &[Stream],
     setup: impl Fn() -> T,
     a: impl Fn(&mut T, &Stream),
 ) -> (f64, f64, f64) {
-    let rounds = if bench_mode() { rounds } else { 1 };
+    const PASSES: usize = 8;
+    let (rounds, passes) = if bench_mode() {
+        (rounds, PASSES)
+    } else {
+        (1, 1)
+    };
     let (mut ta, mut tb, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for r in 0..rounds {
-        let mut targets: Vec<T> = streams.iter().map(|_| setup()).collect();
+        let mut targets: Vec<T> = (0..passes * streams.len()).map(|_| setup()).collect();
         let time_a = |targets: &mut Vec<T>| {
             let t = Instant::now();
-            for (target, s) in targets.iter_mut().zip(streams) {
+            for (target, s) in targets.iter_mut().zip(streams.iter().cycle()) {
                 a(target, s);
             }
-            t.elapsed().as_secs_f64()
+            t.elapsed().as_secs_f64() / passes as f64
         };
         let time_b = || {
             let t = Instant::now();
-            black_box(parse_only(streams));
-            t.elapsed().as_secs_f64()
+            for _ in 0..passes {
+                black_box(parse_only(streams));
+            }
+            t.elapsed().as_secs_f64() / passes as f64
         };
         let (x, y) = if r.is_multiple_of(2) {
             let x = time_a(&mut targets);
@@ -170,7 +178,7 @@ fn main() {
     let messages: usize = every.iter().map(|s| s.messages).sum();
 
     // Each round ingests the whole set once; several passes per round for a stable time.
-    let rounds = 31;
+    let rounds = 21;
     let (sa, sb, sr) = paired_with_setup(rounds, &every, SurfaceStore::new, |st, s| {
         st.feed_document(&s.jsonl)
     });

@@ -174,6 +174,10 @@ pub fn parse_message_owned(value: Value) -> Result<Envelope, A2uiError> {
                     .ok_or_else(|| A2uiError::UnsupportedVersion(v.clone()))?;
                 v0_9::parse_owned(obj, version).map(|message| Envelope { version, message })
             }
+            None => v0_8::parse_owned(obj).map(|message| Envelope {
+                version: Version::V0_8,
+                message,
+            }),
             _ => parse_message(&Value::Object(obj)),
         },
         other => parse_message(&other),
