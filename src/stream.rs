@@ -126,10 +126,10 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 fn skip_string(b: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     loop {
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
         match b.get(i)? {
             b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
+            _ => return Some(i + 1),
         }
     }
 }
@@ -237,6 +237,18 @@ fn object_messages(b: &[u8]) -> Option<(Option<usize>, usize)> {
     }
 }
 
+/// Whether one message's arrays and objects may nest deeper than `max`: exact
+/// ([`json_depth`]) only when the message has more than `max` opening brackets at all, which
+/// a quick count (strings not skipped) tells first.
+fn deeper_than(b: &[u8], max: usize) -> Option<usize> {
+    let opening = b.iter().filter(|c| matches!(c, b'[' | b'{')).count();
+    if opening <= max {
+        return None;
+    }
+    let depth = json_depth(b);
+    (depth > max).then_some(depth)
+}
+
 /// How deeply the arrays and objects of one message's bytes nest (strings skipped).
 pub fn json_depth(b: &[u8]) -> usize {
     let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
@@ -314,7 +326,9 @@ fn line_text<'a>(line: &'a [u8], limits: &Limits) -> FramedText<'a> {
         // Too big to be worth scanning for its depth.
         return check_element(line, 0, limits);
     }
-    check_element(line, json_depth(line), limits)
+    // Only a depth past the limit matters here.
+    let depth = deeper_than(line, limits.max_json_depth).unwrap_or(0);
+    check_element(line, depth, limits)
 }
 
 /// An incremental JSONL decoder: feed it byte chunks as they arrive, get back every
@@ -358,7 +372,7 @@ impl StreamDecoder {
     /// bytes) is handed to `out`. Text that is not JSON is passed on; the parser reports it.
     pub fn feed_text_each(&mut self, chunk: &[u8], mut out: impl FnMut(FramedText<'_>)) {
         let mut rest = chunk;
-        while let Some(pos) = rest.iter().position(|b| *b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', rest) {
             let (head, tail) = rest.split_at(pos);
             rest = tail.get(1..).unwrap_or_default();
             if self.discarding {

@@ -252,14 +252,15 @@ impl Renderer {
     /// [`Self::apply_owned`] for one message's JSON text, parsed straight into the message
     /// types (what [`Self::feed_jsonl`] and [`Self::feed_document`] use).
     pub fn apply_text(&mut self, text: &str) -> Result<(), A2uiError> {
+        let surfaces = self.store.surfaces().count();
         match self.store.apply_text(text) {
             Ok(Some(rpc)) => {
                 self.answer_rpc(rpc);
                 Ok(())
             }
             Ok(None) => {
-                // Only a message naming deleteSurface can have deleted one; read it again then.
-                if text.contains("deleteSurface")
+                // Only a deleteSurface makes the store smaller; read which one it named then.
+                if self.store.surfaces().count() < surfaces
                     && let Ok(value) = serde_json::from_str::<Value>(text)
                     && let Some(id) = value
                         .get("deleteSurface")
