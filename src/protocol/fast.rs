@@ -19,10 +19,20 @@ use super::{ComponentDef, DataWrite, Envelope, Message, Version, v0_9};
 
 /// The message, or `None` when the general path must decide.
 pub(super) fn parse(text: &str) -> Option<Envelope> {
+    let mut scratch = Scratch::default();
     let mut de = serde_json::Deserializer::from_str(text);
-    let env = EnvelopeSeed.deserialize(&mut de).ok()?;
+    let env = EnvelopeSeed(&mut scratch).deserialize(&mut de).ok()?;
     de.end().ok()?;
     Some(env)
+}
+
+/// Where the entries of the objects and the items of the arrays being read wait until
+/// their container ends and is allocated at its exact size (one stack per message, shared
+/// by every nesting level, instead of a growing buffer per container).
+#[derive(Default)]
+struct Scratch {
+    entries: Vec<(String, Value)>,
+    items: Vec<Value>,
 }
 
 /// The error that sends a message to the general path (its text is never shown).
@@ -33,16 +43,16 @@ fn give_up<E: de::Error>() -> E {
 /// A JSON value like `serde_json::Value`'s own `Deserialize`, but every array and object is
 /// allocated at its exact size (serde_json grows them by doubling, so a one-key object holds
 /// room for three entries of 112 bytes each): the same value on a smaller heap.
-struct ExactValue;
+struct ExactValue<'s>(&'s mut Scratch);
 
-impl<'de> DeserializeSeed<'de> for ExactValue {
+impl<'de> DeserializeSeed<'de> for ExactValue<'_> {
     type Value = Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ExactValue {
+impl<'de> Visitor<'de> for ExactValue<'_> {
     type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
@@ -75,33 +85,26 @@ impl<'de> Visitor<'de> for ExactValue {
         d.deserialize_any(self)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(v) = seq.next_element_seed(ExactValue)? {
-            items.push(v);
+        let base = self.0.items.len();
+        while let Some(v) = seq.next_element_seed(ExactValue(&mut *self.0))? {
+            self.0.items.push(v);
         }
-        items.shrink_to_fit();
-        Ok(Value::Array(items))
+        Ok(Value::Array(self.0.items.drain(base..).collect()))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        Ok(Value::Object(exact_map(&mut map, None)?))
+        let base = self.0.entries.len();
+        while let Some(k) = map.next_key::<String>()? {
+            let v = map.next_value_seed(ExactValue(&mut *self.0))?;
+            self.0.entries.push((k, v));
+        }
+        Ok(Value::Object(exact_map(self.0, base)))
     }
 }
 
-/// The entries of a JSON object (after `first`, when the caller read that key already),
-/// into a map of exactly their number.
-fn exact_map<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    first: Option<(String, Value)>,
-) -> Result<Map<String, Value>, A::Error> {
-    let mut entries: Vec<(String, Value)> = Vec::with_capacity(4);
-    entries.extend(first);
-    while let Some(k) = map.next_key::<String>()? {
-        let v = map.next_value_seed(ExactValue)?;
-        entries.push((k, v));
-    }
-    // Same as serde_json's own map: a repeated key keeps its place and takes the later
-    // value.
-    Ok(entries.into_iter().collect())
+/// The entries on the scratch stack from `base` on, as a map of exactly their number.
+/// Same as serde_json's own map: a repeated key keeps its place and takes the later value.
+fn exact_map(scratch: &mut Scratch, base: usize) -> Map<String, Value> {
+    scratch.entries.drain(base..).collect()
 }
 
 /// A string borrowed from the input when it has no escapes.
@@ -138,16 +141,16 @@ fn once<T, E: de::Error>(slot: &mut Option<T>, value: T) -> Result<(), E> {
     Ok(())
 }
 
-struct EnvelopeSeed;
+struct EnvelopeSeed<'s>(&'s mut Scratch);
 
-impl<'de> DeserializeSeed<'de> for EnvelopeSeed {
+impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_> {
     type Value = Envelope;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Envelope, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for EnvelopeSeed {
+impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
     type Value = Envelope;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an A2UI message")
@@ -163,8 +166,8 @@ impl<'de> Visitor<'de> for EnvelopeSeed {
             return Err(give_up());
         };
         let message = match &*kind.0 {
-            "updateComponents" => map.next_value_seed(UpdateComponents(version))?,
-            "updateDataModel" => map.next_value_seed(UpdateDataModel(version))?,
+            "updateComponents" => map.next_value_seed(UpdateComponents(version, self.0))?,
+            "updateDataModel" => map.next_value_seed(UpdateDataModel(version, self.0))?,
             "deleteSurface" => map.next_value_seed(DeleteSurface)?,
             _ => return Err(give_up()),
         };
@@ -175,16 +178,16 @@ impl<'de> Visitor<'de> for EnvelopeSeed {
     }
 }
 
-struct UpdateComponents(Version);
+struct UpdateComponents<'s>(Version, &'s mut Scratch);
 
-impl<'de> DeserializeSeed<'de> for UpdateComponents {
+impl<'de> DeserializeSeed<'de> for UpdateComponents<'_> {
     type Value = Message;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for UpdateComponents {
+impl<'de> Visitor<'de> for UpdateComponents<'_> {
     type Value = Message;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("updateComponents")
@@ -194,7 +197,10 @@ impl<'de> Visitor<'de> for UpdateComponents {
         while let Some(k) = map.next_key::<Str<'de>>()? {
             match &*k.0 {
                 "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
-                "components" => once(&mut components, map.next_value_seed(Components(self.0))?)?,
+                "components" => once(
+                    &mut components,
+                    map.next_value_seed(Components(self.0, &mut *self.1))?,
+                )?,
                 _ => return Err(give_up()),
             }
         }
@@ -210,74 +216,72 @@ impl<'de> Visitor<'de> for UpdateComponents {
     }
 }
 
-struct Components(Version);
+struct Components<'s>(Version, &'s mut Scratch);
 
-impl<'de> DeserializeSeed<'de> for Components {
+impl<'de> DeserializeSeed<'de> for Components<'_> {
     type Value = Vec<ComponentDef>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for Components {
+impl<'de> Visitor<'de> for Components<'_> {
     type Value = Vec<ComponentDef>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a component list")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(16));
-        while let Some(c) = seq.next_element_seed(Component(self.0))? {
+        while let Some(c) = seq.next_element_seed(Component(self.0, &mut *self.1))? {
             out.push(c);
         }
         Ok(out)
     }
 }
 
-struct Component(Version);
+struct Component<'s>(Version, &'s mut Scratch);
 
-impl<'de> DeserializeSeed<'de> for Component {
+impl<'de> DeserializeSeed<'de> for Component<'_> {
     type Value = ComponentDef;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ComponentDef, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for Component {
+impl<'de> Visitor<'de> for Component<'_> {
     type Value = ComponentDef;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a component")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ComponentDef, A::Error> {
         let (mut id, mut component) = (None, None);
-        let mut props: Vec<(String, Value)> = Vec::with_capacity(4);
+        let base = self.1.entries.len();
         while let Some(k) = map.next_key::<Str<'de>>()? {
             match &*k.0 {
                 "id" => once(&mut id, map.next_value::<String>()?)?,
                 "component" => once(&mut component, map.next_value::<String>()?)?,
                 _ => {
-                    let v = map.next_value_seed(ExactValue)?;
-                    props.push((k.0.into_owned(), v));
+                    let v = map.next_value_seed(ExactValue(&mut *self.1))?;
+                    self.1.entries.push((k.0.into_owned(), v));
                 }
             }
         }
-        // Same as serde_json's own map: a repeated key keeps its place and takes the later
-        // value.
-        let props: Map<String, Value> = props.into_iter().collect();
+        let props = exact_map(self.1, base);
         let id = id.ok_or_else(give_up)?;
         v0_9::component_fields(id, component, props, self.0, String::new).map_err(|_| give_up())
     }
 }
 
-struct UpdateDataModel(Version);
+struct UpdateDataModel<'s>(Version, &'s mut Scratch);
 
-impl<'de> DeserializeSeed<'de> for UpdateDataModel {
+impl<'de> DeserializeSeed<'de> for UpdateDataModel<'_> {
     type Value = Message;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for UpdateDataModel {
+impl<'de> Visitor<'de> for UpdateDataModel<'_> {
     type Value = Message;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("updateDataModel")
@@ -288,7 +292,7 @@ impl<'de> Visitor<'de> for UpdateDataModel {
             match &*k.0 {
                 "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
                 "path" => once(&mut path, map.next_value::<String>()?)?,
-                "value" => once(&mut value, map.next_value_seed(ExactValue)?)?,
+                "value" => once(&mut value, map.next_value_seed(ExactValue(&mut *self.1))?)?,
                 _ => return Err(give_up()),
             }
         }
