@@ -15,7 +15,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::{ComponentDef, DataWrite, Envelope, Message, Version, v0_9};
+use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_9};
 
 /// The message, or `None` when the general path must decide.
 pub(super) fn parse(text: &str) -> Option<Envelope> {
@@ -169,6 +169,10 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
             "updateComponents" => map.next_value_seed(UpdateComponents(version, self.0))?,
             "updateDataModel" => map.next_value_seed(UpdateDataModel(version, self.0))?,
             "deleteSurface" => map.next_value_seed(DeleteSurface)?,
+            // v1.0 adds inline content and metadata: the general path reads those.
+            "createSurface" if version != Version::V1_0 => {
+                map.next_value_seed(CreateSurfaceSeed(self.0))?
+            }
             _ => return Err(give_up()),
         };
         if map.next_key::<IgnoredAny>()?.is_some() {
@@ -307,6 +311,49 @@ impl<'de> Visitor<'de> for UpdateDataModel<'_> {
                 value: value.filter(|v| !v.is_null()),
             }],
         })
+    }
+}
+
+struct CreateSurfaceSeed<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for CreateSurfaceSeed<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CreateSurfaceSeed<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("createSurface")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut catalog_id, mut theme, mut send) = (None, None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "catalogId" => once(&mut catalog_id, map.next_value::<String>()?)?,
+                "theme" => match map.next_value_seed(ExactValue(&mut *self.0))? {
+                    Value::Object(t) => once(&mut theme, t)?,
+                    _ => return Err(give_up()),
+                },
+                "sendDataModel" => once(&mut send, map.next_value::<bool>()?)?,
+                _ => return Err(give_up()),
+            }
+        }
+        let (Some(surface_id), Some(catalog_id)) = (surface_id, catalog_id) else {
+            return Err(give_up());
+        };
+        Ok(Message::CreateSurface(CreateSurface {
+            surface_id,
+            catalog_id: Some(catalog_id),
+            theme: theme.unwrap_or_default(),
+            send_data_model: send.unwrap_or(false),
+            root_id: "root".to_owned(),
+            components: Vec::new(),
+            data_model: None,
+        }))
     }
 }
 
