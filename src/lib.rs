@@ -91,9 +91,9 @@ impl model::SurfaceStore {
     /// Errors are recorded per message and the rest still applies.
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.limits().clone();
-        stream::for_each_message(bytes, &limits, |f| match f {
-            Ok(v) => {
-                let _ = self.apply_owned(v);
+        stream::for_each_message_text(bytes, &limits, |f| match f {
+            Ok(text) => {
+                let _ = self.apply_text(text);
             }
             Err(e) => self.reject_unparsed(e),
         });

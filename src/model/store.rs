@@ -13,6 +13,7 @@ use crate::error::{A2uiError, ReportedError};
 use crate::limits::Limits;
 use crate::protocol::{
     ComponentDef, CreateSurface, Envelope, Message, Version, parse_message, parse_message_owned,
+    parse_message_text,
 };
 
 /// Many surfaces keyed by `surfaceId`, plus the errors met while applying messages.
@@ -171,6 +172,35 @@ impl SurfaceStore {
         match parse_message_owned(value).and_then(|env| self.apply(env)) {
             Ok(m) => Ok(m),
             Err(e) => {
+                self.report(sid, Some(index), e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Self::apply_owned`] for one framed message's JSON text, parsed straight into the
+    /// message types ([`crate::protocol::parse_message_text`]); text that is not JSON is
+    /// recorded like [`Self::reject_unparsed`]. What [`Self::feed_document`] uses.
+    pub fn apply_text(&mut self, text: &str) -> Result<Option<Message>, A2uiError> {
+        #[cfg(feature = "validation")]
+        if self.validator.is_some() {
+            return match serde_json::from_str::<Value>(text) {
+                Ok(v) => self.apply_value(&v),
+                Err(e) => {
+                    let e = A2uiError::Json(e.to_string());
+                    self.reject_unparsed(e.clone());
+                    Err(e)
+                }
+            };
+        }
+        let index = self.messages_seen;
+        self.messages_seen += 1;
+        // The surface a failure is reported against is read again from the text, so a
+        // message that applies pays nothing for it.
+        match parse_message_text(text).and_then(|env| self.apply(env)) {
+            Ok(m) => Ok(m),
+            Err(e) => {
+                let sid = crate::protocol::surface_id_hint_text(text);
                 self.report(sid, Some(index), e.clone());
                 Err(e)
             }

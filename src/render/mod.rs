@@ -251,11 +251,7 @@ impl Renderer {
             }
             Ok(None) => {
                 if let Some(id) = deleted {
-                    if let Some(ctx) = &self.last_ctx {
-                        images::release_surface(ctx, &id);
-                    }
-                    self.agent_calls.forget_surface(&id);
-                    self.reported_unknown.retain(|(s, _)| *s != id);
+                    self.forget_surface(&id);
                 }
                 Ok(())
             }
@@ -264,6 +260,48 @@ impl Renderer {
                 Err(e)
             }
         }
+    }
+
+    /// [`Self::apply_owned`] for one message's JSON text, parsed straight into the message
+    /// types (what [`Self::feed_jsonl`] and [`Self::feed_document`] use).
+    pub fn apply_text(&mut self, text: &str) -> Result<(), A2uiError> {
+        let surfaces = self.store.surfaces().count();
+        match self.store.apply_text(text) {
+            Ok(Some(rpc)) => {
+                self.answer_rpc(rpc);
+                Ok(())
+            }
+            Ok(None) => {
+                // Only a deleteSurface makes the store smaller; read which one it named then.
+                if self.store.surfaces().count() < surfaces
+                    && let Ok(value) = serde_json::from_str::<Value>(text)
+                    && let Some(id) = value
+                        .get("deleteSurface")
+                        .and_then(|d| d.get("surfaceId"))
+                        .and_then(Value::as_str)
+                {
+                    self.forget_surface(id);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                let (hint, version) = match serde_json::from_str::<Value>(text) {
+                    Ok(v) => (crate::model::surface_id_hint(&v), message_version(&v)),
+                    Err(_) => (None, Version::V0_9),
+                };
+                self.queue_error(hint, version, e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    /// Release what the renderer keeps for a deleted surface.
+    fn forget_surface(&mut self, id: &str) {
+        if let Some(ctx) = &self.last_ctx {
+            images::release_surface(ctx, id);
+        }
+        self.agent_calls.forget_surface(id);
+        self.reported_unknown.retain(|(s, _)| s != id);
     }
 
     /// v1.0 function RPC: answer `callRendererFunction`, record `agentFunctionResponse`.
@@ -319,32 +357,34 @@ impl Renderer {
 
     /// Feed a chunk of a JSONL stream (partial lines are buffered until complete).
     pub fn feed_jsonl(&mut self, chunk: &[u8]) {
-        let frames = self.decoder.feed(chunk);
-        self.apply_frames(frames);
+        let mut decoder =
+            std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
+        decoder.feed_text_each(chunk, |f| self.apply_framed_text(f));
+        self.decoder = decoder;
     }
 
     /// Flush the JSONL buffer at the end of a stream.
     pub fn finish_jsonl(&mut self) {
-        let frames = self.decoder.finish();
-        self.apply_frames(frames);
+        let mut decoder =
+            std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
+        decoder.finish_text(|f| self.apply_framed_text(f));
+        self.decoder = decoder;
     }
 
     /// Apply a whole document: JSONL, a JSON array, `{"messages": [...]}` or an example file.
     pub fn feed_document(&mut self, bytes: &[u8]) {
-        let frames = crate::stream::parse_document(bytes, self.store.limits());
-        self.apply_frames(frames);
+        let limits = self.store.limits().clone();
+        crate::stream::for_each_message_text(bytes, &limits, |f| self.apply_framed_text(f));
     }
 
-    fn apply_frames(&mut self, frames: Vec<crate::stream::Framed>) {
-        for f in frames {
-            match f {
-                Ok(v) => {
-                    let _ = self.apply_owned(v);
-                }
-                Err(e) => {
-                    self.store.reject_unparsed(e.clone());
-                    self.queue_error(None, Version::V0_9, e);
-                }
+    fn apply_framed_text(&mut self, f: crate::stream::FramedText<'_>) {
+        match f {
+            Ok(text) => {
+                let _ = self.apply_text(text);
+            }
+            Err(e) => {
+                self.store.reject_unparsed(e.clone());
+                self.queue_error(None, Version::V0_9, e);
             }
         }
     }
