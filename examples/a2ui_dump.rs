@@ -58,7 +58,7 @@ fn main() {
             ..GeometryOptions::default()
         };
         let doc = layout_geometry(&bytes, &options, RendererOptions::default());
-        print!("{}", egui_a2ui::render::geometry::to_geometry_string(&doc));
+        print!("{}", egui_a2ui::render::to_geometry_string(&doc));
         return;
     }
     let mut store = SurfaceStore::new();

@@ -1,7 +1,10 @@
 //! What the user did, resolved and ready for the agent: action events, error reports, and
-//! their renderer → agent encodings for each protocol version (SPEC.md §3).
+//! their renderer → agent encodings for each protocol version (A2UI
+//! [protocol], client-to-server messages).
 //!
 //! Nothing here sends anything: the host decides where each message goes.
+//!
+//! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
 use serde_json::{Map, Value, json};
 

@@ -1,4 +1,5 @@
-//! Transport metadata that travels with renderer → agent messages (SPEC.md §3.4): the
+//! Transport metadata that travels with renderer → agent messages (A2UI [protocol], client
+//! capabilities): the
 //! renderer's capabilities (which catalogs it can draw) and, for surfaces created with
 //! `sendDataModel: true`, their data models.
 //!
@@ -14,6 +15,8 @@
 //! assert!(meta["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"].is_array());
 //! assert!(meta["a2uiRendererCapabilities"]["v1.0"]["supportedCatalogIds"].is_array());
 //! ```
+//!
+//! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
 use serde_json::{Map, Value, json};
 

@@ -1,8 +1,21 @@
 //! The conformance dump: the store's state as the canonical JSON document of the reference
-//! oracle (`a2ui-oracle/1`, see `../shared/conformance/FORMAT.md`), so our state can be
+//! oracle (`a2ui-oracle/1`, see the [oracle format]), so our state can be
 //! diffed against the official core's.
 //!
 //! The dump speaks each surface's own wire vocabulary: v0.8 props keep their v0.8 names.
+//!
+//! ```
+//! use egui_a2ui::{SurfaceStore, conformance, eval::FunctionRegistry};
+//!
+//! let mut store = SurfaceStore::new();
+//! store.feed_document(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}"#);
+//! let doc = conformance::dump(&store, &FunctionRegistry::basic());
+//! assert_eq!(doc["format"], "a2ui-oracle/1");
+//! let text = conformance::to_canonical_string(&doc); // byte-comparable with the oracle's
+//! assert!(text.ends_with('\n'));
+//! ```
+//!
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use serde_json::{Map, Value, json};
 
@@ -254,8 +267,10 @@ fn dump_action(v: &Value, v08: bool, cx: &EvalContext<'_>) -> Value {
     cx.resolve_deep(action)
 }
 
-/// Serialise as FORMAT.md §1 asks: keys sorted by code point, 2-space pretty print,
+/// Serialise as the [oracle format] §1 asks: keys sorted by code point, 2-space pretty print,
 /// ECMAScript number text (integral floats as integers), one trailing newline.
+///
+/// [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 pub fn to_canonical_string(v: &Value) -> String {
     let mut out = String::new();
     write_canonical(v, 0, &mut out);

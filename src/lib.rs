@@ -26,11 +26,18 @@
 //! [minimal]: https://docs.rs/crate/egui_a2ui/latest/source/examples/minimal.rs
 //! [viewer]: https://docs.rs/crate/egui_a2ui/latest/source/examples/viewer/main.rs
 //!
-//! The crate is layered as data flows: [`stream`] frames bytes into JSON messages,
-//! [`protocol`] parses every A2UI version into one message type, [`model`] keeps the
-//! surfaces and their data models, [`eval`] resolves bindings and function calls, and
-//! [`conformance`] dumps the state in the reference oracle's format. All of that is free of
-//! egui. Every message goes through one function,
+//! What every host uses is at the crate root: [`Renderer`] and [`RendererOptions`],
+//! [`Catalog`] (with [`ComponentRenderer`] and [`ComponentContext`] for components of your
+//! own), the user's [`Event`]s, [`SurfaceStore`], [`Limits`], [`UrlPolicy`] and the typed
+//! [`A2uiError`]. The modules hold the rest, layered as data flows: [`stream`] frames bytes
+//! into JSON messages (and finds them in model text, [`stream::model_text`]), [`protocol`]
+//! parses every A2UI version into one message type, [`model`] keeps the surfaces and their
+//! data models, [`eval`] resolves bindings and function calls (and takes a host's own
+//! functions), and [`conformance`] dumps the state in the reference oracle's format. All of
+//! that is free of egui. [`catalog`] and [`render`] are the egui side, [`mcp`] the MCP Apps
+//! bridge, and [`capabilities`] the metadata that travels with messages to the agent.
+//!
+//! Every message goes through one path,
 //! [`SurfaceStore::apply_framed`](model::SurfaceStore::apply_framed), which says what it did
 //! ([`model::Applied`]). On the egui side, [`render::DrawState`] draws any store its host
 //! owns (one per agent session, say); [`Renderer`] bundles a store and a drawing state.
@@ -56,28 +63,30 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod action;
+mod action;
 pub mod capabilities;
 pub mod catalog;
 pub mod conformance;
-pub mod error;
+mod error;
 pub mod eval;
-pub mod limits;
+mod limits;
 pub mod mcp;
 pub mod model;
 pub mod protocol;
 pub mod render;
-pub mod rpc;
+mod rpc;
 pub mod stream;
-pub mod url_policy;
+mod url_policy;
 #[cfg(feature = "validation")]
-pub mod validate;
+mod validate;
 
-pub use action::{ActionEvent, ClientError, Event};
+pub use action::{ActionEvent, ClientError, Event, now_timestamp};
 pub use catalog::{Catalog, ComponentRenderer};
 pub use error::{A2uiError, ReportedError};
 pub use limits::Limits;
-pub use model::SurfaceStore;
+pub use model::{Surface, SurfaceStore};
 pub use protocol::Version;
-pub use render::fonts::install_fonts;
-pub use render::{ComponentContext, Renderer, RendererOptions};
+pub use render::{ComponentContext, Renderer, RendererOptions, Style, install_fonts};
+pub use url_policy::{HostFilter, UrlPolicy, UrlRefusal, UrlTarget, UrlUse};
+#[cfg(feature = "validation")]
+pub use validate::SchemaValidator;

@@ -1,50 +1,61 @@
-//! Every cap on untrusted input, in one place. Payloads come from models and remote agents;
-//! these bound the memory and time a single agent can make the host spend.
-//!
-//! # How the tree guards fit together
-//!
-//! Three guards bound the walk of a surface's component tree (the renderer's frame walk and
-//! the conformance dump), and each catches what the others cannot:
-//!
-//! - the **cycle guard** cuts a node whose `(id, scope)` is already an ancestor. It stops a
-//!   graph that loops, but not one that only *shares*: a node listing the next one twice, 40
-//!   levels deep, has no cycle and still has 2^40 paths;
-//! - [`Limits::max_tree_depth`] cuts any path deeper than 200 nodes. It bounds the stack,
-//!   but a tree of depth 40 and fan-out 2 is well inside it;
-//! - [`Limits::max_nodes`], the **node budget**, counts the component instances resolved
-//!   for one surface (per frame in the renderer, per dump in
-//!   [`conformance`](crate::conformance)), template instances included. It is what bounds
-//!   the *total* work, whatever the shape: shared children, a template whose item expands
-//!   the same absolute template path again (its scopes differ at every level, so the cycle
-//!   guard never fires), or just a very large static tree. Past the budget a node is drawn
-//!   (or dumped) as a placeholder without descending, and one `LIMIT_EXCEEDED` error
-//!   (`what: "max_nodes"`) is reported to the agent.
-//!
-//! A virtualised `List` instantiates only the rows in view, so a 100,000-row list spends a
-//! few dozen nodes of the budget per frame, not 100,000.
-//!
-//! # Fixed caps
-//!
-//! Every cap a host may want to tune is a field of [`Limits`]. A few more bound single
-//! values inside one component or one expression; they are fixed, documented here so the
-//! whole list lives in one place (each is enforced where the value is read):
-//!
-//! | cap | value | bounds |
-//! |---|---|---|
-//! | `data_model::MAX_ARRAY_INDEX` | 10,000 | an array index a data-model write may create |
-//! | `data_model::MAX_POINTER_SEGMENTS` | 256 | segments of one JSON pointer |
-//! | `eval::expression::MAX_TEMPLATE_CHARS` | 10,000 | characters of one `formatString` template |
-//! | `eval::expression::MAX_PARTS` | 1,000 | parts of one `formatString` template |
-//! | `formatNumber` `MAX_DECIMALS` | 100 | decimals asked of `formatNumber` |
-//! | `images::MAX_DATA_URI_LEN` | 16 MiB | one `data:` image URI |
-//! | `Icon` `MAX_SVG_PATH` | 32 KiB | one custom icon path |
-//! | `ChoicePicker` `MAX_OPTIONS` / `MAX_CHIPS` | 10,000 / 200 | options listed / drawn as chips |
-//! | `Slider` `MAX_STEPS` | 10^9 | steps of one slider |
-//! | Markdown `MAX_BLOCKS` / `MAX_INDENT` | 500 / 8 | blocks and list nesting of one text |
-//! | model text `MAX_GLOBAL_DEPTH` / `MAX_FUNC_CALL_DEPTH` | 50 / 5 | nesting checked in an `<a2ui-json>` block |
+//! Every cap on untrusted input, in one place ([`Limits`]).
 
 /// Resource limits. The defaults are safe for an interactive desktop host; a host may raise
 /// or lower any of them.
+///
+/// Every cap on untrusted input is here. Payloads come from models and remote agents; these
+/// bound the memory and time a single agent can make the host spend. Input over a limit
+/// is a typed error (`LIMIT_EXCEEDED`), never a panic.
+///
+/// ```
+/// use egui_a2ui::{Catalog, Limits, Renderer};
+///
+/// let limits = Limits { max_surfaces: 4, max_components: 2_000, ..Limits::default() };
+/// let renderer = Renderer::with_limits(Catalog::basic(), limits);
+/// # let _ = renderer;
+/// ```
+///
+/// # How the tree guards fit together
+///
+/// Three guards bound the walk of a surface's component tree (the renderer's frame walk and
+/// the conformance dump), and each catches what the others cannot:
+///
+/// - the **cycle guard** cuts a node whose `(id, scope)` is already an ancestor. It stops a
+///   graph that loops, but not one that only *shares*: a node listing the next one twice, 40
+///   levels deep, has no cycle and still has 2^40 paths;
+/// - [`Limits::max_tree_depth`] cuts any path deeper than 200 nodes. It bounds the stack,
+///   but a tree of depth 40 and fan-out 2 is well inside it;
+/// - [`Limits::max_nodes`], the **node budget**, counts the component instances resolved
+///   for one surface (per frame in the renderer, per dump in
+///   [`conformance`](crate::conformance)), template instances included. It is what bounds
+///   the *total* work, whatever the shape: shared children, a template whose item expands
+///   the same absolute template path again (its scopes differ at every level, so the cycle
+///   guard never fires), or just a very large static tree. Past the budget a node is drawn
+///   (or dumped) as a placeholder without descending, and one `LIMIT_EXCEEDED` error
+///   (`what: "max_nodes"`) is reported to the agent.
+///
+/// A virtualised `List` instantiates only the rows in view, so a 100,000-row list spends a
+/// few dozen nodes of the budget per frame, not 100,000.
+///
+/// # Fixed caps
+///
+/// Every cap a host may want to tune is a field of [`Limits`]. A few more bound single
+/// values inside one component or one expression; they are fixed, documented here so the
+/// whole list lives in one place (each is enforced where the value is read):
+///
+/// | cap | value | bounds |
+/// |---|---|---|
+/// | `data_model::MAX_ARRAY_INDEX` | 10,000 | an array index a data-model write may create |
+/// | `data_model::MAX_POINTER_SEGMENTS` | 256 | segments of one JSON pointer |
+/// | `eval::expression::MAX_TEMPLATE_CHARS` | 10,000 | characters of one `formatString` template |
+/// | `eval::expression::MAX_PARTS` | 1,000 | parts of one `formatString` template |
+/// | `formatNumber` `MAX_DECIMALS` | 100 | decimals asked of `formatNumber` |
+/// | `images::MAX_DATA_URI_LEN` | 16 MiB | one `data:` image URI |
+/// | `Icon` `MAX_SVG_PATH` | 32 KiB | one custom icon path |
+/// | `ChoicePicker` `MAX_OPTIONS` / `MAX_CHIPS` | 10,000 / 200 | options listed / drawn as chips |
+/// | `Slider` `MAX_STEPS` | 10^9 | steps of one slider |
+/// | Markdown `MAX_BLOCKS` / `MAX_INDENT` | 500 / 8 | blocks and list nesting of one text |
+/// | model text `MAX_GLOBAL_DEPTH` / `MAX_FUNC_CALL_DEPTH` | 50 / 5 | nesting checked in an `<a2ui-json>` block |
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
     /// Bytes in one JSON message: one JSONL line, one element of a JSON array document, one
@@ -62,10 +73,11 @@ pub struct Limits {
     pub max_tree_depth: usize,
     /// Component instances resolved for one surface: per frame in the renderer, per dump
     /// in the conformance dump (template instances each count). Past it nodes become
-    /// placeholders and one `LIMIT_EXCEEDED` is reported. See the module docs for how it
-    /// relates to the depth and cycle guards. The default, 5,000, is above any surface
-    /// that stays interactive when drawn whole (the frame bench's largest has 3,000
-    /// components); a host drawing larger static surfaces raises it.
+    /// placeholders and one `LIMIT_EXCEEDED` is reported. See [how the tree guards fit
+    /// together](Limits#how-the-tree-guards-fit-together) for how it relates to the depth
+    /// and cycle guards. The default, 5,000, is above any surface that stays interactive
+    /// when drawn whole (the frame bench's largest has 3,000 components); a host drawing
+    /// larger static surfaces raises it.
     pub max_nodes: usize,
     /// Template instances laid out per frame (lists beyond are virtualised or cut).
     pub max_template_instances: usize,

@@ -11,6 +11,20 @@
 //! [`Limits::max_json_depth`] before it is parsed. Array documents are split into elements
 //! by a byte scanner (strings and brackets only, no recursion), so one oversized or
 //! too-deep element is an error for itself alone and never costs a parse.
+//!
+//! ```
+//! use egui_a2ui::{Limits, stream::StreamDecoder};
+//!
+//! let mut decoder = StreamDecoder::new(Limits::default());
+//! // Chunks arrive cut anywhere, even inside a message.
+//! let mut messages = decoder.feed(br#"{"version":"v0.9","deleteSurface":{"surf"#);
+//! assert!(messages.is_empty());
+//! messages.extend(decoder.feed(b"aceId\":\"s\"}}\nnot json\n"));
+//! messages.extend(decoder.finish());
+//! assert_eq!(messages.len(), 2);
+//! assert_eq!(messages[0].as_ref().unwrap()["deleteSurface"]["surfaceId"], "s");
+//! assert!(messages[1].is_err()); // a bad line is an error for that line only
+//! ```
 
 use serde_json::Value;
 
@@ -21,6 +35,13 @@ use crate::limits::Limits;
 
 /// One framed item: a parsed JSON message or the error for that message's bytes.
 pub type Framed = Result<Value, A2uiError>;
+
+/// One framed message's text, before it is parsed: the message's JSON text (held to the
+/// size and depth limits, valid UTF-8, not yet checked to be JSON), or the error for its
+/// bytes. [`crate::protocol::parse_message_text`] parses it straight into the message types;
+/// this is what the hot paths ([`crate::SurfaceStore::feed_document`],
+/// [`crate::Renderer::feed_jsonl`]) frame into.
+pub type FramedText<'a> = Result<&'a str, A2uiError>;
 
 /// The UTF-8 byte order mark some editors and HTTP stacks put before a document.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -41,23 +62,30 @@ pub fn parse_document(bytes: &[u8], limits: &Limits) -> Vec<Framed> {
 /// `{"messages": [...]}`, or a whole single-message document. An element over a limit is
 /// an error for that element only; the others are applied.
 pub fn for_each_message(bytes: &[u8], limits: &Limits, mut f: impl FnMut(Framed)) {
+    for_each_message_text(bytes, limits, |t| f(t.and_then(parse_json)));
+}
+
+/// [`for_each_message`] without parsing: each message's text (or the error for its bytes)
+/// is handed to `f` as soon as it is framed. Text that is not JSON is passed on; the parser
+/// reports it.
+pub fn for_each_message_text(bytes: &[u8], limits: &Limits, mut f: impl FnMut(FramedText<'_>)) {
     let trimmed = trim_ascii(strip_bom(trim_ascii(bytes)));
     match frame_document(trimmed) {
         Some(Document::Elements(spans)) => {
             for (start, end, depth) in spans {
                 let element = trimmed.get(start..end).unwrap_or_default();
-                f(parse_element(element, depth, limits));
+                f(check_element(element, depth, limits));
             }
         }
         Some(Document::MessagesNotArray) => f(Err(A2uiError::validation(
             "/messages",
             "messages must be an array",
         ))),
-        Some(Document::Single(depth)) => f(parse_element(trimmed, depth, limits)),
+        Some(Document::Single(depth)) => f(check_element(trimmed, depth, limits)),
         None => {
             let mut dec = StreamDecoder::new(limits.clone());
-            dec.feed_each(bytes, &mut f);
-            dec.finish().into_iter().for_each(f);
+            dec.feed_text_each(bytes, &mut f);
+            dec.finish_text(f);
         }
     }
 }
@@ -112,10 +140,10 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 fn skip_string(b: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     loop {
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
         match b.get(i)? {
             b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
+            _ => return Some(i + 1),
         }
     }
 }
@@ -223,6 +251,18 @@ fn object_messages(b: &[u8]) -> Option<(Option<usize>, usize)> {
     }
 }
 
+/// Whether one message's arrays and objects may nest deeper than `max`: exact
+/// ([`json_depth`]) only when the message has more than `max` opening brackets at all, which
+/// a quick count (strings not skipped) tells first.
+fn deeper_than(b: &[u8], max: usize) -> Option<usize> {
+    let opening = b.iter().filter(|c| matches!(c, b'[' | b'{')).count();
+    if opening <= max {
+        return None;
+    }
+    let depth = json_depth(b);
+    (depth > max).then_some(depth)
+}
+
 /// How deeply the arrays and objects of one message's bytes nest (strings skipped).
 pub fn json_depth(b: &[u8]) -> usize {
     let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
@@ -247,8 +287,8 @@ pub fn json_depth(b: &[u8]) -> usize {
     max
 }
 
-/// One message's bytes of known nesting depth, checked against the limits, then parsed.
-fn parse_element(bytes: &[u8], depth: usize, limits: &Limits) -> Framed {
+/// One message's bytes of known nesting depth, checked against the limits and for UTF-8.
+fn check_element<'a>(bytes: &'a [u8], depth: usize, limits: &Limits) -> FramedText<'a> {
     if bytes.len() > limits.max_message_bytes {
         return Err(A2uiError::LimitExceeded {
             what: "max_message_bytes",
@@ -263,8 +303,11 @@ fn parse_element(bytes: &[u8], depth: usize, limits: &Limits) -> Framed {
             actual: depth,
         });
     }
-    let text =
-        std::str::from_utf8(bytes).map_err(|e| A2uiError::Json(format!("invalid UTF-8: {e}")))?;
+    std::str::from_utf8(bytes).map_err(|e| A2uiError::Json(format!("invalid UTF-8: {e}")))
+}
+
+/// One message's text parsed as a JSON value.
+fn parse_json(text: &str) -> Framed {
     serde_json::from_str(text).map_err(|e| A2uiError::Json(e.to_string()))
 }
 
@@ -287,12 +330,19 @@ fn trim_ascii(b: &[u8]) -> &[u8] {
 /// Parse one line (or one message's bytes) as JSON, enforcing the message size and depth
 /// limits. A byte order mark at its start is skipped.
 pub fn parse_line(line: &[u8], limits: &Limits) -> Framed {
+    line_text(line, limits).and_then(parse_json)
+}
+
+/// [`parse_line`] without the parse: the line's text, checked against the limits.
+fn line_text<'a>(line: &'a [u8], limits: &Limits) -> FramedText<'a> {
     let line = trim_ascii(strip_bom(trim_ascii(line)));
     if line.len() > limits.max_message_bytes {
         // Too big to be worth scanning for its depth.
-        return parse_element(line, 0, limits);
+        return check_element(line, 0, limits);
     }
-    parse_element(line, json_depth(line), limits)
+    // Only a depth past the limit matters here.
+    let depth = deeper_than(line, limits.max_json_depth).unwrap_or(0);
+    check_element(line, depth, limits)
 }
 
 /// An incremental JSONL decoder: feed it byte chunks as they arrive, get back every
@@ -329,8 +379,14 @@ impl StreamDecoder {
 
     /// [`Self::feed`], handing each message to `out` as soon as its line is complete.
     pub fn feed_each(&mut self, chunk: &[u8], mut out: impl FnMut(Framed)) {
+        self.feed_text_each(chunk, |t| out(t.and_then(parse_json)));
+    }
+
+    /// [`Self::feed_each`] without parsing: each complete line's text (or the error for its
+    /// bytes) is handed to `out`. Text that is not JSON is passed on; the parser reports it.
+    pub fn feed_text_each(&mut self, chunk: &[u8], mut out: impl FnMut(FramedText<'_>)) {
         let mut rest = chunk;
-        while let Some(pos) = rest.iter().position(|b| *b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', rest) {
             let (head, tail) = rest.split_at(pos);
             rest = tail.get(1..).unwrap_or_default();
             if self.discarding {
@@ -345,15 +401,19 @@ impl StreamDecoder {
             }
             // A whole line inside the chunk is parsed where it lies; only a line split
             // across chunks goes through the buffer.
-            let item = if self.buf.is_empty() {
-                self.line(head)
+            if self.buf.is_empty() {
+                if let Some(item) = self.line(head) {
+                    out(item);
+                }
             } else {
                 self.buf.extend_from_slice(head);
                 let line = std::mem::take(&mut self.buf);
-                self.line(&line)
-            };
-            if let Some(item) = item {
-                out(item);
+                if let Some(item) = self.line(&line) {
+                    out(item);
+                }
+                // Keep the buffer's capacity for the next split line.
+                self.buf = line;
+                self.buf.clear();
             }
         }
         if !rest.is_empty() && !self.discarding {
@@ -371,9 +431,18 @@ impl StreamDecoder {
     /// End of stream: a final line without a newline is parsed; a cut-off message becomes
     /// an error (everything before it stays applied).
     pub fn finish(&mut self) -> Vec<Framed> {
+        let mut out = Vec::new();
+        self.finish_text(|t| out.push(t.and_then(parse_json)));
+        out
+    }
+
+    /// [`Self::finish`] without parsing: the final line's text, if any, is handed to `out`.
+    pub fn finish_text(&mut self, mut out: impl FnMut(FramedText<'_>)) {
         self.discarding = false;
         let line = std::mem::take(&mut self.buf);
-        self.line(&line).into_iter().collect()
+        if let Some(item) = self.line(&line) {
+            out(item);
+        }
     }
 
     fn too_long(&self, n: usize) -> A2uiError {
@@ -384,12 +453,12 @@ impl StreamDecoder {
         }
     }
 
-    fn line(&self, line: &[u8]) -> Option<Framed> {
+    fn line<'a>(&self, line: &'a [u8]) -> Option<FramedText<'a>> {
         // A byte order mark may start the stream, or any line (concatenated files).
         let line = trim_ascii(strip_bom(trim_ascii(line)));
         if line.is_empty() {
             return None;
         }
-        Some(parse_line(line, &self.limits))
+        Some(line_text(line, &self.limits))
     }
 }

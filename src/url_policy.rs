@@ -1,21 +1,4 @@
-//! One URL policy for every address an agent can hand the host: `openUrl` (the function and
-//! the action), links in Markdown `Text`, and every media source (`Image`, `Video` poster,
-//! the surface header's `theme.iconUrl`). SPEC.md §8: "allow only the http: and https:
-//! schemes" for `openUrl`, a scheme allow-list for media too, and v1.0 "require an active
-//! user gesture".
-//!
-//! A URL is read as the WHATWG URL parser reads its start, so tricks that browsers undo are
-//! undone here first: leading and trailing C0 control characters and spaces are dropped,
-//! tabs and newlines anywhere are removed, the scheme is case-folded, and `\` counts as `/`
-//! before the host. A URL without a valid scheme (relative, `//host`, or a scheme with a
-//! control character inside such as `java\0script:`) is refused: there is no base URL to
-//! resolve it against.
-//!
-//! The defaults: `http` and `https` may be opened, after a user gesture; media may load
-//! from `https` and from `data:image/*` (never `data:text/html`, `file:`, `javascript:` or
-//! plain `http`). A host app narrows or widens this with [`UrlPolicy::with_open_schemes`],
-//! [`UrlPolicy::with_media_schemes`] and a per-host hook ([`UrlPolicy::with_host_filter`],
-//! or the allow-list [`UrlPolicy::allow_hosts`]).
+//! The URL policy ([`UrlPolicy`]) and the types its checks and host hook use.
 
 use std::fmt;
 use std::sync::Arc;
@@ -83,6 +66,42 @@ pub type HostFilter = Arc<dyn Fn(&UrlTarget<'_>) -> bool + Send + Sync>;
 
 /// The URL policy: which schemes each [`UrlUse`] may have, whether opening needs a user
 /// gesture, and an optional per-host hook. Cheap to clone.
+///
+/// It is the one policy for every address an agent can hand the host: `openUrl` (the function and
+/// the action), links in Markdown `Text`, and every media source (`Image`, `Video` poster,
+/// the surface header's `theme.iconUrl`). The implementation [guide] says "allow only the
+/// http: and https: schemes" for `openUrl`; a scheme allow-list covers media too, and v1.0 says
+/// "require an active user gesture".
+///
+/// A URL is read as the WHATWG URL parser reads its start, so tricks that browsers undo are
+/// undone here first: leading and trailing C0 control characters and spaces are dropped,
+/// tabs and newlines anywhere are removed, the scheme is case-folded, and `\` counts as `/`
+/// before the host. A URL without a valid scheme (relative, `//host`, or a scheme with a
+/// control character inside such as `java\0script:`) is refused: there is no base URL to
+/// resolve it against.
+///
+/// The defaults: `http` and `https` may be opened, after a user gesture; media may load
+/// from `https` and from `data:image/*` (never `data:text/html`, `file:`, `javascript:` or
+/// plain `http`). A host app narrows or widens this with [`UrlPolicy::with_open_schemes`],
+/// [`UrlPolicy::with_media_schemes`] and a per-host hook ([`UrlPolicy::with_host_filter`],
+/// or the allow-list [`UrlPolicy::allow_hosts`]).
+///
+/// ```
+/// use egui_a2ui::{UrlPolicy, UrlRefusal, UrlUse};
+///
+/// let policy = UrlPolicy::default().allow_hosts(["example.com"]);
+/// assert!(policy.check("https://docs.example.com/a", UrlUse::Open, true).is_ok());
+/// assert!(policy.check("https://evil.test/", UrlUse::Open, true).is_err());
+/// assert_eq!(
+///     policy.check("javascript:alert(1)", UrlUse::Open, true),
+///     Err(UrlRefusal::Scheme("javascript".into()))
+/// );
+/// // Opening needs a user gesture; drawing media does not, and plain `http` is no media source.
+/// assert!(policy.check("https://example.com/a", UrlUse::Open, false).is_err());
+/// assert!(policy.check("http://example.com/a.png", UrlUse::Media, false).is_err());
+/// ```
+///
+/// [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 #[derive(Clone)]
 pub struct UrlPolicy {
     open_schemes: Vec<String>,
@@ -92,7 +111,9 @@ pub struct UrlPolicy {
     image_policy: Option<Arc<dyn crate::render::ImagePolicy>>,
 }
 
-/// The schemes that may be opened by default (SPEC.md §8).
+/// The schemes that may be opened by default (the implementation [guide]'s `openUrl` rule).
+///
+/// [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 pub const DEFAULT_OPEN_SCHEMES: &[&str] = &["http", "https"];
 /// The schemes media may load from by default (`data:` only for `image/*`).
 pub const DEFAULT_MEDIA_SCHEMES: &[&str] = &["https", "data"];
@@ -241,7 +262,7 @@ pub fn parse(url: &str) -> Result<UrlParts, UrlRefusal> {
 }
 
 impl UrlPolicy {
-    /// The default policy (see the module docs).
+    /// The default policy (see [`UrlPolicy`]).
     pub fn new() -> Self {
         Self::default()
     }

@@ -10,8 +10,8 @@ mod common;
 
 use std::path::Path;
 
-use egui_a2ui::action::now_timestamp;
-use egui_a2ui::error::A2uiError;
+use egui_a2ui::A2uiError;
+use egui_a2ui::now_timestamp;
 use egui_a2ui::{
     ActionEvent, Catalog, ClientError, Event, Renderer, SurfaceStore, Version, capabilities,
 };

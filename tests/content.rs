@@ -4,7 +4,7 @@
 mod content_util;
 
 use content_util::{State, builder, harness, harness_from, renderer_with, settle, v09_surface};
-use egui_a2ui::render::icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
+use egui_a2ui::render::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 use egui_a2ui::{Catalog, Renderer, RendererOptions};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};

@@ -5,9 +5,7 @@
 
 use egui_a2ui::Limits;
 use egui_a2ui::Version;
-use egui_a2ui::eval::checks::{evaluate_checks, first_failure};
-use egui_a2ui::eval::functions::FnFunction;
-use egui_a2ui::eval::{EvalContext, FunctionRegistry};
+use egui_a2ui::eval::{EvalContext, FnFunction, FunctionRegistry};
 use serde_json::{Value, json};
 
 fn eval_in(data: &Value, scope: &str, version: Version, v: &Value) -> (Value, usize) {
@@ -210,55 +208,6 @@ fn index_is_the_template_position_plus_offset_in_v1() {
     );
     assert_eq!(at("/", Version::V1_0, json!({})), Value::Null);
     assert_eq!(at("/items/2", Version::V0_9, json!({})), Value::Null);
-}
-
-#[test]
-fn checks_expose_the_first_failing_message_in_both_forms() {
-    let data = json!({"email": "nope", "name": ""});
-    let registry = FunctionRegistry::basic();
-    let limits = Limits::default();
-    let cx = EvalContext::new(&data, "/", Version::V0_9, &registry, &limits);
-    let checks = json!([
-        {"condition": {"call": "required", "args": {"value": {"path": "/email"}}}, "message": "Email is required"},
-        {"call": "email", "args": {"value": {"path": "/email"}}, "message": "Bad email"},
-        {"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "Name is required"},
-    ]);
-    let results = evaluate_checks(Some(&checks), &cx).expect("checks present");
-    let valid: Vec<bool> = results.iter().map(|r| r.valid).collect();
-    assert_eq!(valid, [true, false, false]);
-    assert_eq!(first_failure(&results), Some("Bad email"));
-}
-
-#[test]
-fn v1_validation_result_message_wins_over_the_rule_message() {
-    let data = json!({"email": "nope"});
-    let registry = FunctionRegistry::basic();
-    let limits = Limits::default();
-    let cx = EvalContext::new(&data, "/", Version::V1_0, &registry, &limits);
-    let checks = json!([
-        {"condition": {"call": "email", "args": {"value": {"path": "/email"}}}, "message": "Bad"},
-        {"condition": {"call": "required", "args": {"value": ""}}},
-    ]);
-    let results = evaluate_checks(Some(&checks), &cx).expect("checks present");
-    assert_eq!(results[0].code.as_deref(), Some("INVALID_EMAIL"));
-    assert_eq!(results[0].severity.as_deref(), Some("error"));
-    assert_eq!(
-        results[0].message.as_deref(),
-        Some("Please enter a valid email address (e.g. user@example.com).")
-    );
-    assert_eq!(results[1].message.as_deref(), Some("Validation failed"));
-}
-
-#[test]
-fn invalid_regex_makes_the_check_invalid() {
-    let registry = FunctionRegistry::basic();
-    let limits = Limits::default();
-    let data = json!({});
-    let cx = EvalContext::new(&data, "/", Version::V0_9, &registry, &limits);
-    let checks = json!([{"condition": {"call": "regex", "args": {"value": "abc", "pattern": "("}}, "message": "m"}]);
-    let results = evaluate_checks(Some(&checks), &cx).expect("checks present");
-    assert!(!results[0].valid);
-    assert!(!cx.take_diagnostics().is_empty());
 }
 
 #[test]

@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use egui_a2ui::UrlPolicy;
 use egui_a2ui::render::ImagePolicy;
-use egui_a2ui::url_policy::UrlPolicy;
 use egui_a2ui::{Catalog, Renderer, RendererOptions};
 
 const SPEC: &str = "tests/data/a2ui/specification";

@@ -434,7 +434,7 @@ fn every_hostile_case_is_survived() {
                 "{}",
                 c.name
             );
-            let (tree, _) = egui_a2ui::model::tree::resolve_tree(s, r.store().catalogs(), limits);
+            let (tree, _) = egui_a2ui::model::resolve_tree(s, r.store().catalogs(), limits);
             let nodes = tree.map_or(0, |t| t.node_count());
             assert!(
                 nodes <= limits.max_nodes + limits.max_tree_depth,
@@ -495,7 +495,7 @@ const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAA
 
 #[test]
 fn image_cache_growth_is_bounded_and_released_with_the_surface() {
-    use egui_a2ui::render::images::data_cache_stats;
+    use egui_a2ui::render::data_cache_stats;
     let cap = 8_000;
     let mut r = renderer(Limits {
         max_image_cache_bytes: cap,

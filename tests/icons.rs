@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use egui_a2ui::render::icons::{BASIC_ICON_NAMES, icon_glyph, snake_case};
+use egui_a2ui::render::{BASIC_ICON_NAMES, icon_glyph};
 
 fn ligatures() -> HashMap<String, char> {
     let text =
@@ -20,6 +20,20 @@ fn ligatures() -> HashMap<String, char> {
         .collect();
     assert!(table.len() > 2000, "{} ligatures", table.len());
     table
+}
+
+/// `shoppingCart` → `shopping_cart`.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The Material name each basic-catalog icon is drawn as: its snake_case spelling, except

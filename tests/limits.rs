@@ -3,7 +3,7 @@
 //! framing, `max_json_depth` (ours and serde_json's), the per-surface data-model size, and
 //! the bounded `data:` image cache.
 
-use egui_a2ui::model::tree::{NodeKind, TreeNode, resolve_tree};
+use egui_a2ui::model::{NodeKind, TreeNode, resolve_tree};
 use egui_a2ui::stream::{StreamDecoder, parse_document};
 use egui_a2ui::{A2uiError, Catalog, Event, Limits, Renderer, SurfaceStore};
 use serde_json::{Value, json};
@@ -409,7 +409,8 @@ fn the_data_model_cap_is_per_surface_and_cumulative() {
     assert!(x.data.get("/k5").is_some());
     assert_eq!(
         x.data.byte_size(),
-        egui_a2ui::model::data_model::value_bytes(x.data.root())
+        egui_a2ui::model::DataModel::new(x.data.root().clone()).byte_size(),
+        "the running count equals a recount"
     );
     // Replacing a value with a smaller one, or deleting, still works.
     s.apply_value(&data("x", "/k0", json!("small")))
@@ -452,7 +453,7 @@ fn draw(r: &mut Renderer, ctx: &egui::Context) {
 
 #[test]
 fn the_image_cache_is_bounded_and_a_deleted_surface_releases_its_entries() {
-    use egui_a2ui::render::images::data_cache_stats;
+    use egui_a2ui::render::data_cache_stats;
     let mut r = Renderer::new(Catalog::basic());
     for m in images("a", 10, "a").into_iter().chain(images("b", 3, "b")) {
         r.apply_value(&m).expect("accepted");

@@ -13,13 +13,13 @@
 #[path = "../examples/mcp_demo_server/flight_server.rs"]
 mod flight_server;
 
-use egui_a2ui::action::{ActionEvent, now_timestamp};
 use egui_a2ui::eval::{EvalContext, FunctionRegistry};
 use egui_a2ui::mcp::{
     AppSession, SessionHub, SessionState, SplitPolicy, ToolCallRequest, UiExtensionSettings,
 };
 use egui_a2ui::model::SurfaceStore;
-use egui_a2ui::model::tree::{TreeNode, resolve_tree};
+use egui_a2ui::model::{TreeNode, resolve_tree};
+use egui_a2ui::{ActionEvent, now_timestamp};
 use flight_server::{FLIGHTS, FlightServer};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
@@ -275,7 +275,7 @@ async fn flight_search_select_round_trip_over_real_mcp() {
     let notices = hub.get("agent-call-1").unwrap().notices();
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].surface_id, "flights");
-    assert_eq!(notices[0].code, egui_a2ui::mcp::session::TOOL_ERROR);
+    assert_eq!(notices[0].code, egui_a2ui::mcp::TOOL_ERROR);
     assert_eq!(notices[0].message, "Unknown flight ZZ999.");
 
     client.cancel().await.unwrap();

@@ -4,11 +4,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use egui_a2ui::action::ActionEvent;
-use egui_a2ui::mcp::session::{TOOL_ERROR, TOOL_NOT_ALLOWED};
+use egui_a2ui::ActionEvent;
 use egui_a2ui::mcp::{
     ActionMapping, AppSession, MappedCall, McpError, SessionHub, SessionState, ToolDirectory,
 };
+use egui_a2ui::mcp::{TOOL_ERROR, TOOL_NOT_ALLOWED};
 use egui_a2ui::protocol::Version;
 use serde_json::{Map, Value, json};
 

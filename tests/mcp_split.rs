@@ -6,8 +6,8 @@
 
 use base64::Engine;
 use egui_a2ui::Limits;
-use egui_a2ui::mcp::split::{is_a2ui_family, mime_matches};
 use egui_a2ui::mcp::{DropReason, PayloadData, SplitPolicy, split_tool_result, view_content_block};
+use egui_a2ui::mcp::{is_a2ui_family, mime_matches};
 use serde_json::{Value, json};
 
 const A2UI: &str = "application/a2ui+json";

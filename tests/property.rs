@@ -2,7 +2,7 @@
 //! never panics and the store keeps its invariants. The cargo-fuzz targets in `fuzz/` go
 //! further with coverage guidance.
 
-use egui_a2ui::model::tree::resolve_tree;
+use egui_a2ui::model::resolve_tree;
 use egui_a2ui::{Limits, SurfaceStore};
 use proptest::prelude::*;
 use serde_json::{Value, json};

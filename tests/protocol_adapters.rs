@@ -393,7 +393,7 @@ fn v10_call_renderer_function_reads_at_call() {
 #[cfg(feature = "validation")]
 #[test]
 fn the_schema_validator_reads_the_v10_at_spellings() {
-    use egui_a2ui::validate::SchemaValidator;
+    use egui_a2ui::SchemaValidator;
     let v = SchemaValidator::basic().expect("validator");
     let cat = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
     for version in ["v1.0", "1.0"] {

@@ -102,7 +102,7 @@ fn the_default_parser_rejects_invalid_envelopes() {
 #[cfg(feature = "validation")]
 #[test]
 fn the_strict_validator_agrees_with_every_schema_test_case() {
-    use egui_a2ui::validate::SchemaValidator;
+    use egui_a2ui::SchemaValidator;
     let basic = SchemaValidator::basic().expect("validator");
     let testing_catalog: Value = serde_json::from_slice(
         &std::fs::read(PathBuf::from(SPEC).join("v1_0/test/testing_catalog.json")).expect("read"),
@@ -140,8 +140,8 @@ fn the_strict_validator_agrees_with_every_schema_test_case() {
 #[cfg(feature = "validation")]
 #[test]
 fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
+    use egui_a2ui::SchemaValidator;
     use egui_a2ui::SurfaceStore;
-    use egui_a2ui::validate::SchemaValidator;
     use serde_json::json;
     let mut store = SurfaceStore::new();
     store.set_validator(Some(std::sync::Arc::new(

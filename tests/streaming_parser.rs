@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use egui_a2ui::Limits;
 use egui_a2ui::stream::model_text::{
     self, Family, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, SchemaHook,
-    StructuralCheck, check,
+    StructuralCheck, catalog_components,
 };
 use serde_json::{Map, Value, json};
 
@@ -207,7 +207,7 @@ fn parser_for(case: &Value) -> ModelTextParser {
     let s2c = load_ref(cat.get("s2c_schema")).unwrap_or(json!({}));
     let catalog = load_ref(cat.get("catalog_schema")).unwrap_or(json!({}));
     let common = load_ref(cat.get("common_types_schema")).unwrap_or(json!({}));
-    let components = check::catalog_components(family, Some(&s2c), Some(&catalog));
+    let components = catalog_components(family, Some(&s2c), Some(&catalog));
     let extra: Vec<String> = cat
         .get("custom_cuttable_keys")
         .and_then(Value::as_array)

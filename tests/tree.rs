@@ -1,6 +1,6 @@
 //! The resolved tree: templates, scopes, placeholders and guards.
 
-use egui_a2ui::model::tree::{NodeKind, TreeNode, resolve_tree};
+use egui_a2ui::model::{NodeKind, TreeNode, resolve_tree};
 use egui_a2ui::{Limits, SurfaceStore};
 use serde_json::{Value, json};
 

@@ -7,8 +7,8 @@ mod common;
 
 use common::{harness_for, v09_doc};
 use egui::accesskit::Role;
+use egui_a2ui::UrlPolicy;
 use egui_a2ui::render::ImagePolicy;
-use egui_a2ui::url_policy::UrlPolicy;
 use egui_a2ui::{Catalog, ComponentContext, Event, Renderer, RendererOptions, Version};
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use serde_json::json;

@@ -4,7 +4,7 @@
 mod inputs_common;
 
 use egui_a2ui::eval::AllowedCallers;
-use egui_a2ui::eval::functions::FnFunction;
+use egui_a2ui::eval::FnFunction;
 use egui_a2ui::{Catalog, Event, Renderer};
 use egui_kittest::kittest::Queryable;
 use inputs_common::{BASIC_V10, actions, agent, harness, harness_for, v10_doc};

@@ -74,7 +74,7 @@ pub struct ErrorEntry {
 }
 
 pub(super) fn now() -> String {
-    let ts = egui_a2ui::action::now_timestamp();
+    let ts = egui_a2ui::now_timestamp();
     ts.get(11..23).unwrap_or(&ts).to_owned()
 }
 

@@ -205,7 +205,7 @@ impl ViewerApp {
                                 let Some(text) = c.get("text").and_then(Value::as_str) else {
                                     continue;
                                 };
-                                if egui_a2ui::mcp::split::is_a2ui_family(mime) {
+                                if egui_a2ui::mcp::is_a2ui_family(mime) {
                                     s.store_mut().feed_document(text.as_bytes());
                                 }
                             }

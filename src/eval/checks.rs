@@ -1,5 +1,7 @@
-//! Validation `checks` (SPEC.md §5.5): `[{condition, message}]`, the flat form
+//! Validation `checks` (A2UI [protocol], checks): `[{condition, message}]`, the flat form
 //! `{call, args, message}`, and v1.0 `ValidationResult` results.
+//!
+//! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
 use serde_json::Value;
 
@@ -68,4 +70,63 @@ pub fn first_failure(results: &[CheckResult]) -> Option<&str> {
         .iter()
         .find(|r| !r.valid)
         .map(|r| r.message.as_deref().unwrap_or("Validation failed"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{evaluate_checks, first_failure};
+    use crate::eval::{EvalContext, FunctionRegistry};
+    use crate::limits::Limits;
+    use crate::protocol::Version;
+
+    #[test]
+    fn checks_expose_the_first_failing_message_in_both_forms() {
+        let data = json!({"email": "nope", "name": ""});
+        let registry = FunctionRegistry::basic();
+        let limits = Limits::default();
+        let cx = EvalContext::new(&data, "/", Version::V0_9, &registry, &limits);
+        let checks = json!([
+            {"condition": {"call": "required", "args": {"value": {"path": "/email"}}}, "message": "Email is required"},
+            {"call": "email", "args": {"value": {"path": "/email"}}, "message": "Bad email"},
+            {"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "Name is required"},
+        ]);
+        let results = evaluate_checks(Some(&checks), &cx).expect("checks present");
+        let valid: Vec<bool> = results.iter().map(|r| r.valid).collect();
+        assert_eq!(valid, [true, false, false]);
+        assert_eq!(first_failure(&results), Some("Bad email"));
+    }
+
+    #[test]
+    fn v1_validation_result_message_wins_over_the_rule_message() {
+        let data = json!({"email": "nope"});
+        let registry = FunctionRegistry::basic();
+        let limits = Limits::default();
+        let cx = EvalContext::new(&data, "/", Version::V1_0, &registry, &limits);
+        let checks = json!([
+            {"condition": {"call": "email", "args": {"value": {"path": "/email"}}}, "message": "Bad"},
+            {"condition": {"call": "required", "args": {"value": ""}}},
+        ]);
+        let results = evaluate_checks(Some(&checks), &cx).expect("checks present");
+        assert_eq!(results[0].code.as_deref(), Some("INVALID_EMAIL"));
+        assert_eq!(results[0].severity.as_deref(), Some("error"));
+        assert_eq!(
+            results[0].message.as_deref(),
+            Some("Please enter a valid email address (e.g. user@example.com).")
+        );
+        assert_eq!(results[1].message.as_deref(), Some("Validation failed"));
+    }
+
+    #[test]
+    fn invalid_regex_makes_the_check_invalid() {
+        let registry = FunctionRegistry::basic();
+        let limits = Limits::default();
+        let data = json!({});
+        let cx = EvalContext::new(&data, "/", Version::V0_9, &registry, &limits);
+        let checks = json!([{"condition": {"call": "regex", "args": {"value": "abc", "pattern": "("}}, "message": "m"}]);
+        let results = evaluate_checks(Some(&checks), &cx).expect("checks present");
+        assert!(!results[0].valid);
+        assert!(!cx.take_diagnostics().is_empty());
+    }
 }

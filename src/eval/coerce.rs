@@ -1,4 +1,7 @@
-//! Type coercion of resolved values (SPEC.md §5.3), for renderers that need a definite type.
+//! Type coercion of resolved values ([renderer guide], type coercion), for renderers that
+//! need a definite type.
+//!
+//! [renderer guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/renderer_guide.md
 
 use serde_json::Value;
 

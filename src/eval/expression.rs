@@ -1,4 +1,4 @@
-//! The `formatString` expression language (SPEC.md §5.7): literal text with `${…}`
+//! The `formatString` expression language (basic catalog [guide]): literal text with `${…}`
 //! interpolations.
 //!
 //! An interpolation holds one expression:
@@ -14,6 +14,8 @@
 //! ordinary binding resolution. The grammar and its corner cases follow the reference
 //! parser (a2ui-core's `ExpressionParser`); nesting is capped by
 //! [`Limits::max_expression_depth`](crate::Limits::max_expression_depth).
+//!
+//! [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 
 use serde_json::{Map, Number, Value};
 use thiserror::Error;

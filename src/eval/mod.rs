@@ -2,18 +2,48 @@
 //! scope) and function calls against a surface's data model, and evaluating checks.
 //!
 //! Nothing here touches egui; the renderer and the conformance dump share it.
+//!
+//! A host adds its own client-side functions (called from bindings as
+//! `{"call": name, "args": {...}}`) by implementing [`Function`], or by wrapping a closure in
+//! [`FnFunction`], and registering it with
+//! [`Catalog::register_function`](crate::Catalog::register_function) (or in a
+//! [`FunctionRegistry`] of its own). [`FunctionRegistry::basic`] holds the basic catalog's
+//! 14 functions, the minimal catalog's `capitalize`, the web_core extras (`add`, `equals`,
+//! ...) and the v1.0 system function `@index`. Arguments reach a function already resolved
+//! in the caller's scope; an [`EvalContext`] resolves any dynamic value the same way.
+//!
+//! ```
+//! use egui_a2ui::eval::{EvalContext, FnFunction, FunctionRegistry};
+//! use egui_a2ui::{Limits, Version};
+//! use serde_json::{Value, json};
+//!
+//! let mut functions = FunctionRegistry::basic();
+//! functions.register(FnFunction::new("shout", |args, _cx| {
+//!     let text = args.get("text").and_then(Value::as_str).unwrap_or_default();
+//!     Ok(json!(text.to_uppercase()))
+//! }));
+//!
+//! let data = json!({"user": {"name": "ada"}});
+//! let limits = Limits::default();
+//! let cx = EvalContext::new(&data, "/user", Version::V0_9, &functions, &limits);
+//! // `name` is relative to the scope `/user`, as inside a template instance.
+//! let call = json!({"call": "shout", "args": {"text": {"path": "name"}}});
+//! assert_eq!(cx.resolve(&call), json!("ADA"));
+//! assert_eq!(cx.resolve(&json!({"call": "formatString", "args": {"value": "Hi ${/user/name}"}})), json!("Hi ada"));
+//! ```
 
-pub mod agent_calls;
-pub mod checks;
-pub mod coerce;
-pub mod expression;
-pub mod functions;
+pub(crate) mod agent_calls;
+pub(crate) mod checks;
+pub(crate) mod coerce;
+pub(crate) mod expression;
+pub(crate) mod functions;
 
 use std::cell::{Cell, RefCell};
 
 use serde_json::{Map, Value};
 
-pub use functions::{AllowedCallers, Function, FunctionRegistry};
+pub use checks::CheckResult;
+pub use functions::{AllowedCallers, FnFunction, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
@@ -39,7 +69,7 @@ pub struct EvalContext<'a> {
     diagnostics: RefCell<Vec<A2uiError>>,
     /// v1.0: where calls to functions the renderer lacks go (`callAgentFunction`), with the
     /// surface id they belong to. `None`: such calls are errors.
-    pub agent_calls: Option<(&'a agent_calls::AgentCalls, &'a str)>,
+    pub(crate) agent_calls: Option<(&'a agent_calls::AgentCalls, &'a str)>,
     pending: Cell<bool>,
     agent_caller: Cell<bool>,
 }
@@ -286,7 +316,7 @@ impl<'a> EvalContext<'a> {
 
 /// What a JSON value is, as a dynamic value.
 #[derive(Debug, PartialEq)]
-pub enum DynamicKind<'v> {
+pub(crate) enum DynamicKind<'v> {
     /// A data binding `{"path": ...}`.
     Path(&'v str),
     /// A function call `{"call": ..., "args": ...}`.
@@ -297,7 +327,7 @@ pub enum DynamicKind<'v> {
 
 /// Classify a value: an object with a string `path` is a binding, one with a string `call`
 /// is a function call (template ChildLists, which carry `componentId`, are neither).
-pub fn dynamic_kind(v: &Value) -> DynamicKind<'_> {
+pub(crate) fn dynamic_kind(v: &Value) -> DynamicKind<'_> {
     if let Value::Object(m) = v
         && !m.contains_key("componentId")
     {

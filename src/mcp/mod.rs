@@ -7,14 +7,17 @@
 //! to and from `rmcp::model` types.
 //!
 //! The pieces, in the order a host meets them:
-//! - [`capabilities`]: what to advertise (`io.modelcontextprotocol/ui` extension settings,
-//!   the A2UI catalog capability), at `initialize` or per request.
-//! - [`tools`]: a tool's `_meta.ui` (`resourceUri`, `visibility`) and a renderer resource's
-//!   `contentMimeTypes`.
-//! - [`split`]: one `CallToolResult` split into model-visible blocks, payloads to render and
-//!   dropped blocks (tolerant per block).
-//! - [`session`]: one [`AppSession`] per originating agent tool call, owning its surfaces,
-//!   turning actions into `tools/call` requests and applying their results.
+//! - capabilities: what to advertise ([`UiExtensionSettings`] for the
+//!   `io.modelcontextprotocol/ui` extension, [`A2uiCatalogCapability`]), at `initialize` or
+//!   per request.
+//! - tools: a tool's `_meta.ui` ([`ToolUiMeta`]: `resourceUri`, [`Visibility`]), a renderer
+//!   resource's `contentMimeTypes` ([`ResourceUiMeta`]), all of a server's tools in a
+//!   [`ToolDirectory`].
+//! - split: one `CallToolResult` split ([`split_tool_result`]) into model-visible blocks,
+//!   payloads to render and dropped blocks (tolerant per block), by a [`SplitPolicy`].
+//! - session: one [`AppSession`] per originating agent tool call, owning its surfaces,
+//!   turning actions into `tools/call` requests ([`ToolCallRequest`]) and applying their
+//!   results; a [`SessionHub`] keeps a host's sessions.
 //!
 //! ```
 //! use egui_a2ui::mcp::{AppSession, ToolDirectory, UiExtensionSettings};
@@ -46,23 +49,23 @@
 //! assert!(session.store().surface("s").unwrap().is_visible());
 //! ```
 
-pub mod capabilities;
+mod capabilities;
 mod error;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
-pub mod session;
-pub mod split;
-pub mod tools;
+mod session;
+mod split;
+mod tools;
 
 pub use capabilities::{A2uiCatalogCapability, UiExtensionSettings};
 pub use error::McpError;
 pub use session::{
-    ActionMapping, AppSession, CallRef, MappedCall, ResultOutcome, SessionHub, SessionState,
-    SurfaceNotice, ToolCallRequest,
+    ActionMapFn, ActionMapping, AppSession, CallRef, MappedCall, ResultOutcome, SessionHub,
+    SessionState, SurfaceNotice, TOOL_ERROR, TOOL_NOT_ALLOWED, ToolCallRequest,
 };
 pub use split::{
-    DropReason, DroppedBlock, PayloadData, SplitPolicy, SplitResult, ViewPayload,
-    split_tool_result, view_content_block,
+    DropReason, DroppedBlock, PayloadData, SplitPolicy, SplitResult, ViewPayload, is_a2ui_family,
+    mime_matches, split_tool_result, view_content_block,
 };
 pub use tools::{ResourceUiMeta, ToolDirectory, ToolUiMeta, Visibility};
 

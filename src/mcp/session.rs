@@ -26,8 +26,6 @@ pub const TOOL_NOT_ALLOWED: &str = "MCP_TOOL_NOT_ALLOWED";
 /// Notice code: the action's tool call failed (`isError`, or a transport/JSON-RPC error).
 pub const TOOL_ERROR: &str = "MCP_TOOL_ERROR";
 
-pub use crate::capabilities::{CLIENT_DATA_MODEL_KEY, RENDERER_DATA_MODEL_KEY};
-
 /// Where a session's originating tool call stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SessionState {

@@ -18,7 +18,7 @@ pub struct Component {
     /// BoundValues; a v1.0 component sent with `@catalogId`, `@accessibility`, `@checks` or
     /// `@metadata` keeps those names here, with normalised values); `None` when they are
     /// `props` itself, so they are stored once. Read them with [`Self::wire_props`].
-    pub wire_props: Option<Map<String, Value>>,
+    pub wire_props: Option<Box<Map<String, Value>>>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
@@ -29,7 +29,7 @@ pub struct Component {
 impl Component {
     /// The properties as sent on the wire.
     pub fn wire_props(&self) -> &Map<String, Value> {
-        self.wire_props.as_ref().unwrap_or(&self.props)
+        self.wire_props.as_deref().unwrap_or(&self.props)
     }
 
     /// A normalised property.

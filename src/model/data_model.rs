@@ -2,6 +2,8 @@
 //! the A2UI write rules (strict upsert, delete on `null`/omitted, auto-vivification) and a
 //! revision counter that later work caches by.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::error::A2uiError;
@@ -21,7 +23,7 @@ pub const MAX_POINTER_SEGMENTS: usize = 256;
 /// A JSON document with JSON Pointer reads and writes, and its size kept up to date.
 ///
 /// The size ([`Self::byte_size`]) is the estimated length of the document's JSON text
-/// (see [`value_bytes`]). Every write adjusts it by the size of what it adds and removes,
+/// (strings, numbers and punctuation counted without serialising). Every write adjusts it by the size of what it adds and removes,
 /// so accounting never re-reads the whole model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataModel {
@@ -97,13 +99,21 @@ enum Step<'a> {
 /// Split a JSON pointer into unescaped segments. Empty segments are skipped (as the
 /// reference core does), so `/a//b` is `/a/b` and `""`/`"/"` is the root.
 pub fn parse_pointer(path: &str) -> Result<Vec<String>, A2uiError> {
-    let mut out = Vec::new();
+    Ok(pointer_segments(path)?
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect())
+}
+
+/// [`parse_pointer`], borrowing every segment that has no escape from `path`.
+fn pointer_segments(path: &str) -> Result<Vec<Cow<'_, str>>, A2uiError> {
+    let mut out = Vec::with_capacity(path.len().min(64) / 4 + 1);
     for seg in path.split('/') {
         if seg.is_empty() {
             continue;
         }
         if !seg.contains('~') {
-            out.push(seg.to_owned());
+            out.push(Cow::Borrowed(seg));
             continue;
         }
         let mut s = String::with_capacity(seg.len());
@@ -124,22 +134,9 @@ pub fn parse_pointer(path: &str) -> Result<Vec<String>, A2uiError> {
                 s.push(c);
             }
         }
-        out.push(s);
+        out.push(Cow::Owned(s));
     }
     Ok(out)
-}
-
-/// Join segments back into an absolute pointer (`/` for none).
-pub fn build_pointer<S: AsRef<str>>(segments: &[S]) -> String {
-    if segments.is_empty() {
-        return "/".to_owned();
-    }
-    let mut s = String::new();
-    for seg in segments {
-        s.push('/');
-        s.push_str(&crate::protocol::escape_pointer(seg.as_ref()));
-    }
-    s
 }
 
 /// Resolve a binding path against a scope: absolute paths stand alone, `""` and `"."` are
@@ -237,7 +234,7 @@ impl DataModel {
         }
     }
 
-    /// The estimated size of the whole document's JSON text, in bytes ([`value_bytes`]),
+    /// The estimated size of the whole document's JSON text, in bytes,
     /// kept up to date by every write.
     pub fn byte_size(&self) -> usize {
         self.bytes
@@ -285,7 +282,7 @@ impl DataModel {
         value: Option<Value>,
         max_bytes: Option<usize>,
     ) -> Result<(), A2uiError> {
-        let segs = parse_pointer(path)?;
+        let segs = pointer_segments(path)?;
         if segs.len() > MAX_POINTER_SEGMENTS {
             return Err(A2uiError::DataModel {
                 path: path.chars().take(200).collect(),
@@ -335,7 +332,13 @@ impl DataModel {
             };
             cur = match cur {
                 Value::Object(m) => {
-                    let slot = m.entry(seg.clone()).or_insert_with(fresh);
+                    // Look up by the borrowed key first: only a new key is allocated.
+                    if !m.contains_key(&**seg) {
+                        m.insert(seg.as_ref().to_owned(), fresh());
+                    }
+                    let Some(slot) = m.get_mut(&**seg) else {
+                        return Err(err("vivified container vanished"));
+                    };
                     if slot.is_null() {
                         *slot = fresh();
                     }
@@ -358,11 +361,14 @@ impl DataModel {
         let key = &segs[last];
         match cur {
             Value::Object(m) => match value {
-                Some(v) => {
-                    m.insert(key.clone(), v);
-                }
+                Some(v) => match m.get_mut(&**key) {
+                    Some(slot) => *slot = v,
+                    None => {
+                        m.insert(key.as_ref().to_owned(), v);
+                    }
+                },
                 None => {
-                    m.shift_remove(key);
+                    m.shift_remove(&**key);
                 }
             },
             Value::Array(a) => {
@@ -391,7 +397,7 @@ impl DataModel {
 
     /// The bytes a write adds and removes, walked without changing anything; mirrors what
     /// [`Self::write`] does (vivified containers, array padding, replaced values).
-    fn write_cost(&self, segs: &[String], value: Option<&Value>) -> (usize, usize) {
+    fn write_cost(&self, segs: &[Cow<'_, str>], value: Option<&Value>) -> (usize, usize) {
         let (mut added, mut removed) = (0usize, 0usize);
         let mut cur = if self.root.is_null() {
             removed += 5;
@@ -410,7 +416,7 @@ impl DataModel {
                 Step::FreshObject
             };
             cur = match cur {
-                Step::Existing(Value::Object(m)) => match m.get(seg.as_str()) {
+                Step::Existing(Value::Object(m)) => match m.get(&**seg) {
                     Some(Value::Null) => {
                         removed += 5;
                         added += 2;
@@ -451,7 +457,7 @@ impl DataModel {
         }
         let new = value.map_or(0, value_bytes);
         match (cur, value) {
-            (Step::Existing(Value::Object(m)), _) => match (m.get(key.as_str()), value) {
+            (Step::Existing(Value::Object(m)), _) => match (m.get(&**key), value) {
                 (Some(old), Some(_)) => {
                     removed += value_bytes(old);
                     added += new;
@@ -482,7 +488,7 @@ impl DataModel {
         (added, removed)
     }
 
-    fn check_writable(&self, path: &str, segs: &[String]) -> Result<(), A2uiError> {
+    fn check_writable(&self, path: &str, segs: &[Cow<'_, str>]) -> Result<(), A2uiError> {
         let err = |m: String| A2uiError::DataModel {
             path: path.to_owned(),
             message: m,
@@ -503,7 +509,7 @@ impl DataModel {
                     }
                     return Ok(());
                 }
-                Some(Value::Object(m)) => cur = m.get(seg.as_str()),
+                Some(Value::Object(m)) => cur = m.get(&**seg),
                 Some(Value::Array(a)) => {
                     let Some(idx) = index(seg) else {
                         return Err(err(format!("non-numeric segment {seg:?} on an array")));

@@ -2,13 +2,14 @@
 
 mod catalogs;
 mod component;
-pub mod data_model;
+pub(crate) mod data_model;
 mod store;
 mod surface;
-pub mod tree;
+pub(crate) mod tree;
 
 pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
 pub use component::Component;
 pub use data_model::DataModel;
 pub use store::{Applied, Rejected, StoreId, SurfaceStore, surface_id_hint};
 pub use surface::Surface;
+pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};

@@ -1,5 +1,7 @@
 //! The store of every surface a renderer knows, and the rules that apply agent messages to
-//! them (SPEC.md §2).
+//! them (A2UI [protocol], server-to-client messages).
+//!
+//! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,8 +15,9 @@ use crate::error::{A2uiError, ReportedError};
 use crate::limits::Limits;
 use crate::protocol::{
     ComponentDef, CreateSurface, Envelope, Message, Version, parse_message_owned,
+    parse_message_text,
 };
-use crate::stream::Framed;
+use crate::stream::{Framed, FramedText};
 
 /// What applying one framed message did ([`SurfaceStore::apply_framed`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -317,6 +320,39 @@ impl SurfaceStore {
         })
     }
 
+    /// [`Self::apply_framed`] for a message framed as its JSON text
+    /// ([`crate::stream::for_each_message_text`], [`crate::stream::StreamDecoder::feed_text_each`]):
+    /// the same path, with the text parsed straight into the message types
+    /// ([`crate::protocol::parse_message_text`]) instead of through a `serde_json::Value`.
+    /// What [`Self::feed_document`] and [`crate::Renderer`] use; the result is the same as
+    /// framing the text into a `Value` and calling [`Self::apply_framed`].
+    pub fn apply_framed_text(&mut self, framed: FramedText<'_>) -> Applied {
+        let text = match framed {
+            Ok(text) => text,
+            Err(error) => return self.apply_framed(Err(error)),
+        };
+        // Strict mode validates the JSON value against the schemas first.
+        #[cfg(feature = "validation")]
+        if self.validator.is_some() {
+            return self.apply_framed(
+                serde_json::from_str::<Value>(text).map_err(|e| A2uiError::Json(e.to_string())),
+            );
+        }
+        let index = self.messages_seen;
+        self.messages_seen += 1;
+        match parse_message_text(text).and_then(|env| self.apply(env)) {
+            Ok(applied) => applied,
+            Err(error) => {
+                // Attribution is read again from the text, so a message that applies pays
+                // nothing for it.
+                let hint = crate::protocol::surface_id_hint_text(text);
+                let version = serde_json::from_str::<Value>(text)
+                    .map_or(Version::V0_9, |v| message_version(&v));
+                self.reject(hint, version, index, error)
+            }
+        }
+    }
+
     /// [`Self::apply_framed`] for one JSON message given by reference (it is cloned), as a
     /// `Result`: a rejection is the `Err`.
     pub fn apply_value(&mut self, value: &Value) -> Result<Applied, A2uiError> {
@@ -333,8 +369,8 @@ impl SurfaceStore {
     /// Errors are recorded per message and the rest still applies.
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.limits.clone();
-        crate::stream::for_each_message(bytes, &limits, |f| {
-            self.apply_framed(f);
+        crate::stream::for_each_message_text(bytes, &limits, |f| {
+            self.apply_framed_text(f);
         });
     }
 

@@ -280,6 +280,76 @@ pub fn is_known_type(surface: &Surface, component: &Component, catalogs: &KnownC
         .is_some_and(|c| c.has_component(&component.wire_component))
 }
 
+/// The guards every walk of a surface's tree applies to each node, in this order: the node
+/// budget ([`Limits::max_nodes`]), a missing component, a cycle (the same `(id, scope)` is
+/// already an ancestor) and the depth limit ([`Limits::max_tree_depth`]). One
+/// implementation, shared by the conformance dump walk ([`resolve_tree`]) and the frame walk
+/// of the renderer, so the two can never disagree on where a tree is cut.
+#[derive(Debug)]
+pub(crate) struct NodeGuards {
+    /// `(id, scope)` of every ancestor of the node being visited.
+    stack: Vec<(String, String)>,
+    /// Nodes the walk may still visit.
+    budget: usize,
+    max_depth: usize,
+}
+
+impl NodeGuards {
+    /// Guards for one walk under `limits`.
+    pub(crate) fn new(limits: &Limits) -> Self {
+        Self {
+            stack: Vec::new(),
+            budget: limits.max_nodes,
+            max_depth: limits.max_tree_depth,
+        }
+    }
+
+    /// Check the node `(id, scope)` (`exists`: whether its component is known) and spend
+    /// one node of the budget on it. [`NodeKind::Normal`] means it may be walked: the
+    /// caller then brackets its children with [`Self::enter`] and [`Self::leave`].
+    pub(crate) fn check(&mut self, id: &str, scope: &str, exists: bool) -> NodeKind {
+        if self.budget == 0 {
+            return NodeKind::OverBudget;
+        }
+        self.budget -= 1;
+        if !exists {
+            return NodeKind::Missing;
+        }
+        if self.stack.iter().any(|(i, s)| i == id && s == scope) {
+            return NodeKind::Cycle;
+        }
+        if self.stack.len() >= self.max_depth {
+            return NodeKind::Truncated;
+        }
+        NodeKind::Normal
+    }
+
+    /// Enter a node that passed [`Self::check`].
+    pub(crate) fn enter(&mut self, id: &str, scope: &str) {
+        self.stack.push((id.to_owned(), scope.to_owned()));
+    }
+
+    /// Leave the node last entered.
+    pub(crate) fn leave(&mut self) {
+        self.stack.pop();
+    }
+
+    /// How many ancestors the next node has (0 at the root).
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// The id of the innermost node entered.
+    pub(crate) fn parent(&self) -> Option<&str> {
+        self.stack.last().map(|(id, _)| id.as_str())
+    }
+
+    /// Nodes left in the budget.
+    pub(crate) fn budget(&self) -> usize {
+        self.budget
+    }
+}
+
 /// Walk the surface from its root. Returns `None` when the root component does not exist;
 /// cycles are reported as errors (once per cut), and so is the node budget
 /// ([`Limits::max_nodes`]), once per walk.
@@ -295,9 +365,8 @@ pub fn resolve_tree(
         surface,
         catalogs,
         limits,
-        stack: Vec::new(),
+        guards: NodeGuards::new(limits),
         errors: Vec::new(),
-        budget: limits.max_nodes,
     };
     let root = ChildRef {
         id: surface.root_id.clone(),
@@ -305,7 +374,7 @@ pub fn resolve_tree(
         slot: Cow::Borrowed(""),
         index: None,
     };
-    let node = walk.node(&root, None, 0);
+    let node = walk.node(&root, None);
     (Some(node), walk.errors)
 }
 
@@ -314,15 +383,12 @@ struct Walk<'a> {
     surface: &'a Surface,
     catalogs: &'a KnownCatalogs,
     limits: &'a Limits,
-    /// `(id, scope)` of every ancestor.
-    stack: Vec<(String, String)>,
+    guards: NodeGuards,
     errors: Vec<A2uiError>,
-    /// Nodes left in the budget.
-    budget: usize,
 }
 
 impl Walk<'_> {
-    fn node(&mut self, r: &ChildRef, slot: Option<String>, depth: usize) -> TreeNode {
+    fn node(&mut self, r: &ChildRef, slot: Option<String>) -> TreeNode {
         let component = self.surface.components.get(&r.id);
         let mut node = TreeNode {
             id: r.id.clone(),
@@ -333,44 +399,37 @@ impl Walk<'_> {
             unknown: component.is_some_and(|c| !is_known_type(self.surface, c, self.catalogs)),
             children: Vec::new(),
         };
-        if self.budget == 0 {
-            if !self.errors.iter().any(|e| {
-                matches!(
-                    e,
-                    A2uiError::LimitExceeded {
+        node.kind = self.guards.check(&r.id, &r.scope, component.is_some());
+        match node.kind {
+            NodeKind::Normal => {}
+            NodeKind::OverBudget => {
+                if !self.errors.iter().any(|e| {
+                    matches!(
+                        e,
+                        A2uiError::LimitExceeded {
+                            what: "max_nodes",
+                            ..
+                        }
+                    )
+                }) {
+                    self.errors.push(A2uiError::LimitExceeded {
                         what: "max_nodes",
-                        ..
-                    }
-                )
-            }) {
-                self.errors.push(A2uiError::LimitExceeded {
-                    what: "max_nodes",
-                    limit: self.limits.max_nodes,
-                    actual: self.limits.max_nodes + 1,
-                });
+                        limit: self.limits.max_nodes,
+                        actual: self.limits.max_nodes + 1,
+                    });
+                }
+                return node;
             }
-            node.kind = NodeKind::OverBudget;
-            return node;
+            NodeKind::Cycle => {
+                self.errors.push(A2uiError::Cycle(r.id.clone()));
+                return node;
+            }
+            NodeKind::Missing | NodeKind::Truncated => return node,
         }
-        self.budget -= 1;
         let Some(c) = component else {
-            node.kind = NodeKind::Missing;
             return node;
         };
-        if self
-            .stack
-            .iter()
-            .any(|(id, sc)| *id == r.id && *sc == r.scope)
-        {
-            self.errors.push(A2uiError::Cycle(r.id.clone()));
-            node.kind = NodeKind::Cycle;
-            return node;
-        }
-        if depth >= self.limits.max_tree_depth {
-            node.kind = NodeKind::Truncated;
-            return node;
-        }
-        self.stack.push((r.id.clone(), r.scope.clone()));
+        self.guards.enter(&r.id, &r.scope);
         let surface = self.surface;
         let mut children = Vec::new();
         for_each_child(
@@ -381,7 +440,7 @@ impl Walk<'_> {
             self.limits.max_template_instances,
             |child| {
                 let slot = Some(child.slot.clone().into_owned());
-                let n = self.node(&child, slot, depth + 1);
+                let n = self.node(&child, slot);
                 let over = n.kind == NodeKind::OverBudget;
                 children.push(n);
                 if over {
@@ -392,7 +451,7 @@ impl Walk<'_> {
             },
         );
         node.children = children;
-        self.stack.pop();
+        self.guards.leave();
         node
     }
 }

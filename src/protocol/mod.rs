@@ -1,14 +1,29 @@
 //! Agent → renderer messages of every protocol version, normalised into one internal
 //! [`Message`] type (the v1.0-shaped superset).
 //!
-//! Each wire version has its own adapter ([`v0_8`], [`v0_9`]); [`parse_message`] detects the
-//! version of every message on its own, so one stream may mix versions.
+//! Each wire version has its own (internal) adapter; [`parse_message`] detects the version
+//! of every message on its own, so one stream may mix versions. A host rarely needs this
+//! module: [`SurfaceStore`](crate::SurfaceStore) and [`Renderer`](crate::Renderer) parse
+//! what they are fed. It is here for hosts that inspect or route messages themselves, and
+//! for the MIME type and catalog id constants.
+//!
+//! ```
+//! use egui_a2ui::protocol::{Message, parse_message};
+//! use egui_a2ui::Version;
+//!
+//! let v08 = serde_json::json!({"deleteSurface": {"surfaceId": "s"}});
+//! let envelope = parse_message(&v08).unwrap();
+//! assert_eq!(envelope.version, Version::V0_8);
+//! assert_eq!(envelope.message, Message::DeleteSurface { surface_id: "s".into() });
+//! ```
 
-pub mod reserved;
-pub mod v0_8;
-pub mod v0_9;
+mod fast;
+pub(crate) mod reserved;
+pub(crate) mod v0_8;
+pub(crate) mod v0_9;
 mod version;
 
+pub use fast::surface_id_hint_text;
 pub use version::Version;
 
 use serde_json::{Map, Value};
@@ -147,7 +162,7 @@ pub struct ComponentDef {
     /// names, with values in the bare vocabulary; `id`/`component` removed). `None` when the
     /// wire form is `props` itself, so the properties are stored once; read it with
     /// [`Self::wire_props`].
-    pub wire_props: Option<Map<String, Value>>,
+    pub wire_props: Option<Box<Map<String, Value>>>,
     /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).
     pub wire_component: Option<String>,
     /// v1.0 per-component catalog id.
@@ -157,7 +172,7 @@ pub struct ComponentDef {
 impl ComponentDef {
     /// The properties as sent on the wire.
     pub fn wire_props(&self) -> &Map<String, Value> {
-        self.wire_props.as_ref().unwrap_or(&self.props)
+        self.wire_props.as_deref().unwrap_or(&self.props)
     }
 }
 
@@ -172,10 +187,28 @@ pub fn parse_message_owned(value: Value) -> Result<Envelope, A2uiError> {
                     .ok_or_else(|| A2uiError::UnsupportedVersion(v.clone()))?;
                 v0_9::parse_owned(obj, version).map(|message| Envelope { version, message })
             }
+            None => v0_8::parse_owned(obj).map(|message| Envelope {
+                version: Version::V0_8,
+                message,
+            }),
             _ => parse_message(&Value::Object(obj)),
         },
         other => parse_message(&other),
     }
+}
+
+/// Parse one agent → renderer message from its JSON text, detecting its version: the bulk
+/// messages (versioned `updateComponents`, `updateDataModel`, `deleteSurface`) are
+/// deserialized straight into the [`Envelope`] without building a `serde_json::Value` of the
+/// message first; everything else takes the [`parse_message_owned`] path. Same result and
+/// same errors as `parse_message_owned(serde_json::from_str(text)?)`; text that is not JSON
+/// is an [`A2uiError::Json`].
+pub fn parse_message_text(text: &str) -> Result<Envelope, A2uiError> {
+    if let Some(env) = fast::parse(text) {
+        return Ok(env);
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| A2uiError::Json(e.to_string()))?;
+    parse_message_owned(value)
 }
 
 /// Parse one agent → renderer message, detecting its version.
@@ -198,6 +231,36 @@ pub fn parse_message(value: &Value) -> Result<Envelope, A2uiError> {
             "version must be a string",
         )),
     }
+}
+
+/// The one message type key of an envelope: every key but those in `skip` must be one of
+/// `types` (else `unknown(key)` words the error), and exactly one must be there.
+pub(crate) fn single_message_type<'a>(
+    obj: &'a Map<String, Value>,
+    types: &[&str],
+    skip: &[&str],
+    unknown: impl Fn(&str) -> String,
+) -> Result<&'a str, A2uiError> {
+    let mut kind = None;
+    for k in obj.keys() {
+        if skip.contains(&k.as_str()) {
+            continue;
+        }
+        if !types.contains(&k.as_str()) {
+            return Err(A2uiError::validation(
+                format!("/{}", escape_pointer(k)),
+                unknown(k),
+            ));
+        }
+        if kind.is_some() {
+            return Err(A2uiError::validation(
+                "",
+                "a message must contain exactly one message type",
+            ));
+        }
+        kind = Some(k.as_str());
+    }
+    kind.ok_or_else(|| A2uiError::validation("", "message has no message type"))
 }
 
 pub(crate) fn req_str<'a>(
@@ -284,6 +347,6 @@ pub(crate) fn only_keys(
 }
 
 /// Escape one JSON pointer segment (RFC 6901).
-pub fn escape_pointer(segment: &str) -> String {
+pub(crate) fn escape_pointer(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }

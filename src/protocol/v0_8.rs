@@ -1,16 +1,18 @@
 //! v0.8 wire messages (no `version` key): `beginRendering`, `surfaceUpdate`,
 //! `dataModelUpdate`, `deleteSurface`.
 //!
-//! Components are normalised into the v0.9 vocabulary (SPEC.md §1.2): the `{Type: props}`
+//! Components are normalised into the v0.9 vocabulary ([evolution guide]): the `{Type: props}`
 //! wrapper is unwrapped, BoundValues become literals or `{path}` bindings,
 //! `explicitList`/`template` become ChildLists, and renamed properties take their v0.9
 //! names. The original props are kept beside them for the conformance dump.
+//!
+//! [evolution guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/evolution_guide.md
 
 use serde_json::{Map, Value};
 
 use super::{
     ComponentDef, CreateSurface, DataWrite, Message, STANDARD_CATALOG_V0_8, escape_pointer,
-    only_keys, opt_str, req_obj, req_str,
+    only_keys, opt_str, req_obj, req_str, single_message_type,
 };
 use crate::error::A2uiError;
 
@@ -21,27 +23,45 @@ const TYPES: &[&str] = &[
     "deleteSurface",
 ];
 
+/// Parse a v0.8 message taken by value: the components of a `surfaceUpdate` move into the
+/// result (their wire properties are kept as sent, not copied). Same result as [`parse`].
+pub fn parse_owned(mut obj: Map<String, Value>) -> Result<Message, A2uiError> {
+    let kind = single_message_type(&obj, TYPES, &[], |k| {
+        format!("unknown message type {k:?} (a message without version is v0.8)")
+    })?;
+    if kind != "surfaceUpdate" {
+        return parse(&obj);
+    }
+    let base = "/surfaceUpdate";
+    let body = req_obj(&obj, kind, "")?;
+    only_keys(body, &["surfaceId", "components"], base)?;
+    let surface_id = req_str(body, "surfaceId", base)?.to_owned();
+    let path = "/surfaceUpdate/components";
+    let list = match obj
+        .shift_remove("surfaceUpdate")
+        .and_then(|mut b| b.as_object_mut()?.shift_remove("components"))
+    {
+        Some(Value::Array(a)) if !a.is_empty() => a,
+        Some(Value::Array(_)) => {
+            return Err(A2uiError::validation(path, "components must not be empty"));
+        }
+        _ => return Err(A2uiError::validation(path, "components must be an array")),
+    };
+    let mut components = Vec::with_capacity(list.len());
+    for (i, c) in list.into_iter().enumerate() {
+        components.push(component(c, &|| format!("{path}/{i}"))?);
+    }
+    Ok(Message::UpdateComponents {
+        surface_id,
+        components,
+    })
+}
+
 /// Parse a v0.8 message.
 pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
-    let mut kind = None;
-    for k in obj.keys() {
-        if !TYPES.contains(&k.as_str()) {
-            return Err(A2uiError::validation(
-                format!("/{}", escape_pointer(k)),
-                format!("unknown message type {k:?} (a message without version is v0.8)"),
-            ));
-        }
-        if kind.is_some() {
-            return Err(A2uiError::validation(
-                "",
-                "a message must contain exactly one message type",
-            ));
-        }
-        kind = Some(k.as_str());
-    }
-    let Some(kind) = kind else {
-        return Err(A2uiError::validation("", "message has no message type"));
-    };
+    let kind = single_message_type(obj, TYPES, &[], |k| {
+        format!("unknown message type {k:?} (a message without version is v0.8)")
+    })?;
     let base = format!("/{kind}");
     let body = req_obj(obj, kind, "")?;
     match kind {
@@ -84,7 +104,7 @@ pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
             };
             let mut components = Vec::with_capacity(list.len());
             for (i, c) in list.iter().enumerate() {
-                components.push(component(c, &format!("{path}/{i}"))?);
+                components.push(component(c.clone(), &|| format!("{path}/{i}"))?);
             }
             Ok(Message::UpdateComponents {
                 surface_id,
@@ -206,42 +226,57 @@ fn entry_value(
     Ok(entry.get("value").filter(|v| !v.is_null()).cloned())
 }
 
-fn component(value: &Value, base: &str) -> Result<ComponentDef, A2uiError> {
-    let obj = value
-        .as_object()
-        .ok_or_else(|| A2uiError::validation(base, "a component must be an object"))?;
-    only_keys(obj, &["id", "weight", "component"], base)?;
-    let id = req_str(obj, "id", base)?.to_owned();
-    let wrapper = req_obj(obj, "component", base)?;
-    if wrapper.len() != 1 {
+/// One component, taken by value (`base` names it in errors).
+fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2uiError> {
+    let Value::Object(mut obj) = value else {
         return Err(A2uiError::validation(
-            format!("{base}/component"),
-            "component must have exactly one key, the type name",
+            base(),
+            "a component must be an object",
         ));
+    };
+    // Checked with an empty base first, so the pointer is only built on failure.
+    let check = |base: &str| -> Result<(), A2uiError> {
+        only_keys(&obj, &["id", "weight", "component"], base)?;
+        req_str(&obj, "id", base)?;
+        let wrapper = req_obj(&obj, "component", base)?;
+        if wrapper.len() != 1 {
+            return Err(A2uiError::validation(
+                format!("{base}/component"),
+                "component must have exactly one key, the type name",
+            ));
+        }
+        if let Some((wire_type, props)) = wrapper.iter().next()
+            && !props.is_object()
+        {
+            return Err(A2uiError::validation(
+                format!("{base}/component/{}", escape_pointer(wire_type)),
+                "component properties must be an object",
+            ));
+        }
+        match obj.get("weight") {
+            None | Some(Value::Number(_)) => Ok(()),
+            Some(_) => Err(A2uiError::validation(
+                format!("{base}/weight"),
+                "weight must be a number",
+            )),
+        }
+    };
+    if check("").is_err() {
+        check(&base())?;
     }
-    let Some((wire_type, props)) = wrapper.iter().next() else {
+    let weight = obj.shift_remove("weight");
+    let (Some(Value::String(id)), Some(Value::Object(wrapper))) =
+        (obj.shift_remove("id"), obj.shift_remove("component"))
+    else {
+        return Err(A2uiError::validation(base(), "invalid component"));
+    };
+    let Some((wire_type, Value::Object(wire_props))) = wrapper.into_iter().next() else {
         return Err(A2uiError::validation(
-            format!("{base}/component"),
+            format!("{}/component", base()),
             "component is empty",
         ));
     };
-    let Value::Object(wire_props) = props else {
-        return Err(A2uiError::validation(
-            format!("{base}/component/{}", escape_pointer(wire_type)),
-            "component properties must be an object",
-        ));
-    };
-    let weight = match obj.get("weight") {
-        None => None,
-        Some(w @ Value::Number(_)) => Some(w.clone()),
-        Some(_) => {
-            return Err(A2uiError::validation(
-                format!("{base}/weight"),
-                "weight must be a number",
-            ));
-        }
-    };
-    let (component, mut props) = normalise(wire_type, wire_props);
+    let (component, mut props) = normalise(&wire_type, &wire_props);
     if let Some(w) = weight {
         props.insert("weight".to_owned(), w);
     }
@@ -249,8 +284,8 @@ fn component(value: &Value, base: &str) -> Result<ComponentDef, A2uiError> {
         id,
         component: Some(component),
         props,
-        wire_props: Some(wire_props.clone()),
-        wire_component: Some(wire_type.clone()),
+        wire_props: Some(Box::new(wire_props)),
+        wire_component: Some(wire_type),
         catalog_id: None,
     })
 }

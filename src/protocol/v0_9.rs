@@ -9,8 +9,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    ComponentDef, CreateSurface, DataWrite, Message, Version, escape_pointer, only_keys, opt_bool,
-    opt_str, req_obj, req_str, reserved,
+    ComponentDef, CreateSurface, DataWrite, Message, Version, only_keys, opt_bool, opt_str,
+    req_obj, req_str, reserved, single_message_type,
 };
 use crate::error::A2uiError;
 
@@ -36,31 +36,14 @@ fn message_kind(obj: &Map<String, Value>, version: Version) -> Result<&str, A2ui
     } else {
         V09_TYPES
     };
-    let mut kind = None;
-    for k in obj.keys() {
-        if k == "version" {
-            continue;
-        }
-        if k == "functionCallId" && version == Version::V1_0 {
-            continue;
-        }
-        if !types.contains(&k.as_str()) {
-            return Err(A2uiError::validation(
-                format!("/{}", escape_pointer(k)),
-                format!("unknown message type {k:?} for {version}"),
-            ));
-        }
-        if kind.is_some() {
-            return Err(A2uiError::validation(
-                "",
-                "a message must contain exactly one message type",
-            ));
-        }
-        kind = Some(k.as_str());
-    }
-    let Some(kind) = kind else {
-        return Err(A2uiError::validation("", "message has no message type"));
+    let skip: &[&str] = if version == Version::V1_0 {
+        &["version", "functionCallId"]
+    } else {
+        &["version"]
     };
+    let kind = single_message_type(obj, types, skip, |k| {
+        format!("unknown message type {k:?} for {version}")
+    })?;
     if obj.contains_key("functionCallId") && kind != "callRendererFunction" {
         return Err(A2uiError::validation(
             "/functionCallId",
@@ -360,29 +343,63 @@ fn component(
             "a component must be an object",
         ));
     };
-    let (id, component, catalog_id) = {
+    {
         let fields = |obj: &Map<String, Value>, base: &str| {
-            let id = req_str(obj, "id", base)?.to_owned();
-            let component = opt_str(obj, "component", base)?.map(str::to_owned);
-            let catalog_id = if version == Version::V1_0 {
-                // `@catalogId` (the current v1.0 spelling) wins over the bare key.
-                match opt_str(obj, "@catalogId", base)? {
-                    Some(c) => Some(c.to_owned()),
-                    None => opt_str(obj, "catalogId", base)?.map(str::to_owned),
-                }
-            } else {
-                None
-            };
-            Ok::<_, A2uiError>((id, component, catalog_id))
-        };
-        match fields(&obj, "") {
-            Ok(f) => f,
-            Err(_) => {
-                return Err(fields(&obj, &base())
-                    .err()
-                    .unwrap_or_else(|| A2uiError::validation(base(), "invalid component")));
+            req_str(obj, "id", base)?;
+            opt_str(obj, "component", base)?;
+            if version == Version::V1_0 {
+                opt_str(obj, "@catalogId", base)?;
+                opt_str(obj, "catalogId", base)?;
             }
+            Ok::<_, A2uiError>(())
+        };
+        if fields(&obj, "").is_err() {
+            return Err(fields(&obj, &base())
+                .err()
+                .unwrap_or_else(|| A2uiError::validation(base(), "invalid component")));
         }
+    }
+    let Some(Value::String(id)) = obj.shift_remove("id") else {
+        return Err(A2uiError::validation(base(), "invalid component"));
+    };
+    let component = match obj.shift_remove("component") {
+        Some(Value::String(c)) => Some(c),
+        _ => None,
+    };
+    component_fields(id, component, obj, version, base)
+}
+
+fn invalid(e: Option<A2uiError>, base: &impl Fn() -> String) -> A2uiError {
+    e.unwrap_or_else(|| A2uiError::validation(base(), "invalid component"))
+}
+
+/// A component from its `id`, `component` and other properties (the fast path of
+/// [`super::fast`] builds them straight from the text); `base` names it in errors.
+pub(super) fn component_fields(
+    id: String,
+    component: Option<String>,
+    mut obj: Map<String, Value>,
+    version: Version,
+    base: impl Fn() -> String,
+) -> Result<ComponentDef, A2uiError> {
+    let catalog_id = if version == Version::V1_0 {
+        // `@catalogId` (the current v1.0 spelling) wins over the bare key.
+        let read = |key: &str| {
+            opt_str(&obj, key, "")
+                .map_err(|_| opt_str(&obj, key, &base()).err())
+                .map(|c| c.map(str::to_owned))
+        };
+        let at = read("@catalogId");
+        match at {
+            Ok(Some(c)) => Some(c),
+            Ok(None) => match read("catalogId") {
+                Ok(c) => c,
+                Err(e) => return Err(invalid(e, &base)),
+            },
+            Err(e) => return Err(invalid(e, &base)),
+        }
+    } else {
+        None
     };
     if version == Version::V1_0 && component.as_deref() == Some("Surface") {
         return Err(A2uiError::validation(
@@ -390,8 +407,6 @@ fn component(
             "the Surface component is reserved and created implicitly",
         ));
     }
-    obj.shift_remove("id");
-    obj.shift_remove("component");
     let mut wire_props = None;
     if version == Version::V1_0 {
         obj.shift_remove("catalogId");
@@ -412,7 +427,7 @@ fn component(
             if let Some(c) = at_catalog {
                 wire.insert("@catalogId".to_owned(), c);
             }
-            wire_props = Some(wire);
+            wire_props = Some(Box::new(wire));
         }
     }
     Ok(ComponentDef {

@@ -1,7 +1,8 @@
 //! `accessibility` attributes → AccessKit.
 //!
 //! Every component is drawn inside its own egui `Ui` (the *wrapper*), which is an AccessKit
-//! node: a `GenericContainer`, or a more telling role for containers ([`container_role`]).
+//! node: a `GenericContainer`, or the role its type was registered with
+//! ([`ComponentTraits::role`](crate::catalog::ComponentTraits::role)).
 //! `accessibility.label` replaces the name of the component's main node (its response),
 //! `description` describes it, `hidden: true` (v1.0, a DynamicBoolean) hides the wrapper
 //! and so the whole subtree from assistive technology, and `live` (`polite`, `assertive`)
@@ -86,17 +87,4 @@ impl Accessibility {
             });
         }
     }
-}
-
-/// The AccessKit role of a component's wrapper node, for component types where a screen
-/// reader gains from more than a generic container.
-pub(crate) fn container_role(component: &str) -> Option<egui::accesskit::Role> {
-    use egui::accesskit::Role;
-    Some(match component {
-        "Card" => Role::Group,
-        "List" => Role::List,
-        "Row" | "Column" => Role::GenericContainer,
-        "Video" | "AudioPlayer" => Role::Group,
-        _ => return None,
-    })
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::layout::{DerivedStyle, TextEntry};
 use super::{RendererOptions, a11y};
 use crate::action::{ActionEvent, ClientError, Event, now_timestamp};
 use crate::catalog::Catalog;
@@ -14,7 +15,8 @@ use crate::eval::checks::{CheckResult, evaluate_checks, first_failure};
 use crate::eval::{DynamicKind, EvalContext, coerce, dynamic_kind};
 use crate::limits::Limits;
 use crate::model::tree::{
-    ChildRef, Template, child_refs, is_known_type, template_instance, template_len, template_of,
+    ChildRef, NodeGuards, NodeKind, Template, child_refs, is_known_type, template_instance,
+    template_len, template_of,
 };
 use crate::model::{Component, KnownCatalogs, Surface};
 use crate::protocol::Version;
@@ -28,22 +30,135 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) limits: &'f Limits,
     pub(crate) events: &'f mut Vec<Event>,
     pub(crate) reported_unknown: &'f mut HashSet<(String, String)>,
-    /// `(id, scope)` of every ancestor of the node being drawn.
-    pub(crate) stack: Vec<(String, String)>,
+    /// The node guards (budget, cycle, depth) shared with the conformance walk.
+    pub(crate) guards: NodeGuards,
     /// The egui context (widget-local state lives in its memory).
     pub(crate) ctx: egui::Context,
     /// v1.0 remote function calls.
     pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
-    /// Nodes this frame may still resolve for the surface (`Limits::max_nodes`).
-    pub(crate) budget: usize,
     /// Where drawn instances are recorded, when the host asked for geometry.
     pub(crate) geometry: Option<&'f mut Vec<super::DrawnInstance>>,
     /// The box the node being drawn reported as its own (see
     /// [`ComponentContext::set_geometry_box`]).
     pub(crate) box_override: Option<egui::Rect>,
+    /// What this frame's walk works out once and reuses (derived egui styles).
+    pub(crate) memo: FrameMemo,
+}
+
+/// What one frame's walk of a surface works out once and reuses.
+#[derive(Default)]
+pub(crate) struct FrameMemo {
+    /// Derived styles: (parent style, variant, derived). egui clones the whole `Style` on
+    /// every `style_mut`/`spacing_mut`; sharing one derived `Arc` per parent style and
+    /// variant makes that one clone per frame instead of one per widget.
+    styles: Vec<(Arc<egui::Style>, DerivedStyle, Arc<egui::Style>)>,
+    /// The `Ui` of a flex slot about to draw one node (see
+    /// [`ComponentContext::slot_child_ui`]).
+    bare_slot: Option<egui::Id>,
+    /// The surface's resolution cache, taken out of egui memory on first use and put back
+    /// when the frame ends (see [`ResolveCache`]).
+    resolved: std::cell::RefCell<Option<ResolveCache>>,
+}
+
+/// Resolution cached between frames for one surface: the display strings of properties
+/// bound to the data model, and what a `Text` derives from its string (its Markdown blocks,
+/// its min-content width). Valid for one (components, data model) revision of the surface:
+/// any update of either clears it, so a surface nobody changes is not resolved again
+/// every frame. Entries are keyed by the node's widget id (surface, component id, scope,
+/// type generation) and the property name.
+#[derive(Clone, Default)]
+pub(crate) struct ResolveCache {
+    revision: (u64, u64),
+    strings: egui::IdMap<String>,
+    texts: egui::IdMap<TextEntry>,
+}
+
+impl ResolveCache {
+    /// Clear when the surface changed since the entries were made, or when the cache grew
+    /// past `max` entries (nodes scrolled out of a list and never drawn again).
+    fn validate(&mut self, revision: (u64, u64), max: usize) {
+        if self.revision != revision || self.strings.len() + self.texts.len() > max {
+            self.revision = revision;
+            self.strings.clear();
+            self.texts.clear();
+        }
+    }
+}
+
+impl Drop for SurfaceFrame<'_> {
+    fn drop(&mut self) {
+        if let Some(cache) = self.memo.resolved.get_mut().take() {
+            let key = resolve_cache_key(&self.surface.id);
+            self.ctx.data_mut(|d| d.insert_temp(key, cache));
+        }
+    }
+}
+
+fn resolve_cache_key(surface: &str) -> egui::Id {
+    egui::Id::unique(("a2ui-resolve-cache", surface))
+}
+
+impl FrameMemo {
+    /// `base` changed as `kind` says, shared with every other request this frame.
+    fn style(&mut self, base: &Arc<egui::Style>, kind: DerivedStyle) -> Arc<egui::Style> {
+        if let Some((_, _, derived)) = self
+            .styles
+            .iter()
+            .find(|(b, k, _)| *k == kind && Arc::ptr_eq(b, base))
+        {
+            return Arc::clone(derived);
+        }
+        let mut style = (**base).clone();
+        match kind {
+            DerivedStyle::ButtonContent(color) => {
+                style.interaction.selectable_labels = false;
+                if color.is_some() {
+                    style.visuals.override_text_color = color;
+                }
+            }
+            DerivedStyle::ItemSpacingY(y) => style.spacing.item_spacing.y = y,
+            DerivedStyle::Field { gap, radius } => {
+                style.spacing.item_spacing.y = gap;
+                let widgets = &mut style.visuals.widgets;
+                widgets.inactive.bg_stroke = widgets.noninteractive.bg_stroke;
+                widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
+                for w in [
+                    &mut widgets.inactive,
+                    &mut widgets.hovered,
+                    &mut widgets.active,
+                ] {
+                    w.corner_radius = egui::CornerRadius::same(radius);
+                }
+            }
+        }
+        let derived = Arc::new(style);
+        // Bounded: a frame sees a handful of parent styles.
+        if self.styles.len() >= 64 {
+            self.styles.clear();
+        }
+        self.styles
+            .push((Arc::clone(base), kind, Arc::clone(&derived)));
+        derived
+    }
 }
 
 impl SurfaceFrame<'_> {
+    /// Run `f` on the surface's resolution cache, made valid for its current revision.
+    fn with_resolve_cache<R>(&self, f: impl FnOnce(&mut ResolveCache) -> R) -> R {
+        let mut slot = self.memo.resolved.borrow_mut();
+        let cache = slot.get_or_insert_with(|| {
+            let key = resolve_cache_key(&self.surface.id);
+            self.ctx
+                .data_mut(|d| d.remove_temp::<ResolveCache>(key))
+                .unwrap_or_default()
+        });
+        cache.validate(
+            self.surface.revision(),
+            self.limits.max_nodes.saturating_mul(8),
+        );
+        f(cache)
+    }
+
     /// Report an error once per surface and key (never once per frame).
     fn report_once(&mut self, key: String, error: A2uiError) {
         if self.reported_unknown.insert((self.surface.id.clone(), key)) {
@@ -64,42 +179,50 @@ impl SurfaceFrame<'_> {
         scope: &str,
         index: Option<usize>,
     ) -> egui::Response {
-        // The node budget bounds the whole walk, whatever its shape (shared children,
-        // self-expanding templates); see `Limits`.
-        if self.budget == 0 {
-            self.report_once(
-                "max_nodes".to_owned(),
-                A2uiError::LimitExceeded {
-                    what: "max_nodes",
-                    limit: self.limits.max_nodes,
-                    actual: self.limits.max_nodes + 1,
-                },
-            );
-            return error_placeholder(ui, "too many components");
+        // The guards shared with the conformance walk (`NodeGuards`): the node budget
+        // bounds the whole walk whatever its shape (shared children, self-expanding
+        // templates, see `Limits`), then missing, cycle and depth.
+        // Whether `ui` is a flex slot made for this node alone (taken at once, so no
+        // descendant mistakes it for its own).
+        let bare_slot = self.memo.bare_slot.take() == Some(ui.unique_id());
+        let component = self.surface.components.get(id).cloned();
+        match self.guards.check(id, scope, component.is_some()) {
+            NodeKind::Normal => {}
+            NodeKind::OverBudget => {
+                self.report_once(
+                    "max_nodes".to_owned(),
+                    A2uiError::LimitExceeded {
+                        what: "max_nodes",
+                        limit: self.limits.max_nodes,
+                        actual: self.limits.max_nodes + 1,
+                    },
+                );
+                return error_placeholder(ui, "too many components");
+            }
+            NodeKind::Missing => return missing_placeholder(ui, id),
+            NodeKind::Cycle => {
+                self.report_once(format!("cycle:{id}"), A2uiError::Cycle(id.to_owned()));
+                return error_placeholder(ui, &format!("cycle at {id}"));
+            }
+            NodeKind::Truncated => {
+                self.report_once(
+                    "depth".to_owned(),
+                    A2uiError::LimitExceeded {
+                        what: "max_tree_depth",
+                        limit: self.limits.max_tree_depth,
+                        actual: self.guards.depth() + 1,
+                    },
+                );
+                return error_placeholder(ui, "too deep");
+            }
         }
-        self.budget -= 1;
-        let Some(component) = self.surface.components.get(id).cloned() else {
+        let Some(component) = component else {
             return missing_placeholder(ui, id);
         };
-        if self.stack.iter().any(|(i, s)| i == id && s == scope) {
-            self.report_once(format!("cycle:{id}"), A2uiError::Cycle(id.to_owned()));
-            return error_placeholder(ui, &format!("cycle at {id}"));
-        }
-        if self.stack.len() >= self.limits.max_tree_depth {
-            self.report_once(
-                "depth".to_owned(),
-                A2uiError::LimitExceeded {
-                    what: "max_tree_depth",
-                    limit: self.limits.max_tree_depth,
-                    actual: self.stack.len() + 1,
-                },
-            );
-            return error_placeholder(ui, "too deep");
-        }
         if self.surface.version == crate::protocol::Version::V1_0 {
-            let parent_type = match self.stack.last() {
+            let parent_type = match self.guards.parent() {
                 None => "Surface".to_owned(),
-                Some((pid, _)) => self
+                Some(pid) => self
                     .surface
                     .components
                     .get(pid)
@@ -133,12 +256,12 @@ impl SurfaceFrame<'_> {
             }
         }
         let known = is_known_type(self.surface, &component, self.catalogs);
-        let renderer = if known {
-            self.catalog.renderer(&component.component)
+        let entry = if known {
+            self.catalog.entry(&component.component)
         } else {
             None
         };
-        let Some(renderer) = renderer else {
+        let Some((renderer, role)) = entry else {
             self.report_once(
                 format!("type:{}", component.wire_component),
                 A2uiError::validation(
@@ -154,7 +277,7 @@ impl SurfaceFrame<'_> {
             }
             return ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover());
         };
-        self.stack.push((id.to_owned(), scope.to_owned()));
+        self.guards.enter(id, scope);
         let record = self.geometry.as_mut().map(|g| {
             g.push(super::DrawnInstance {
                 surface: self.surface.id.clone(),
@@ -176,33 +299,27 @@ impl SurfaceFrame<'_> {
             component.generation,
         ));
         // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
-        // `live` for the whole subtree, with a telling role for containers.
-        let mut builder = egui::UiBuilder::new().id_salt(widget_id);
-        if let Some(role) = a11y::container_role(&component.component) {
-            builder = builder.accessibility_role(role);
-        }
-        let scoped = ui.scope_builder(builder, |ui| {
-            let wrapper = ui.unique_id();
-            let mut cx = ComponentContext {
-                frame: self,
-                component: component.clone(),
-                scope: scope.to_owned(),
-                index,
-                widget_id,
-            };
-            let r = renderer.ui(ui, &mut cx);
-            if cx.component.props.contains_key("accessibility") {
-                let attributes =
-                    cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
-                if !attributes.is_empty() {
-                    attributes.apply(ui.ctx(), wrapper, r.id);
-                }
+        // `live` for the whole subtree, with a telling role for containers. A flex slot
+        // made for this node alone (see `ComponentContext::slot_child_ui`) is that `Ui`
+        // already: no second one inside it.
+        let (response, drawn_rect) = if bare_slot {
+            if let Some(role) = role.filter(|r| *r != egui::accesskit::Role::GenericContainer) {
+                ui.ctx()
+                    .accesskit_node_builder(ui.unique_id(), |node| node.set_role(role));
             }
-            r
-        });
-        let drawn_rect = scoped.response.rect;
-        let response = scoped.inner;
-        self.stack.pop();
+            let r = self.draw_component(ui, &*renderer, component, scope, index, widget_id);
+            (r, ui.min_rect())
+        } else {
+            let mut builder = egui::UiBuilder::new().id_salt(widget_id);
+            if let Some(role) = role {
+                builder = builder.accessibility_role(role);
+            }
+            let scoped = ui.scope_builder(builder, |ui| {
+                self.draw_component(ui, &*renderer, component, scope, index, widget_id)
+            });
+            (scoped.inner, scoped.response.rect)
+        };
+        self.guards.leave();
         let own = self.box_override.take();
         self.box_override = outer_override;
         if let (Some(i), Some(g)) = (record, self.geometry.as_mut())
@@ -211,6 +328,35 @@ impl SurfaceFrame<'_> {
             entry.rect = own.or(Some(drawn_rect)).filter(|r| r.is_finite());
         }
         response
+    }
+
+    /// Draw one component into its own `Ui` (the node's AccessKit wrapper) and apply its
+    /// `accessibility` attributes.
+    fn draw_component(
+        &mut self,
+        ui: &mut egui::Ui,
+        renderer: &dyn crate::catalog::ComponentRenderer,
+        component: Arc<Component>,
+        scope: &str,
+        index: Option<usize>,
+        widget_id: egui::Id,
+    ) -> egui::Response {
+        let wrapper = ui.unique_id();
+        let mut cx = ComponentContext {
+            frame: self,
+            component,
+            scope: scope.to_owned(),
+            index,
+            widget_id,
+        };
+        let r = renderer.ui(ui, &mut cx);
+        if cx.component.props.contains_key("accessibility") {
+            let attributes = cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
+            if !attributes.is_empty() {
+                attributes.apply(ui.ctx(), wrapper, r.id);
+            }
+        }
+        r
     }
 }
 
@@ -366,6 +512,21 @@ impl ComponentContext<'_, '_> {
         self.frame.box_override = Some(rect);
     }
 
+    /// The egui style of `ui` changed as `kind` says, shared across the frame (see
+    /// [`FrameMemo`]): install it with `UiBuilder::style` or `Ui::set_style`.
+    pub(crate) fn derived_style(&mut self, ui: &egui::Ui, kind: DerivedStyle) -> Arc<egui::Style> {
+        self.frame.memo.style(ui.style(), kind)
+    }
+
+    /// The style of a button's content `Ui` (see [`DerivedStyle::ButtonContent`]).
+    pub(crate) fn button_style(
+        &mut self,
+        ui: &egui::Ui,
+        text_color: Option<egui::Color32>,
+    ) -> Arc<egui::Style> {
+        self.derived_style(ui, DerivedStyle::ButtonContent(text_color))
+    }
+
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         self.frame.limits
@@ -388,7 +549,7 @@ impl ComponentContext<'_, '_> {
 
     /// The accent for foreground marks (links, icons, focus) on this surface: the agent's
     /// `primaryColor` made readable on the host's panel, else the host's hyperlink colour.
-    /// See [`theme`](super::theme) for primary fills (`theme::with_primary_visuals`).
+    /// Primary fills (filled buttons) follow the agent's `primaryColor` the same way.
     pub fn accent_color(&self, ui: &egui::Ui) -> egui::Color32 {
         super::theme::readable_accent(ui.visuals(), self.primary_color())
     }
@@ -447,10 +608,75 @@ impl ComponentContext<'_, '_> {
         self.with_eval(|cx| cx.resolve_deep(raw))
     }
 
-    /// A property as text (`""` when absent or null), cut at the string limit.
+    /// A property as text (`""` when absent or null), cut at the string limit. A property
+    /// bound to a data path is resolved once per revision of the surface, and cached
+    /// between frames until the surface changes.
     pub fn string(&self, name: &str) -> String {
+        if !self.is_path_bound(name) {
+            return self.string_uncached(name);
+        }
+        let key = self.widget_id.with(("a2ui-string", name));
+        if let Some(s) = self
+            .frame
+            .with_resolve_cache(|c| c.strings.get(&key).cloned())
+        {
+            return s;
+        }
+        let s = self.string_uncached(name);
+        self.frame
+            .with_resolve_cache(|c| c.strings.insert(key, s.clone()));
+        s
+    }
+
+    fn string_uncached(&self, name: &str) -> String {
         let s = coerce::to_display_string(&self.value(name));
         truncate(s, self.frame.limits.max_string_chars)
+    }
+
+    /// Whether the property is a `{"path"}` binding (deterministic for a data revision).
+    fn is_path_bound(&self, name: &str) -> bool {
+        self.component
+            .props
+            .get(name)
+            .is_some_and(|v| matches!(dynamic_kind(v), DynamicKind::Path(_)))
+    }
+
+    /// A `Text`'s string and what it derives from it, from the resolution cache when the
+    /// surface did not change (only for a literal or path-bound `name`: function calls may
+    /// depend on more than the data model).
+    pub(crate) fn text_entry(
+        &self,
+        name: &str,
+        make: impl FnOnce(String) -> TextEntry,
+    ) -> TextEntry {
+        let cacheable = match self.component.props.get(name) {
+            None => true,
+            Some(v) => !matches!(dynamic_kind(v), DynamicKind::Call(_)),
+        };
+        if !cacheable {
+            return make(self.string_uncached(name));
+        }
+        let key = self.widget_id.with(("a2ui-text", name));
+        if let Some(e) = self
+            .frame
+            .with_resolve_cache(|c| c.texts.get(&key).cloned())
+        {
+            return e;
+        }
+        let entry = make(self.string_uncached(name));
+        self.frame
+            .with_resolve_cache(|c| c.texts.insert(key, entry.clone()));
+        entry
+    }
+
+    /// Remember a `Text`'s min-content measurement (see [`TextEntry::min_content`]).
+    pub(crate) fn set_text_min_content(&self, name: &str, min_content: (f32, f32, f32)) {
+        let key = self.widget_id.with(("a2ui-text", name));
+        self.frame.with_resolve_cache(|c| {
+            if let Some(e) = c.texts.get_mut(&key) {
+                e.min_content = Some(min_content);
+            }
+        });
     }
 
     /// A property as text, `None` when absent or null.
@@ -534,6 +760,9 @@ impl ComponentContext<'_, '_> {
 
     /// This component's `checks`, evaluated now (empty when it has none).
     pub fn checks(&self) -> Vec<CheckResult> {
+        if !self.component.props.contains_key("checks") {
+            return Vec::new();
+        }
         self.with_eval(|cx| evaluate_checks(self.component.props.get("checks"), cx))
             .unwrap_or_default()
     }
@@ -551,7 +780,7 @@ impl ComponentContext<'_, '_> {
             .frame
             .limits
             .max_template_instances
-            .min(self.frame.budget.saturating_add(1));
+            .min(self.frame.guards.budget().saturating_add(1));
         child_refs(
             &self.component,
             &self.scope,
@@ -594,6 +823,25 @@ impl ComponentContext<'_, '_> {
     /// Draw a child node.
     pub fn child_ui(&mut self, ui: &mut egui::Ui, child: &ChildRef) -> egui::Response {
         self.frame.node_ui(ui, &child.id, &child.scope, child.index)
+    }
+
+    /// Draw a child node into `ui`, a slot `Ui` made for it alone (nothing else is drawn in
+    /// it): the slot then doubles as the child's own `Ui`, which saves a `Ui` per child.
+    pub(crate) fn slot_child_ui(&mut self, ui: &mut egui::Ui, child: &ChildRef) -> egui::Response {
+        self.frame.memo.bare_slot = Some(ui.unique_id());
+        let r = self.frame.node_ui(ui, &child.id, &child.scope, child.index);
+        self.frame.memo.bare_slot = None;
+        r
+    }
+
+    /// [`Self::child_id_ui`] into a `Ui` made for that child alone (see
+    /// [`Self::slot_child_ui`]).
+    pub(crate) fn bare_child_id_ui(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
+        let scope = self.scope.clone();
+        self.frame.memo.bare_slot = Some(ui.unique_id());
+        let r = self.frame.node_ui(ui, id, &scope, None);
+        self.frame.memo.bare_slot = None;
+        r
     }
 
     /// Draw the component with this id at this node's scope (single-child slots).

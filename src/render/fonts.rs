@@ -1,40 +1,5 @@
-//! The bundled text and symbol fonts, and the one set-up call that installs them.
-//!
-//! The reference web renderer draws with Roboto; egui's built-in font (Ubuntu Light) has
-//! no bold and lacks the symbols agents send (`TLV → SFO`, `✓ Done`, `☀ 72°`). So the crate
-//! bundles (`assets/fonts/`, licences beside each font):
-//!
-//! - **Roboto** Regular and Bold (Apache-2.0), subset to Latin, Greek, Cyrillic and
-//!   Vietnamese with punctuation, currency (`€ £ ¥ ₹`), letterlike and number forms;
-//! - **DejaVu Sans**, its symbol blocks only (Bitstream Vera licence): arrows, maths,
-//!   technical symbols, shapes, check marks (`✓ ✔ ✗`), stars, dingbats, box drawing;
-//! - **Noto Sans Symbols 2** (OFL-1.1), only what the two above lack in U+2000–2BFF:
-//!   media controls (`⏮ ⏸`), `⌚ ⌛`, weather (`⛅`), `⭐ ⭕ ❓ ❗`.
-//!
-//! [`install_fonts`] registers them: `Proportional` becomes Roboto Regular, then the two
-//! symbol fonts, then egui's own fonts as before; the family [`BOLD_FAMILY`] is Roboto Bold
-//! with the same fallbacks; `Monospace` gains the symbol fonts as its last fallbacks. The
-//! [`Renderer`](super::Renderer) calls it on its first frame (and
-//! [`Renderer::install`](super::Renderer::install) does too), so a host gets these fonts by
-//! default. This changes the host's `Proportional` font for its whole UI. To keep the
-//! host's own fonts, set [`RendererOptions::install_fonts`](super::RendererOptions) to
-//! `false`; a host that builds its own [`egui::FontDefinitions`] can merge the bundled fonts
-//! into them with [`extend_definitions`]. Text drawn in the bold family should go through
-//! [`bold_family`], which falls back to `Proportional` when the family is not installed.
-//!
-//! ```
-//! let ctx = egui::Context::default();
-//! egui_a2ui::install_fonts(&ctx);
-//! let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
-//!     assert_eq!(
-//!         egui_a2ui::render::fonts::bold_family(ui.ctx()),
-//!         egui::FontFamily::Name("a2ui-bold".into())
-//!     );
-//!     let body = egui::FontId::proportional(14.0);
-//!     assert!(ui.ctx().fonts_mut(|f| f.has_glyphs(&body, "TLV → SFO ✓ €12 • 72°")));
-//! });
-//! output.textures_delta.clear(); // a real integration hands these to its painter
-//! ```
+//! The bundled text and symbol fonts, and the one set-up call that installs them
+//! ([`install_fonts`], whose docs say what is bundled and why).
 
 use egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
 use egui::{FontData, FontDefinitions, FontFamily};
@@ -79,7 +44,8 @@ pub fn bold_family(ctx: &egui::Context) -> FontFamily {
 
 /// Whether the bundled text fonts are active in `ctx` this pass (they become active one pass
 /// after [`install_fonts`] when text was already laid out in the pass that installed them).
-pub fn fonts_ready(ctx: &egui::Context) -> bool {
+#[cfg(test)]
+pub(crate) fn fonts_ready(ctx: &egui::Context) -> bool {
     ctx.fonts(|f| f.definitions().font_data.contains_key(REGULAR_FONT))
 }
 
@@ -144,13 +110,41 @@ fn inserts() -> Vec<FontInsert> {
 
 /// Install the bundled fonts on `ctx`: Roboto as the `Proportional` text font, Roboto Bold
 /// as [`BOLD_FAMILY`], the symbol fonts as fallbacks of both (and of `Monospace`), and the
-/// Material Icons font of the `Icon` component ([`super::icons::ICON_FAMILY`]). egui's own
-/// fonts stay as the last fallbacks.
+/// Material Icons font of the `Icon` component ([`icon_family`](crate::render::icon_family)).
+/// egui's own fonts stay as the last fallbacks.
 ///
-/// Call it once at start-up, or let the [`Renderer`](super::Renderer) call it on its first
+/// Call it once at start-up, or let the [`Renderer`](crate::Renderer) call it on its first
 /// frame. Later calls on the same context do nothing, so a host that changes its fonts
 /// afterwards (`ctx.set_fonts`) keeps its choice. The fonts become active at the start of
 /// the next pass, or right away if no text was laid out yet in this one.
+///
+/// Why: the reference web renderer draws with Roboto; egui's built-in font (Ubuntu Light)
+/// has no bold and lacks the symbols agents send (`TLV → SFO`, `✓ Done`, `☀ 72°`). So the
+/// crate bundles (`assets/fonts/`, licences beside each font):
+///
+/// - **Roboto** Regular and Bold (Apache-2.0), subset to Latin, Greek, Cyrillic and
+///   Vietnamese with punctuation, currency (`€ £ ¥ ₹`), letterlike and number forms;
+/// - **DejaVu Sans**, its symbol blocks only (Bitstream Vera licence): arrows, maths,
+///   technical symbols, shapes, check marks (`✓ ✔ ✗`), stars, dingbats, box drawing;
+/// - **Noto Sans Symbols 2** (OFL-1.1), only what the two above lack in U+2000–2BFF:
+///   media controls (`⏮ ⏸`), `⌚ ⌛`, weather (`⛅`), `⭐ ⭕ ❓ ❗`.
+///
+/// This changes the host's `Proportional` font for its whole UI. To keep the host's own
+/// fonts, set [`RendererOptions::install_fonts`](crate::RendererOptions) to `false`; a host
+/// that builds its own [`egui::FontDefinitions`] can merge the bundled fonts into them with
+/// [`extend_definitions`](crate::render::extend_definitions).
+///
+/// ```
+/// let ctx = egui::Context::default();
+/// egui_a2ui::install_fonts(&ctx);
+/// let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+///     let body = egui::FontId::proportional(14.0);
+///     assert!(ui.ctx().fonts_mut(|f| f.has_glyphs(&body, "TLV → SFO ✓ €12 • 72°")));
+///     let bold = egui::FontFamily::Name(egui_a2ui::render::BOLD_FAMILY.into());
+///     assert!(ui.ctx().fonts_mut(|f| f.has_glyphs(&egui::FontId::new(14.0, bold), "Bold ✓")));
+/// });
+/// output.textures_delta.clear(); // a real integration hands these to its painter
+/// ```
 pub fn install_fonts(ctx: &egui::Context) {
     super::icons::install_icon_font(ctx);
     install_text_fonts(ctx);
@@ -175,10 +169,13 @@ pub(crate) fn install_text_fonts(ctx: &egui::Context) {
 /// left alone, so calling it twice changes nothing.
 ///
 /// ```
+/// use egui::FontFamily;
+///
 /// let mut defs = egui::FontDefinitions::default();
-/// egui_a2ui::render::fonts::extend_definitions(&mut defs);
-/// let proportional = &defs.families[&egui::FontFamily::Proportional];
-/// assert_eq!(proportional[0], egui_a2ui::render::fonts::REGULAR_FONT);
+/// egui_a2ui::render::extend_definitions(&mut defs);
+/// let egui_first = &egui::FontDefinitions::default().families[&FontFamily::Proportional][0];
+/// assert_ne!(&defs.families[&FontFamily::Proportional][0], egui_first); // Roboto comes first
+/// assert!(defs.families.contains_key(&FontFamily::Name(egui_a2ui::render::BOLD_FAMILY.into())));
 /// ```
 pub fn extend_definitions(definitions: &mut FontDefinitions) {
     for insert in inserts() {

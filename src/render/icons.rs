@@ -149,7 +149,7 @@ pub fn snake_case(name: &str) -> String {
 /// The glyph of an icon name (A2UI camelCase or Material snake_case), if the font has it.
 ///
 /// ```
-/// use egui_a2ui::render::icons::icon_glyph;
+/// use egui_a2ui::render::icon_glyph;
 /// assert_eq!(icon_glyph("shoppingCart"), icon_glyph("shopping_cart"));
 /// assert!(icon_glyph("priority_high").is_some());
 /// assert!(icon_glyph("noSuchIcon").is_none());

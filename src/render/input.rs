@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::ComponentContext;
+use crate::catalog::NameSource;
 use crate::eval::coerce;
 use crate::model::tree::child_refs;
 
@@ -47,9 +48,10 @@ impl ComponentContext<'_, '_> {
         }
     }
 
-    /// The visible text of a component subtree, as an accessible name: a Text's text, an
-    /// Icon's name (`arrowBack` → `arrow back`), and the texts of a container's children
-    /// joined with spaces. Bounded in depth and node count.
+    /// The visible text of a component subtree, as an accessible name: each component
+    /// gives what its [`NameSource`] says (a Text its text, an Icon its name humanised,
+    /// `arrowBack` → `arrow back`, a container the texts of its children joined with
+    /// spaces). Bounded in depth and node count.
     pub fn subtree_text(&self, id: &str) -> String {
         let mut parts = Vec::new();
         let mut budget = TEXT_NODES;
@@ -72,16 +74,21 @@ impl ComponentContext<'_, '_> {
         let Some(component) = self.frame.surface.component(id).cloned() else {
             return;
         };
-        match component.component.as_str() {
-            "Text" => {
-                let text = self.resolve_at(scope, component.props.get("text"));
+        match self
+            .frame
+            .catalog
+            .traits_or_default(&component.component)
+            .name_source()
+        {
+            NameSource::Text(prop) => {
+                let text = self.resolve_at(scope, component.props.get(prop));
                 let text = strip_markdown(&text);
                 if !text.is_empty() {
                     out.push(text);
                 }
             }
-            "Icon" => {
-                let name = match component.props.get("name") {
+            NameSource::Symbol(prop) => {
+                let name = match component.props.get(prop) {
                     Some(Value::String(s)) => s.clone(),
                     other => self.resolve_at(scope, other),
                 };
@@ -89,7 +96,8 @@ impl ComponentContext<'_, '_> {
                     out.push(humanize(&name));
                 }
             }
-            _ => {
+            NameSource::None => {}
+            NameSource::Children => {
                 let children = child_refs(
                     &component,
                     scope,

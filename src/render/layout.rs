@@ -54,19 +54,56 @@ const MAX_LIST_ROWS_PER_PASS: usize = 256;
 /// The row size a virtualised list assumes before it has measured one.
 const DEFAULT_ROW_SIZE: f32 = 24.0;
 
+/// A variant of the egui style in force that a component draws with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum DerivedStyle {
+    /// A button's content: labels do not take the click, and text takes `Some` colour.
+    ButtonContent(Option<egui::Color32>),
+    /// `item_spacing.y` set to this many points.
+    ItemSpacingY(f32),
+    /// A text field's group: `item_spacing.y` of `gap`, and the reference's field box (a
+    /// 1 px border in every state, corners of `radius`).
+    Field {
+        /// `item_spacing.y`.
+        gap: f32,
+        /// The corner radius.
+        radius: u8,
+    },
+}
+
+/// What a `Text` node derives from its resolved string.
+#[derive(Clone)]
+pub(crate) struct TextEntry {
+    /// Its Markdown blocks.
+    pub(crate) blocks: std::sync::Arc<Vec<crate::render::markdown::Block>>,
+    /// Its min-content width: (font size, unwrapped width it was measured with, width of
+    /// the longest word).
+    pub(crate) min_content: Option<(f32, f32, f32)>,
+}
+
 /// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
-/// `None` to size to content.
+/// `None` to size to content. A container hands one to each child with [`Slot::new`]; a
+/// component reads the one it was given with [`Incoming::of`].
+///
+/// ```
+/// use egui_a2ui::catalog::{Axis, Extent};
+///
+/// // A child of a Row stretched to the row's 40 pt height, its width its own.
+/// let e = Extent::from_axes(Axis::Horizontal, None, Some(40.0));
+/// assert_eq!(e, Extent { width: None, height: Some(40.0) });
+/// assert_eq!(e.across(Axis::Horizontal), Some(40.0));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Extent {
+pub struct Extent {
     /// The exact width, or `None` for content width.
-    pub(crate) width: Option<f32>,
+    pub width: Option<f32>,
     /// The exact height, or `None` for content height.
-    pub(crate) height: Option<f32>,
+    pub height: Option<f32>,
 }
 
 impl Extent {
     /// The extent along `axis`.
-    pub(crate) fn along(self, axis: Axis) -> Option<f32> {
+    pub fn along(self, axis: Axis) -> Option<f32> {
         match axis {
             Axis::Horizontal => self.width,
             Axis::Vertical => self.height,
@@ -74,7 +111,7 @@ impl Extent {
     }
 
     /// The extent across `axis`.
-    pub(crate) fn across(self, axis: Axis) -> Option<f32> {
+    pub fn across(self, axis: Axis) -> Option<f32> {
         match axis {
             Axis::Horizontal => self.height,
             Axis::Vertical => self.width,
@@ -82,7 +119,7 @@ impl Extent {
     }
 
     /// An extent from its main and cross parts.
-    pub(crate) fn from_axes(axis: Axis, main: Option<f32>, cross: Option<f32>) -> Self {
+    pub fn from_axes(axis: Axis, main: Option<f32>, cross: Option<f32>) -> Self {
         match axis {
             Axis::Horizontal => Self {
                 width: main,
@@ -96,7 +133,7 @@ impl Extent {
     }
 
     /// Both axes made smaller by `by` (padding), never below zero.
-    pub(crate) fn shrink(self, by: Vec2) -> Self {
+    pub fn shrink(self, by: Vec2) -> Self {
         Self {
             width: self.width.map(|w| (w - by.x).max(0.0)),
             height: self.height.map(|h| (h - by.y).max(0.0)),
@@ -115,11 +152,18 @@ struct SlotTag {
 /// slot id with this salt.
 const BASIS_SALT: &str = "a2ui-basis";
 
-/// What the parent of a container asks of it, and where to report its natural size.
+/// What the parent of a component asks of it, and where to report its natural size.
+///
+/// A container reads it first thing ([`Incoming::of`]), sizes itself from
+/// [`extent`](Self::extent) (filling an axis given a size, sizing the other to its
+/// content), and at the end reports the size its content needs with [`Incoming::report`],
+/// whatever it was stretched to, so that its parent's next measurement does not ratchet.
+/// A leaf widget may ignore it: its natural size is what it allocated. See [`Slot`] for a
+/// whole container.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Incoming {
+pub struct Incoming {
     /// The extent to fill.
-    pub(crate) extent: Extent,
+    pub extent: Extent,
     report: Option<Id>,
 }
 
@@ -127,13 +171,16 @@ impl Incoming {
     /// What the parent of the component drawing into `ui` asks of it. Outside a slot (the
     /// surface root, a child of a host or foreign widget) a container behaves like a block:
     /// it fills the available width and sizes its height to content.
-    pub(crate) fn of(ui: &Ui) -> Self {
+    pub fn of(ui: &Ui) -> Self {
         // The renderer's `Ui` is the per-node scope the tree walk opens inside the slot, so
         // the tag sits on it or on its parent. Looking further up would pick up the slot of
         // some ancestor (e.g. a Button wrapping this node) and apply its sizes here.
+        // A `Ui` of a known kind (a frame, a button's content) is not a node wrapper: a node
+        // drawn straight into it is not in its parent's slot.
         let stack = ui.stack();
+        let parent = stack.parent.as_deref().filter(|_| stack.kind().is_none());
         let tag = std::iter::once(&**stack)
-            .chain(stack.parent.as_deref())
+            .chain(parent)
             .find_map(|s| s.tags().get_downcast::<SlotTag>(SLOT_TAG).copied());
         match tag {
             Some(t) => Self {
@@ -152,7 +199,7 @@ impl Incoming {
 
     /// Whether the component is drawn in a container's slot (else it is the surface root or
     /// inside a leaf widget such as a Button).
-    pub(crate) fn in_slot(&self) -> bool {
+    pub fn in_slot(&self) -> bool {
         self.report.is_some()
     }
 
@@ -161,7 +208,7 @@ impl Incoming {
     /// A row shrinks its children from these widths, so wrapping never feeds back.
     /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
     /// shrink it.
-    pub(crate) fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
+    pub fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
         if let Some(id) = self.report {
             let basis = sanitize_size(vec2(width, min.min(width)));
             ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), basis));
@@ -169,7 +216,8 @@ impl Incoming {
     }
 
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
-    pub(crate) fn report(&self, ui: &Ui, natural: Vec2) {
+    /// Without a report the parent measures what the component allocated.
+    pub fn report(&self, ui: &Ui, natural: Vec2) {
         if let Some(id) = self.report {
             let natural = sanitize_size(natural);
             ui.data_mut(|d| d.insert_temp(id, natural));
@@ -177,20 +225,82 @@ impl Incoming {
     }
 }
 
-/// A child drawn in a slot.
-pub(crate) struct Placed {
+/// A child drawn in a slot ([`Slot::show`]).
+#[derive(Debug)]
+pub struct Placed {
     /// The child's own response.
-    pub(crate) response: Response,
+    pub response: Response,
     /// The slot `Ui`'s response (with the slot's sense).
-    pub(crate) slot: Response,
-    /// How big the child's content is, whatever it was stretched to.
-    pub(crate) natural: Vec2,
-    /// The width the child reported as its flex basis and its min-content width, if it did.
-    pub(crate) basis: Option<Vec2>,
+    pub slot: Response,
+    /// How big the child's content is, whatever it was stretched to: what it reported with
+    /// [`Incoming::report`], else what it allocated.
+    pub natural: Vec2,
+    /// The width the child reported as its flex basis and its min-content width
+    /// ([`Incoming::report_basis`]), if it did.
+    pub basis: Option<Vec2>,
 }
 
-/// A child `Ui` with an exact rectangle that tells the child how big to be.
-pub(crate) struct Slot {
+/// A child `Ui` with an exact rectangle that tells the child how big to be: how a container
+/// draws each of its children.
+///
+/// egui lays a frame out in one pass, so a container cannot ask a child its size before
+/// placing it. It plans with what it measured in the previous pass (kept in egui memory
+/// under its [`ComponentContext::widget_id`]), draws each child in a slot, reads the
+/// child's natural size from [`Placed::natural`], and asks egui for another pass
+/// (`request_discard`) when a size it planned with changed. A container that places its
+/// children from sizes measured in the same pass, as below, needs no memory.
+///
+/// The child itself is drawn through [`ComponentContext::child_ui`], so it gets every
+/// guard of the tree walk (missing child, cycle, depth, node budget, unknown type).
+///
+/// A two-column grid (cells share a row by their `weight`, rows stack top to bottom):
+///
+/// ```
+/// use egui::{Rect, Sense, Vec2, vec2};
+/// use egui_a2ui::ComponentContext;
+/// use egui_a2ui::catalog::{Extent, Incoming, Justify, Slot, plan_main};
+///
+/// fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+///     let incoming = Incoming::of(ui);
+///     let width = incoming.extent.width.unwrap_or_else(|| ui.available_width());
+///     let origin = ui.available_rect_before_wrap().min;
+///     let gap = 8.0;
+///     let children = cx.children();
+///     let mut y = 0.0;
+///     let mut natural = Vec2::ZERO;
+///     for (r, row) in children.chunks(2).enumerate() {
+///         let weights: Vec<f32> = row.iter().map(|c| cx.child_weight(&c.id)).collect();
+///         // Every cell grows (`stretch`): the row's width is shared by weight.
+///         let plan = plan_main(Some(width), &[0.0, 0.0], &weights, Justify::Stretch, gap);
+///         let (mut x, mut height) = (0.0, 0.0_f32);
+///         for (i, child) in row.iter().enumerate() {
+///             x += plan.lead[i];
+///             let w = plan.grow[i].unwrap_or(0.0);
+///             let rect = Rect::from_min_size(origin + vec2(x, y), vec2(w, 10_000.0));
+///             let placed = Slot::new(cx.widget_id().with((r, i)), rect, Extent {
+///                 width: Some(w),
+///                 height: None,
+///             })
+///             .fill_width(cx.child_traits(&child.id).fills_width())
+///             .show(ui, |ui| cx.child_ui(ui, child));
+///             height = height.max(placed.natural.y);
+///             x += w;
+///         }
+///         natural = vec2(natural.x.max(x), y + height);
+///         y += height + gap;
+///     }
+///     let response = ui.allocate_rect(
+///         Rect::from_min_size(origin, vec2(width, natural.y)),
+///         Sense::hover(),
+///     );
+///     incoming.report(ui, natural);
+///     response
+/// }
+///
+/// let mut catalog = egui_a2ui::Catalog::basic();
+/// catalog.register("Grid", grid);
+/// ```
+pub struct Slot {
     key: Id,
     rect: Rect,
     extent: Extent,
@@ -202,7 +312,7 @@ pub(crate) struct Slot {
 impl Slot {
     /// A slot at `rect` (the child may not draw beyond it, except to overflow) asking for
     /// `extent`. `key` must be unique among the parent's slots and stable across passes.
-    pub(crate) fn new(key: Id, rect: Rect, extent: Extent) -> Self {
+    pub fn new(key: Id, rect: Rect, extent: Extent) -> Self {
         Self {
             key,
             rect: sanitize_rect(rect),
@@ -213,27 +323,30 @@ impl Slot {
         }
     }
 
-    /// Make leaf widgets (text fields, buttons) fill the slot's width. Only sound where the
-    /// width does not come from the child's own measured width, or the width would ratchet.
-    pub(crate) fn fill_width(mut self, fill: bool) -> Self {
+    /// Make leaf widgets (text fields, buttons) fill the slot's width (a justified egui
+    /// layout). Only sound where the width does not come from the child's own measured
+    /// width, or the width would ratchet; and only for children whose
+    /// [`ComponentTraits::fills_width`](crate::catalog::ComponentTraits::fills_width) says
+    /// so ([`ComponentContext::child_traits`]).
+    pub fn fill_width(mut self, fill: bool) -> Self {
         self.fill_width = fill;
         self
     }
 
     /// The AccessKit role of the slot's node (a list item, a tab panel).
-    pub(crate) fn role(mut self, role: Role) -> Self {
+    pub fn role(mut self, role: Role) -> Self {
         self.role = Some(role);
         self
     }
 
     /// Let the slot itself sense input behind the child (a clickable Modal trigger).
-    pub(crate) fn sense(mut self, sense: Sense) -> Self {
+    pub fn sense(mut self, sense: Sense) -> Self {
         self.sense = Some(sense);
         self
     }
 
-    /// Draw the child with `add`.
-    pub(crate) fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+    /// Draw the child with `add` (usually [`ComponentContext::child_ui`]) and measure it.
+    pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
         // No stale report can be waiting under this id: every report is taken out below,
         // in the same pass that made it.
         let report = self.key.with("a2ui-natural");
@@ -274,7 +387,7 @@ impl Slot {
 
 /// A main axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Axis {
+pub enum Axis {
     /// Left to right (`Row`, horizontal `List`).
     Horizontal,
     /// Top to bottom (`Column`, vertical `List`).
@@ -283,7 +396,7 @@ pub(crate) enum Axis {
 
 impl Axis {
     /// The main-axis component of `v`.
-    pub(crate) fn main(self, v: Vec2) -> f32 {
+    pub fn main(self, v: Vec2) -> f32 {
         match self {
             Self::Horizontal => v.x,
             Self::Vertical => v.y,
@@ -291,7 +404,7 @@ impl Axis {
     }
 
     /// The cross-axis component of `v`.
-    pub(crate) fn cross(self, v: Vec2) -> f32 {
+    pub fn cross(self, v: Vec2) -> f32 {
         match self {
             Self::Horizontal => v.y,
             Self::Vertical => v.x,
@@ -299,7 +412,7 @@ impl Axis {
     }
 
     /// A vector from its main and cross components.
-    pub(crate) fn vec(self, main: f32, cross: f32) -> Vec2 {
+    pub fn vec(self, main: f32, cross: f32) -> Vec2 {
         match self {
             Self::Horizontal => vec2(main, cross),
             Self::Vertical => vec2(cross, main),
@@ -307,9 +420,9 @@ impl Axis {
     }
 }
 
-/// `justify`: distribution along the main axis.
+/// `justify`: distribution along the main axis (see [`plan_main`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Justify {
+pub enum Justify {
     /// Packed at the start (the default).
     #[default]
     Start,
@@ -331,7 +444,13 @@ pub(crate) enum Justify {
 impl Justify {
     /// Parse a wire value; unknown or missing values are the default (`start`). Lenient
     /// about case and CSS spellings (`space-between`, `flex-end`).
-    pub(crate) fn parse(value: Option<&str>) -> Self {
+    ///
+    /// ```
+    /// use egui_a2ui::catalog::Justify;
+    /// assert_eq!(Justify::parse(Some("space-between")), Justify::SpaceBetween);
+    /// assert_eq!(Justify::parse(None), Justify::Start);
+    /// ```
+    pub fn parse(value: Option<&str>) -> Self {
         match value.map(normalize_keyword).as_deref() {
             Some("center") => Self::Center,
             Some("end" | "flexend") => Self::End,
@@ -345,8 +464,15 @@ impl Justify {
 }
 
 /// `align`: placement across the main axis.
+///
+/// ```
+/// use egui_a2ui::catalog::CrossAlign;
+/// let align = CrossAlign::parse(Some("center"));
+/// // A 20 pt child in a 100 pt line.
+/// assert_eq!(align.offset(100.0, 20.0), 40.0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum CrossAlign {
+pub enum CrossAlign {
     /// At the start (top of a row, left of a column).
     Start,
     /// Centred.
@@ -360,7 +486,7 @@ pub(crate) enum CrossAlign {
 
 impl CrossAlign {
     /// Parse a wire value; unknown or missing values are the default (`stretch`).
-    pub(crate) fn parse(value: Option<&str>) -> Self {
+    pub fn parse(value: Option<&str>) -> Self {
         match value.map(normalize_keyword).as_deref() {
             Some("start" | "flexstart") => Self::Start,
             Some("center") => Self::Center,
@@ -370,7 +496,7 @@ impl CrossAlign {
     }
 
     /// The offset of a child of cross size `natural` in a line of cross size `line`.
-    pub(crate) fn offset(self, line: f32, natural: f32) -> f32 {
+    pub fn offset(self, line: f32, natural: f32) -> f32 {
         let free = (line - natural).max(0.0);
         match self {
             Self::Start | Self::Stretch => 0.0,
@@ -387,13 +513,13 @@ fn normalize_keyword(s: &str) -> String {
         .collect()
 }
 
-/// Where each child of a flex line goes along the main axis.
+/// Where each child of a flex line goes along the main axis ([`plan_main`]).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct MainPlan {
+pub struct MainPlan {
     /// Space before each child: the leading offset for the first, the gap for the others.
-    pub(crate) lead: Vec<f32>,
+    pub lead: Vec<f32>,
     /// The exact main size of each growing child; `None` for a child sized to content.
-    pub(crate) grow: Vec<Option<f32>>,
+    pub grow: Vec<Option<f32>>,
 }
 
 /// Plan a flex line of `length` (`None`: sized to content, so there is no free space and
@@ -403,7 +529,18 @@ pub(crate) struct MainPlan {
 /// Growing children have a basis of zero (CSS `flex: <weight>`): they share the free space
 /// in proportion to their weights, so weights 1:2 give widths 1:2. With `justify: stretch`
 /// every child without a weight grows with weight 1.
-pub(crate) fn plan_main(
+///
+/// ```
+/// use egui_a2ui::catalog::{Justify, plan_main};
+///
+/// // Two children with weights 1 and 2 share a 300 pt line.
+/// let plan = plan_main(Some(300.0), &[0.0, 0.0], &[1.0, 2.0], Justify::Start, 0.0);
+/// assert_eq!(plan.grow, vec![Some(100.0), Some(200.0)]);
+/// // Two 20 pt children without weights, centred in 100 pt.
+/// let plan = plan_main(Some(100.0), &[20.0, 20.0], &[], Justify::Center, 0.0);
+/// assert_eq!(plan.lead, vec![30.0, 0.0]);
+/// ```
+pub fn plan_main(
     length: Option<f32>,
     naturals: &[f32],
     weights: &[f32],
@@ -470,31 +607,33 @@ pub(crate) fn plan_main(
 /// egui makes a widget fill the width through a justified layout, and a justified layout
 /// also justifies wrapped text word by word; a `Text` is therefore never made to fill (its
 /// box would be invisible anyway). Containers size themselves from the slot's extent and
-/// ignore the layout, so for them this changes nothing.
+/// ignore the layout, so for them this changes nothing. Declared by the child's type
+/// ([`ComponentTraits::fills_width`](crate::catalog::ComponentTraits::fills_width)).
 pub(crate) fn fills_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
-    cx.surface()
-        .components
-        .get(child_id)
-        .is_none_or(|c| c.component != "Text")
+    cx.child_traits(child_id).fills_width()
 }
 
 /// Whether the child `child_id` spans the full width of a column it sits in whatever the
 /// column's `align`: a List is a scrolling block, laid out across the column rather than
 /// aligned in it. (A Row is aligned like any other child, as in the web renderer: a row of
-/// buttons in a centred column is centred.)
+/// buttons in a centred column is centred.) Components the web renderer gives `width: 100%`
+/// (Column, TextField, ChoicePicker) or lays out as a block (List) declare it
+/// ([`ComponentTraits::full_width`](crate::catalog::ComponentTraits::full_width)): in a
+/// column they span its width whatever its `align`; in a row their flex basis is the row's
+/// whole length, so they share it with their siblings by shrinking (CSS `flex-shrink`).
 pub(crate) fn spans_width(cx: &ComponentContext<'_, '_>, child_id: &str) -> bool {
-    cx.surface()
-        .components
-        .get(child_id)
-        .is_some_and(|c| is_full_width(&c.component))
+    cx.child_traits(child_id).full_width()
 }
 
-/// Components the web renderer gives `width: 100%` (Column, TextField, ChoicePicker) or
-/// lays out as a block (List): in a column they span its width whatever its `align`; in a
-/// row their flex basis is the row's whole length, so they share it with their siblings by
-/// shrinking (CSS `flex-shrink`).
-fn is_full_width(component: &str) -> bool {
-    matches!(component, "Column" | "List" | "TextField" | "ChoicePicker")
+/// A component's `weight` (flex-grow): positive and finite (at most [`MAX_WEIGHT`]), else
+/// `0` (no weight).
+pub(crate) fn weight_of(c: &crate::model::Component) -> f32 {
+    let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
+    if w.is_finite() && w > 0.0 {
+        w.min(MAX_WEIGHT) as f32
+    } else {
+        0.0
+    }
 }
 
 /// Shrink a row's children as CSS does when their bases (`None` for a weighted child,
@@ -576,15 +715,11 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             spans: false,
         };
     };
-    let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
+    let traits = cx.frame.catalog.traits_or_default(&c.component);
     ChildTraits {
-        weight: if w.is_finite() && w > 0.0 {
-            w.min(MAX_WEIGHT) as f32
-        } else {
-            0.0
-        },
-        fills: c.component != "Text",
-        spans: is_full_width(&c.component),
+        weight: weight_of(c),
+        fills: traits.fills_width(),
+        spans: traits.full_width(),
     }
 }
 
@@ -598,7 +733,7 @@ struct FlexMemory {
     /// Each child's min-content width along a row.
     mins: Vec<f32>,
     /// Passes in a row whose measurements changed.
-    unsettled: u8,
+    settling: Settling,
 }
 
 /// Lay `Row` (`Axis::Horizontal`) or `Column` (`Axis::Vertical`) children out as a flex line.
@@ -699,8 +834,17 @@ pub(crate) fn flex_ui(
     // sized to its content leaves its children at their own widths.
     let stretch =
         align == CrossAlign::Stretch && (axis == Axis::Horizontal || cross_fixed.is_some());
+    // Culling needs last pass's measurements of these very children, settled.
+    let cull = cx.options().cull_offscreen
+        && !ui.is_sizing_pass()
+        && memory.settling.is_settled()
+        && memory.naturals.len() == children.len()
+        && memory.bases.len() == children.len()
+        && memory.mins.len() == children.len();
 
-    let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
+    // The slots are placed in the node's own `Ui` (no scope around them: a `Ui` less per
+    // container), which then takes the line's rectangle.
+    let (naturals, bases, natural) = {
         let mut naturals = Vec::with_capacity(children.len());
         let mut bases = Vec::with_capacity(children.len());
         let mut mins = Vec::with_capacity(children.len());
@@ -734,15 +878,42 @@ pub(crate) fn flex_ui(
                 Axis::Horizontal => grow.is_some(),
                 Axis::Vertical => cross_extent.is_some(),
             } && traits[i].fills;
-            let key = cx
-                .widget_id()
-                .with(("a2ui-slot", i, &child.id, &child.scope));
-            let placed = Slot::new(key, rect, extent)
-                .fill_width(fill_width)
-                .show(ui, |ui| cx.child_ui(ui, child));
-            let natural = placed.natural;
-            bases.push(placed.basis.map_or(axis.main(natural), |b| b.x));
-            mins.push(placed.basis.map_or(0.0, |b| b.y));
+            // Off-screen culling (`RendererOptions::cull_offscreen`): a child of a settled
+            // line whose box from the last pass lies wholly outside the visible area is not
+            // drawn; it keeps its place and last measurements.
+            let last_box = Rect::from_min_size(
+                rect.min,
+                axis.vec(
+                    grow.unwrap_or(axis.main(previous(i))),
+                    if stretch {
+                        line
+                    } else {
+                        axis.cross(previous(i))
+                    },
+                ),
+            );
+            let culled = cull && !ui.clip_rect().intersects(last_box);
+            let natural = if culled {
+                bases.push(
+                    memory
+                        .bases
+                        .get(i)
+                        .copied()
+                        .unwrap_or(axis.main(previous(i))),
+                );
+                mins.push(memory.mins.get(i).copied().unwrap_or(0.0));
+                previous(i)
+            } else {
+                let key = cx
+                    .widget_id()
+                    .with(("a2ui-slot", i, &child.id, &child.scope));
+                let placed = Slot::new(key, rect, extent)
+                    .fill_width(fill_width)
+                    .show(ui, |ui| cx.slot_child_ui(ui, child));
+                bases.push(placed.basis.map_or(axis.main(placed.natural), |b| b.x));
+                mins.push(placed.basis.map_or(0.0, |b| b.y));
+                placed.natural
+            };
             let advance = grow.unwrap_or(axis.main(natural));
             if grow.is_none() {
                 taken += advance;
@@ -765,7 +936,7 @@ pub(crate) fn flex_ui(
             (None, _) => cross_used,
         };
         let rect = Rect::from_min_size(origin, axis.vec(main_len, cross_len));
-        ui.expand_to_include_rect(egui::emath::GuiRounding::round_to_pixels(
+        ui.advance_cursor_after_rect(egui::emath::GuiRounding::round_to_pixels(
             rect,
             ui.pixels_per_point(),
         ));
@@ -777,11 +948,10 @@ pub(crate) fn flex_ui(
         };
         let natural_main = main_sizes + gap * naturals.len().saturating_sub(1) as f32;
         (naturals, (bases, mins), axis.vec(natural_main, cross_used))
-    });
-    let (naturals, bases, natural) = inner.inner;
+    };
     incoming.report(ui, natural);
     remember(ui, memory_key, memory, naturals, bases);
-    inner.response
+    ui.response()
 }
 
 /// Store this pass's measurements; when they moved, ask for another pass.
@@ -806,14 +976,36 @@ fn remember(
         memory.naturals = naturals;
         memory.bases = bases;
         memory.mins = mins;
-        memory.unsettled = memory.unsettled.saturating_add(1);
-        if memory.unsettled <= MAX_UNSETTLED {
-            settle(ui);
-        }
-    } else {
-        memory.unsettled = 0;
     }
+    memory.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(key, memory));
+}
+
+/// The settle bookkeeping every measuring container keeps (flex lines and lists): how
+/// many passes in a row moved its measurements. A pass that moved them asks egui for
+/// another pass, at most [`MAX_UNSETTLED`] times in a row; a pass that held resets it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Settling {
+    unsettled: u8,
+}
+
+impl Settling {
+    /// Whether the last pass kept the measurements of the one before.
+    fn is_settled(self) -> bool {
+        self.unsettled == 0
+    }
+
+    /// Count this pass: `changed` when its measurements differ from the remembered ones.
+    fn pass(&mut self, ui: &Ui, changed: bool) {
+        if changed {
+            self.unsettled = self.unsettled.saturating_add(1);
+            if self.unsettled <= MAX_UNSETTLED {
+                settle(ui);
+            }
+        } else {
+            self.unsettled = 0;
+        }
+    }
 }
 
 /// Ask egui to run the pass again before showing it (or, when it may not, to repaint soon).
@@ -837,7 +1029,7 @@ struct ListMemory {
     /// Largest cross size of those rows.
     cross: f32,
     /// Passes in a row whose measurements changed.
-    unsettled: u8,
+    settling: Settling,
 }
 
 /// Draw a `List`: a scroll area along `axis` whose rows are the children. Template-driven
@@ -1026,15 +1218,35 @@ pub(crate) fn list_ui(
     if changed {
         next.row = average;
         next.cross = cross_used;
-        next.unsettled = next.unsettled.saturating_add(1);
-        if next.unsettled <= MAX_UNSETTLED {
-            settle(ui);
-        }
-    } else {
-        next.unsettled = 0;
     }
+    next.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(memory_key, next));
     inner.response
+}
+
+/// `egui::Frame::new().outer_margin(margin).show(ui, add)` without the frame's own hover
+/// widget (an invisible frame paints nothing and senses nothing): the content in a child
+/// `Ui` inside `margin`, the outer rectangle allocated in `ui`. Returns what `add` returned
+/// and the outer rectangle.
+pub(crate) fn with_margin<R>(
+    ui: &mut Ui,
+    margin: f32,
+    add: impl FnOnce(&mut Ui) -> R,
+) -> (R, Rect) {
+    let margin = egui::epaint::MarginF32::from(egui::Margin::from(margin));
+    let mut max = ui.available_rect_before_wrap() - margin;
+    max.max.x = max.max.x.max(max.min.x);
+    max.max.y = max.max.y.max(max.min.y);
+    let mut content = ui.new_child(
+        UiBuilder::new()
+            .ui_stack_info(egui::UiStackInfo::new(egui::UiKind::Frame))
+            .max_rect(max),
+    );
+    let inner = add(&mut content);
+    let outer = egui::emath::GuiRounding::round_ui(content.min_rect() + margin);
+    drop(content);
+    ui.advance_cursor_after_rect(outer);
+    (inner, outer)
 }
 
 /// `v` when it is a usable length.
@@ -1155,6 +1367,80 @@ mod tests {
         }
         let empty = plan_main(Some(100.0), &[], &[], Justify::SpaceBetween, 8.0);
         assert!(empty.lead.is_empty());
+    }
+
+    /// A Column of 100 Rows in a 300-point-high scroll area: (rows drawn in the last frame,
+    /// the column's height, the scrolled-out row 90's recorded box).
+    fn tall_column(cull: bool) -> (usize, f32, bool) {
+        use crate::{Catalog, Renderer, RendererOptions};
+        let mut comps = vec![serde_json::json!({"id": "root", "component": "Column",
+            "children": (0..100).map(|i| format!("r{i}")).collect::<Vec<_>>()})];
+        for i in 0..100 {
+            comps.push(
+                serde_json::json!({"id": format!("r{i}"), "component": "Row",
+                "children": [format!("t{i}")]}),
+            );
+            comps.push(
+                serde_json::json!({"id": format!("t{i}"), "component": "Text",
+                "text": format!("Row {i}")}),
+            );
+        }
+        let doc = format!(
+            "{}\n{}\n",
+            serde_json::json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
+                "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}),
+            serde_json::json!({"version": "v0.9", "updateComponents": {"surfaceId": "s",
+                "components": comps}})
+        );
+        let mut r = Renderer::new(Catalog::basic()).with_options(RendererOptions {
+            show_surface_header: false,
+            cull_offscreen: cull,
+            ..Default::default()
+        });
+        r.feed_jsonl(doc.as_bytes());
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(Rect::from_min_size(egui::Pos2::ZERO, vec2(400.0, 300.0))),
+            ..Default::default()
+        };
+        let mut height = 0.0;
+        for _ in 0..6 {
+            let mut out = ctx.run_ui(input.clone(), |ui| {
+                ScrollArea::vertical().show(ui, |ui| {
+                    r.ui(ui);
+                    height = ui.min_rect().height();
+                });
+            });
+            out.textures_delta.clear();
+        }
+        r.record_geometry(true);
+        let mut out = ctx.run_ui(input, |ui| {
+            ScrollArea::vertical().show(ui, |ui| {
+                r.ui(ui);
+            });
+        });
+        out.textures_delta.clear();
+        let drawn = r.take_geometry();
+        let rows = drawn.iter().filter(|d| d.component == "Row").count();
+        let row90 = drawn.iter().any(|d| d.id == "r90");
+        (rows, height, row90)
+    }
+
+    #[test]
+    fn culling_skips_rows_out_of_view_and_keeps_their_place() {
+        let (all, full_height, row90) = tall_column(false);
+        assert_eq!(all, 100);
+        assert!(row90);
+        let (shown, culled_height, row90) = tall_column(true);
+        assert!(
+            shown > 0 && shown < 30,
+            "{shown} rows drawn with culling on"
+        );
+        assert!(!row90, "a row scrolled out of view is not drawn");
+        assert!(
+            (culled_height - full_height).abs() < 1.0,
+            "the column keeps its height: {culled_height} vs {full_height}"
+        );
     }
 
     #[test]

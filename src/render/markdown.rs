@@ -93,14 +93,6 @@ fn may_have_markup(text: &str) -> bool {
 }
 
 /// Parse `text` into blocks.
-///
-/// ```
-/// use egui_a2ui::render::markdown::parse;
-/// let blocks = parse("Hello **world**\n\n- one\n- two");
-/// assert_eq!(blocks.len(), 3);
-/// assert_eq!(blocks[0].plain_text(), "Hello world");
-/// assert_eq!(blocks[1].marker.as_deref(), Some("•"));
-/// ```
 pub fn parse(text: &str) -> Vec<Block> {
     if !may_have_markup(text) {
         return vec![Block {
@@ -510,6 +502,14 @@ fn block_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paragraph_and_a_list_are_three_blocks() {
+        let blocks = parse("Hello **world**\n\n- one\n- two");
+        assert_eq!(blocks.len(), 3);
+        assert_eq!(blocks[0].plain_text(), "Hello world");
+        assert_eq!(blocks[1].marker.as_deref(), Some("•"));
+    }
 
     #[test]
     fn plain_text_is_one_paragraph_without_parsing() {

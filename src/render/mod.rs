@@ -2,32 +2,38 @@
 //! any `egui::Ui`, walking each surface from its root and handing every node to its
 //! catalog's [`ComponentRenderer`](crate::catalog::ComponentRenderer); [`Renderer`] owns a
 //! store and a drawing state together.
+//! Every component is wrapped in its own AccessKit node, which carries
+//! `accessibility.hidden` and `live`.
 //!
-//! Shared drawing pieces live beside it: [`theme`] (primary colour, contrasting text,
-//! accents), [`images`] (`data:` loaders, image states and `fit`), [`fonts`] (the bundled
-//! Roboto and symbol fonts), [`icons`] (the bundled Material Icons font) and [`markdown`]
-//! (the `Text` Markdown subset). Every component is
-//! wrapped in its own AccessKit node, which carries `accessibility.hidden` and `live`.
+//! Beside it are the pieces a host may want when it draws components of its own or checks
+//! what was drawn: [`Style`] (spacing and the type scale of the official web renderer),
+//! the bundled fonts ([`install_fonts`], [`extend_definitions`]) and Material icons
+//! ([`icon_glyph`], [`icon_family`]), the cache of decoded `data:` images
+//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`]) the fidelity
+//! tests compare with the web reference.
 
 pub(crate) mod a11y;
 mod context;
-pub mod fonts;
-pub mod geometry;
-pub mod icons;
-pub mod images;
+pub(crate) mod fonts;
+pub(crate) mod geometry;
+pub(crate) mod icons;
+pub(crate) mod images;
 pub(crate) mod input;
 pub(crate) mod layout;
-pub mod markdown;
-pub mod style;
-pub mod theme;
+pub(crate) mod markdown;
+pub(crate) mod style;
+pub(crate) mod theme;
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
 pub use context::ComponentContext;
-pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry};
-pub use style::Style;
+pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
+pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry, to_geometry_string};
+pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
+pub use images::{data_cache_stats, install as install_loaders};
+pub use style::{Style, TextStyle};
 
 use crate::action::Event;
 use crate::catalog::Catalog;
@@ -73,7 +79,7 @@ pub struct RendererOptions {
     /// cards) and where media may load from (`Image`, `Video` posters, `theme.iconUrl`).
     /// It replaces the former `image_policy` field (see [`ImagePolicy`]).
     pub url_policy: UrlPolicy,
-    /// Install the bundled text fonts ([`fonts::install_fonts`]: Roboto, a bold family and
+    /// Install the bundled text fonts ([`install_fonts`]: Roboto, a bold family and
     /// symbol fallbacks) on the first frame. On by default; set `false` to keep the host's
     /// own `Proportional` font (the bold family then falls back to it).
     pub install_fonts: bool,
@@ -81,6 +87,12 @@ pub struct RendererOptions {
     pub locale: String,
     /// Spacing, type scale and control sizes (defaults: the official web renderer's).
     pub style: Style,
+    /// Skip the children of a `Row` or `Column` that lie wholly outside the visible area
+    /// (the clip rectangle, e.g. scrolled out of a `ScrollArea`): they keep the place and
+    /// sizes they had when last drawn. Off by default. While on, a screen reader sees only
+    /// the components in view (those scrolled out leave the AccessKit tree until scrolled
+    /// back), and a text field scrolled out of view loses keyboard focus.
+    pub cull_offscreen: bool,
 }
 
 impl Default for RendererOptions {
@@ -92,6 +104,7 @@ impl Default for RendererOptions {
             install_fonts: true,
             locale: "en-US".to_owned(),
             style: Style::default(),
+            cull_offscreen: false,
         }
     }
 }
@@ -105,6 +118,7 @@ impl std::fmt::Debug for RendererOptions {
             .field("install_fonts", &self.install_fonts)
             .field("locale", &self.locale)
             .field("style", &self.style)
+            .field("cull_offscreen", &self.cull_offscreen)
             .finish_non_exhaustive()
     }
 }
@@ -162,7 +176,7 @@ impl Renderer {
         }
     }
 
-    /// Record the box of every drawn component instance (see [`geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.draw.record_geometry(on);
@@ -251,28 +265,38 @@ impl Renderer {
 
     /// Feed a chunk of a JSONL stream (partial lines are buffered until complete).
     pub fn feed_jsonl(&mut self, chunk: &[u8]) {
-        let frames = self.decoder.feed(chunk);
-        self.apply_frames(frames);
+        let mut decoder =
+            std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
+        decoder.feed_text_each(chunk, |f| {
+            self.apply_framed_text(f);
+        });
+        self.decoder = decoder;
     }
 
     /// Flush the JSONL buffer at the end of a stream.
     pub fn finish_jsonl(&mut self) {
-        let frames = self.decoder.finish();
-        self.apply_frames(frames);
+        let mut decoder =
+            std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
+        decoder.finish_text(|f| {
+            self.apply_framed_text(f);
+        });
+        self.decoder = decoder;
     }
 
     /// Apply a whole document: JSONL, a JSON array, `{"messages": [...]}` or an example file.
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.store.limits().clone();
-        crate::stream::for_each_message(bytes, &limits, |f| {
-            self.apply_framed(f);
+        crate::stream::for_each_message_text(bytes, &limits, |f| {
+            self.apply_framed_text(f);
         });
     }
 
-    fn apply_frames(&mut self, frames: Vec<crate::stream::Framed>) {
-        for f in frames {
-            self.apply_framed(f);
-        }
+    /// [`Self::apply_framed`] for a message framed as its JSON text (parsed straight into
+    /// the message types; see [`SurfaceStore::apply_framed_text`]).
+    pub fn apply_framed_text(&mut self, framed: crate::stream::FramedText<'_>) -> Applied {
+        let applied = self.store.apply_framed_text(framed);
+        self.draw.observe(&self.store, &applied);
+        applied
     }
 
     /// Take the events queued since the last call (also returned by [`Self::ui`]).
@@ -281,10 +305,10 @@ impl Renderer {
     }
 
     /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
-    /// font, the bundled text fonts of [`fonts::install_fonts`]). [`Self::ui`] does this
+    /// font, the bundled text fonts of [`install_fonts`]). [`Self::ui`] does this
     /// itself; call it earlier to have the fonts and icons from the very first frame even
     /// when other text was laid out before the renderer ran. A host keeping its own fonts
-    /// calls [`images::install`] instead and sets [`RendererOptions::install_fonts`] to
+    /// calls [`install_loaders`] (image loaders and the icon font) instead and sets [`RendererOptions::install_fonts`] to
     /// `false`.
     pub fn install(ctx: &egui::Context) {
         images::install(ctx);
@@ -570,12 +594,12 @@ impl DrawState {
                 limits,
                 events: &mut state.events,
                 reported_unknown: &mut state.reported_unknown,
-                stack: Vec::new(),
+                guards: crate::model::tree::NodeGuards::new(limits),
                 ctx: ui.ctx().clone(),
                 agent_calls: &state.agent_calls,
-                budget: limits.max_nodes,
                 geometry,
                 box_override: None,
+                memo: Default::default(),
             };
             frame.node_ui(ui, &root, "/", None);
             images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);

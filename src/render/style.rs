@@ -9,13 +9,11 @@
 //! line heights 1.2 for headings and 1.5 for body text; `--a2ui-border-radius: 0.25rem`) and
 //! each component's stylesheet in `web_core/src/v0_9/basic_catalog/components/*.js`. One CSS
 //! px is one egui point. Colours stay with egui's [`Visuals`](egui::Visuals) (and dark mode)
-//! and [`theme`](super::theme).
+//! and the agent's `primaryColor`.
 //!
 //! A host overrides any value through [`RendererOptions::style`](super::RendererOptions).
 
 use egui::{FontFamily, FontId, Vec2, vec2};
-
-pub use super::fonts::BOLD_FAMILY;
 
 /// One step of the type scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,13 +35,13 @@ impl TextStyle {
         }
     }
 
-    /// The font for this step: [`BOLD_FAMILY`] when bold and installed on `ctx`.
+    /// The font for this step: [`BOLD_FAMILY`](crate::render::BOLD_FAMILY) when bold and installed on `ctx`.
     pub fn font_id(&self, ctx: &egui::Context) -> FontId {
         FontId::new(self.size, family(ctx, self.bold))
     }
 }
 
-/// The proportional family to draw with: [`BOLD_FAMILY`] when `bold` and installed on
+/// The proportional family to draw with: [`BOLD_FAMILY`](super::fonts::BOLD_FAMILY) when `bold` and installed on
 /// `ctx`, else [`FontFamily::Proportional`].
 pub fn family(ctx: &egui::Context, bold: bool) -> FontFamily {
     if bold {
@@ -66,8 +64,23 @@ const XXL: f32 = XL * 1.2;
 const NORMAL_LINE: f32 = 1.172;
 
 /// Spacing, type scale and control sizes for drawing A2UI surfaces. Every field is in
-/// points (CSS px); the defaults are the official web renderer's (see the module docs for
-/// where each comes from).
+/// points (CSS px); the defaults are the official web renderer's: the design tokens of
+/// `@a2ui/web_core` 0.11.0 (`--a2ui-grid-base: 0.5rem`, so spacing `xs/s/m/l` = 2/4/8/16 px;
+/// `--a2ui-font-size: 1rem` and `--a2ui-font-scale: 1.2`; line heights 1.2 for headings and
+/// 1.5 for body text; `--a2ui-border-radius: 0.25rem`) and each basic component's
+/// stylesheet. Colours stay with egui's [`Visuals`](egui::Visuals) and the agent's
+/// `primaryColor`.
+///
+/// A host overrides any value through [`RendererOptions::style`](crate::RendererOptions):
+///
+/// ```
+/// use egui_a2ui::{Catalog, Renderer, RendererOptions, Style};
+///
+/// let style = Style { flex_gap: 12.0, ..Style::default() };
+/// let options = RendererOptions { style, ..RendererOptions::default() };
+/// let renderer = Renderer::new(Catalog::basic()).with_options(options);
+/// # let _ = renderer;
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Style {
     /// Gap between the children of a `Row` or `Column` (`gap: var(--a2ui-spacing-m)`, 8).

@@ -4,18 +4,6 @@
 //! which tints primary buttons and accents (selection, slider fill, links). Text drawn on a
 //! primary fill gets a contrasting colour from [`contrast_text_color`], so nested `Text` and
 //! `Icon` children inherit a readable colour instead of hardcoding one.
-//!
-//! For a `Button` with `variant: "primary"`:
-//!
-//! ```
-//! # egui::__run_test_ui(|ui| {
-//! use egui_a2ui::render::theme;
-//! let primary = egui::Color32::from_rgb(0x00, 0x66, 0xcc); // e.g. `cx.primary_color()`
-//! theme::with_primary_visuals(ui, Some(primary), |ui| {
-//!     ui.button("Book now"); // filled with `primary`, white text
-//! });
-//! # });
-//! ```
 
 use egui::Color32;
 
@@ -40,13 +28,6 @@ pub fn contrast_ratio(a: Color32, b: Color32) -> f32 {
 }
 
 /// The text colour to put on a `bg` fill: white or black, whichever contrasts more.
-///
-/// ```
-/// use egui::Color32;
-/// use egui_a2ui::render::theme::contrast_text_color;
-/// assert_eq!(contrast_text_color(Color32::from_rgb(0x00, 0x33, 0x99)), Color32::WHITE);
-/// assert_eq!(contrast_text_color(Color32::from_rgb(0xff, 0xdd, 0x55)), Color32::BLACK);
-/// ```
 pub fn contrast_text_color(bg: Color32) -> Color32 {
     if contrast_ratio(bg, Color32::WHITE) >= contrast_ratio(bg, Color32::BLACK) {
         Color32::WHITE
@@ -60,12 +41,6 @@ fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
     let t = t.clamp(0.0, 1.0);
     let m = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
     Color32::from_rgba_unmultiplied(m(a.r(), b.r()), m(a.g(), b.g()), m(a.b(), b.b()), a.a())
-}
-
-/// The fill of a primary element: the agent's `primary` colour, else the host's selection
-/// colour (so primary buttons look primary even without an agent theme).
-pub fn primary_fill(visuals: &egui::Visuals, primary: Option<Color32>) -> Color32 {
-    primary.unwrap_or(visuals.selection.bg_fill)
 }
 
 /// An accent usable as a foreground on the panel (links, icons, focus marks): `primary`
@@ -86,46 +61,6 @@ pub fn readable_accent(visuals: &egui::Visuals, primary: Option<Color32>) -> Col
         c = mix(accent, text, step as f32 / 10.0);
     }
     c
-}
-
-/// Visuals for drawing a primary control (a `Button` with `variant: "primary"`): every
-/// widget state filled with `primary` (slightly lighter or darker when hovered and
-/// pressed), and every text and icon inside in the contrasting colour.
-pub fn primary_visuals(visuals: &egui::Visuals, primary: Color32) -> egui::Visuals {
-    let mut v = visuals.clone();
-    let text = contrast_text_color(primary);
-    // Hover moves towards the text colour: lighter on dark fills, darker on light ones.
-    let hovered = mix(primary, text, 0.12);
-    let active = mix(primary, text, 0.24);
-    for (w, fill) in [
-        (&mut v.widgets.inactive, primary),
-        (&mut v.widgets.hovered, hovered),
-        (&mut v.widgets.active, active),
-        (&mut v.widgets.open, active),
-    ] {
-        w.bg_fill = fill;
-        w.weak_bg_fill = fill;
-        w.bg_stroke.color = fill;
-        w.fg_stroke.color = text;
-    }
-    v.widgets.noninteractive.fg_stroke.color = text;
-    v.override_text_color = Some(text);
-    v
-}
-
-/// Run `add_contents` with [`primary_visuals`] for `primary` (or the host's selection
-/// colour when the agent set none; see [`primary_fill`]).
-pub fn with_primary_visuals<R>(
-    ui: &mut egui::Ui,
-    primary: Option<Color32>,
-    add_contents: impl FnOnce(&mut egui::Ui) -> R,
-) -> R {
-    let fill = primary_fill(ui.visuals(), primary);
-    ui.scope(|ui| {
-        *ui.visuals_mut() = primary_visuals(ui.visuals(), fill);
-        add_contents(ui)
-    })
-    .inner
 }
 
 /// The visuals a whole surface is drawn with: the host's, with `primary` as the accent of
@@ -203,17 +138,5 @@ mod tests {
         let dark = egui::Visuals::dark();
         let deep = Color32::from_rgb(0x10, 0x10, 0x60);
         assert!(contrast_ratio(readable_accent(&dark, Some(deep)), dark.panel_fill) >= 3.0);
-    }
-
-    #[test]
-    fn primary_visuals_fill_buttons_and_force_the_contrasting_text_colour() {
-        let primary = Color32::from_rgb(0x19, 0x76, 0xd2);
-        for base in [egui::Visuals::light(), egui::Visuals::dark()] {
-            let v = primary_visuals(&base, primary);
-            assert_eq!(v.widgets.inactive.weak_bg_fill, primary);
-            assert_eq!(v.override_text_color, Some(Color32::WHITE));
-            assert_eq!(v.text_color(), Color32::WHITE);
-            assert_ne!(v.widgets.hovered.weak_bg_fill, primary);
-        }
     }
 }

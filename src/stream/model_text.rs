@@ -23,6 +23,19 @@
 //! most `max_components` components are held, a nested open tag drops the block it is in
 //! (a diagnostic), and [`ModelTextParser::finish`] reports a block the text never closed. Each case is a
 //! [`ModelTextError`], never a panic, and the parser recovers for the rest of the text.
+//!
+//! A host drawing with a [`Renderer`](crate::Renderer) feeds chunks to a [`ModelTextStream`]
+//! through [`Renderer::feed_model_text`](crate::Renderer::feed_model_text); a whole answer
+//! can also be split at once:
+//!
+//! ```
+//! use egui_a2ui::stream::model_text::parse_response;
+//!
+//! let answer = r#"Here you go.<a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]</a2ui-json>"#;
+//! let parts = parse_response(answer).unwrap();
+//! assert_eq!(parts[0].text, "Here you go.");
+//! assert_eq!(parts[0].a2ui.as_ref().unwrap()[0]["deleteSurface"]["surfaceId"], "s");
+//! ```
 
 use std::collections::{HashMap, HashSet};
 
@@ -30,10 +43,10 @@ use serde_json::{Map, Value, json};
 
 use crate::limits::Limits;
 
-pub mod check;
+mod check;
 mod host;
 
-pub use check::{MessageCheck, SchemaHook, StructuralCheck};
+pub use check::{MessageCheck, SchemaHook, StructuralCheck, catalog_components};
 pub use host::{ModelTextEvent, ModelTextStream};
 
 /// The tag opening an A2UI block in model text.
@@ -116,7 +129,7 @@ pub struct ModelTextOptions {
     /// The message family; `None` detects it from the first block (`version` key → v0.9+,
     /// a v0.8 message key → v0.8).
     pub family: Option<Family>,
-    /// Component schemas of the catalog (see [`check::catalog_components`]): which
+    /// Component schemas of the catalog (see [`catalog_components`]): which
     /// properties reference components and which are required.
     pub components: Map<String, Value>,
     /// String properties yielded while cut, beyond [`DEFAULT_CUTTABLE_KEYS`].

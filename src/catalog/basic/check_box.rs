@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
 use crate::render::input::set_accessible_name;
-use crate::render::layout::Incoming;
+use crate::render::layout::{DerivedStyle, Incoming, with_margin};
 
 /// The `CheckBox` component: as in the web renderer, an 8 px margin around a row of the
 /// box and its label; the row spans the width its parent gives it.
@@ -19,8 +19,8 @@ impl ComponentRenderer for CheckBox {
         let incoming = Incoming::of(ui);
         let margin = cx.style().checkbox_margin;
         let height = cx.style().checkbox_height;
-        let inner = egui::Frame::new().outer_margin(margin).show(ui, |ui| {
-            ui.spacing_mut().item_spacing.y = 0.0;
+        let inner = with_margin(ui, margin, |ui| {
+            ui.set_style(cx.derived_style(ui, DerivedStyle::ItemSpacingY(0.0)));
             let row = ui.horizontal(|ui| {
                 ui.set_min_height(height);
                 // The reference's label: the label size, bold.
@@ -40,7 +40,7 @@ impl ComponentRenderer for CheckBox {
             cx.check_message_ui(ui, failure.as_deref());
             (response, row.response.rect)
         });
-        let (response, row) = inner.inner;
+        let (response, row) = inner.0;
         let width = incoming
             .extent
             .width

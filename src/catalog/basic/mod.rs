@@ -16,26 +16,47 @@ mod tabs;
 mod text;
 mod text_field;
 
-use super::Catalog;
+use egui::accesskit::Role;
 
-/// Register every basic component renderer.
+use super::{Catalog, ComponentTraits, NameSource};
+
+/// A generic leaf or container: the default traits.
+const PLAIN: ComponentTraits = ComponentTraits::new();
+/// A block the web renderer gives `width: 100%`.
+const FULL_WIDTH: ComponentTraits = PLAIN.with_full_width(true);
+/// A Row or Column: a plain container node.
+const FLEX: ComponentTraits = PLAIN.with_role(Role::GenericContainer);
+
+/// Register every basic component renderer with its traits.
 pub fn register_all(c: &mut Catalog) {
-    c.register("Text", text::Text);
-    c.register("Image", image::Image);
-    c.register("Icon", icon::Icon);
-    c.register("Video", media::Media::Video);
-    c.register("AudioPlayer", media::Media::Audio);
-    c.register("Row", layout::Linear::Row);
-    c.register("Column", layout::Linear::Column);
-    c.register("List", layout::List);
-    c.register("Card", card::Card);
-    c.register("Tabs", tabs::Tabs);
-    c.register("Modal", modal::Modal);
-    c.register("Divider", divider::Divider);
-    c.register("Button", button::Button);
-    c.register("TextField", text_field::TextField);
-    c.register("CheckBox", check_box::CheckBox);
-    c.register("ChoicePicker", choice_picker::ChoicePicker);
-    c.register("Slider", slider::Slider);
-    c.register("DateTimeInput", date_time_input::DateTimeInput);
+    c.register_with(
+        "Text",
+        // Never justified (its wrapped words would be); named by its text.
+        PLAIN
+            .with_fills_width(false)
+            .with_name_source(NameSource::Text("text")),
+        text::Text,
+    );
+    c.register_with("Image", PLAIN, image::Image);
+    c.register_with(
+        "Icon",
+        PLAIN.with_name_source(NameSource::Symbol("name")),
+        icon::Icon,
+    );
+    let media = PLAIN.with_role(Role::Group);
+    c.register_with("Video", media, media::Media::Video);
+    c.register_with("AudioPlayer", media, media::Media::Audio);
+    c.register_with("Row", FLEX, layout::Linear::Row);
+    c.register_with("Column", FLEX.with_full_width(true), layout::Linear::Column);
+    c.register_with("List", FULL_WIDTH.with_role(Role::List), layout::List);
+    c.register_with("Card", PLAIN.with_role(Role::Group), card::Card);
+    c.register_with("Tabs", PLAIN, tabs::Tabs);
+    c.register_with("Modal", PLAIN, modal::Modal);
+    c.register_with("Divider", PLAIN, divider::Divider);
+    c.register_with("Button", PLAIN, button::Button);
+    c.register_with("TextField", FULL_WIDTH, text_field::TextField);
+    c.register_with("CheckBox", PLAIN, check_box::CheckBox);
+    c.register_with("ChoicePicker", FULL_WIDTH, choice_picker::ChoicePicker);
+    c.register_with("Slider", PLAIN, slider::Slider);
+    c.register_with("DateTimeInput", PLAIN, date_time_input::DateTimeInput);
 }

@@ -7,6 +7,7 @@
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
 use crate::render::input::{input_label, number_value, set_accessible_name};
+use crate::render::layout::{DerivedStyle, with_margin};
 
 /// The `Slider` component.
 pub struct Slider;
@@ -75,42 +76,36 @@ impl ComponentRenderer for Slider {
         let style = cx.style().clone();
         // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
         // track (37 px in all).
-        let inner = egui::Frame::new()
-            .outer_margin(style.checkbox_margin)
-            .show(ui, |ui| {
-                ui.spacing_mut().item_spacing.y = style.field_gap;
-                ui.set_min_height(style.label.line_height + style.field_gap + 20.0);
-                let label_response = input_label(ui, &label);
-                let empty = range.max <= range.min;
-                let response = ui
-                    .add_enabled_ui(!empty, |ui| {
-                        let hi = if empty { range.min + 1.0 } else { range.max };
-                        let mut slider = egui::Slider::new(&mut value, range.min..=hi)
-                            .clamping(egui::SliderClamping::Always);
-                        if let Some(step) = range.step {
-                            slider = slider.step_by(step);
-                        }
-                        ui.add(slider)
-                    })
-                    .inner;
-                // Name the slider itself: its number field is labelled by it.
-                let name = label_response
-                    .as_ref()
-                    .map_or_else(|| cx.fallback_name(), |_| label.clone());
-                set_accessible_name(ui, response.id, &name);
-                let snapped = range.snap(value);
-                if response.changed()
-                    && snapped != current
-                    && let Some(v) = number_value(snapped)
-                {
-                    cx.write(ui, "value", v);
-                }
-                let failure = cx.first_check_failure();
-                cx.check_message_ui(ui, failure.as_deref());
-                response
-            });
-        cx.set_geometry_box(inner.response.rect.shrink(style.checkbox_margin));
-        inner.inner
+        let (response, outer) = with_margin(ui, style.checkbox_margin, |ui| {
+            ui.set_style(cx.derived_style(ui, DerivedStyle::ItemSpacingY(style.field_gap)));
+            ui.set_min_height(style.label.line_height + style.field_gap + 20.0);
+            let label_response = input_label(ui, &label);
+            let empty = range.max <= range.min;
+            let hi = if empty { range.min + 1.0 } else { range.max };
+            let mut slider = egui::Slider::new(&mut value, range.min..=hi)
+                .clamping(egui::SliderClamping::Always);
+            if let Some(step) = range.step {
+                slider = slider.step_by(step);
+            }
+            let response = ui.add_enabled(!empty, slider);
+            // Name the slider itself: its number field is labelled by it.
+            match label_response {
+                Some(_) => set_accessible_name(ui, response.id, &label),
+                None => set_accessible_name(ui, response.id, &cx.fallback_name()),
+            }
+            let snapped = range.snap(value);
+            if response.changed()
+                && snapped != current
+                && let Some(v) = number_value(snapped)
+            {
+                cx.write(ui, "value", v);
+            }
+            let failure = cx.first_check_failure();
+            cx.check_message_ui(ui, failure.as_deref());
+            response
+        });
+        cx.set_geometry_box(outer.shrink(style.checkbox_margin));
+        response
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::layout::Incoming;
+use crate::render::layout::{Incoming, TextEntry};
 use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
 
 /// Texts up to this long report their min-content width (the longest word) to rows.
@@ -23,7 +23,10 @@ impl ComponentRenderer for Text {
             // spinner, so a waiting surface does not repaint every frame.
             return ui.weak("…").on_hover_text("Waiting for the agent");
         }
-        let text = cx.string("text");
+        let entry = cx.text_entry("text", |text| TextEntry {
+            blocks: parse_cached(ui.ctx(), &text),
+            min_content: None,
+        });
         let variant = cx.literal_str("variant").unwrap_or("body");
         let step = cx.style().text(variant);
         let base = BaseStyle {
@@ -32,20 +35,23 @@ impl ComponentRenderer for Text {
             strong: step.bold,
             line_height: Some(step.line_height),
         };
-        let blocks = parse_cached(ui.ctx(), &text);
+        let blocks = &entry.blocks;
         let incoming = Incoming::of(ui);
-        let (response, clicked) = ui
-            .scope(|ui| {
-                ui.spacing_mut().item_spacing.y = 0.0;
-                // Captions are muted, unless the context forces a colour (a primary button).
-                if variant == "caption" && ui.visuals().override_text_color.is_none() {
+        // Captions are muted, unless the context forces a colour (a primary button). Other
+        // texts draw straight into the node's `Ui` (a scope would cost a `Ui` per text;
+        // several blocks get their own vertical group in `blocks_ui`).
+        let (response, clicked) =
+            if variant == "caption" && ui.visuals().override_text_color.is_none() {
+                ui.scope(|ui| {
                     ui.visuals_mut().override_text_color = Some(ui.visuals().weak_text_color());
-                }
-                blocks_ui(ui, &blocks, base)
-            })
-            .inner;
+                    blocks_ui(ui, blocks, base)
+                })
+                .inner
+            } else {
+                blocks_ui(ui, blocks, base)
+            };
         // A block in a container's slot or at the surface root; not one inside a Button.
-        let block = incoming.in_slot() || cx.frame.stack.len() <= 1;
+        let block = incoming.in_slot() || cx.frame.guards.depth() <= 1;
         if block && variant != "caption" {
             let drawn = response.rect;
             let width = incoming.extent.width.unwrap_or(drawn.width());
@@ -68,20 +74,33 @@ impl ComponentRenderer for Text {
                         .x
                 })
             };
-            let (mut widest, mut longest_word) = (0.0_f32, 0.0_f32);
+            let mut widest = 0.0_f32;
+            let mut leads = Vec::with_capacity(blocks.len());
             for b in blocks.iter() {
-                let text = b.plain_text();
                 let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
                 let lead = (b.indent + marker) as f32 * step.size * 0.6;
-                // The narrowest wrap (the longest word) only for short texts: it costs a
-                // layout per word.
-                if text.len() <= MIN_CONTENT_CHARS {
-                    for word in text.split_whitespace() {
-                        longest_word = longest_word.max(width(word.to_owned()) + lead);
-                    }
-                }
-                widest = widest.max(width(text) + lead);
+                widest = widest.max(width(b.plain_text()) + lead);
+                leads.push(lead);
             }
+            // The narrowest wrap (the longest word) costs a layout per word: worked out
+            // once per string and font, while the unwrapped width stays the same.
+            let longest_word = match entry.min_content {
+                Some((size, w, longest)) if size == font.size && w == widest => longest,
+                _ => {
+                    let mut longest_word = 0.0_f32;
+                    for (b, lead) in blocks.iter().zip(&leads) {
+                        let text = b.plain_text();
+                        // Only for short texts.
+                        if text.len() <= MIN_CONTENT_CHARS {
+                            for word in text.split_whitespace() {
+                                longest_word = longest_word.max(width(word.to_owned()) + lead);
+                            }
+                        }
+                    }
+                    cx.set_text_min_content("text", (font.size, widest, longest_word));
+                    longest_word
+                }
+            };
             incoming.report_basis(
                 ui,
                 widest.max(response.rect.width()).ceil(),

@@ -16,9 +16,10 @@ use serde_json::Value;
 
 use crate::catalog::ComponentRenderer;
 use crate::error::A2uiError;
+use crate::eval::checks::{CheckResult, first_failure};
 use crate::render::ComponentContext;
 use crate::render::input::name_control;
-use crate::render::layout::Incoming;
+use crate::render::layout::{DerivedStyle, Incoming};
 
 /// The `TextField` component.
 pub struct TextField;
@@ -124,9 +125,13 @@ impl egui::TextBuffer for NumericText<'_> {
 impl TextField {
     /// The first failure: the component's checks, then `validationRegexp` (an empty value
     /// passes it; the pattern is searched, as JavaScript's `RegExp.test` does).
-    fn failure(cx: &mut ComponentContext<'_, '_>, text: &str) -> Option<String> {
-        if let Some(f) = cx.first_check_failure() {
-            return Some(f);
+    fn failure(
+        cx: &mut ComponentContext<'_, '_>,
+        checks: &[CheckResult],
+        text: &str,
+    ) -> Option<String> {
+        if let Some(f) = first_failure(checks) {
+            return Some(f.to_owned());
         }
         let pattern = cx.opt_string("validationRegexp")?;
         if pattern.is_empty() || text.is_empty() {
@@ -173,10 +178,13 @@ impl ComponentRenderer for TextField {
         let placeholder = cx.opt_string("placeholder").filter(|p| !p.is_empty());
         let model_text = cx.string("value");
 
-        let mut buffer = cx.state::<EditBuffer>("edit").unwrap_or_default();
+        let stored = cx.state::<EditBuffer>("edit");
+        let mut dirty = stored.is_none();
+        let mut buffer = stored.unwrap_or_default();
         if buffer.synced != model_text {
             buffer.text = model_text.clone();
             buffer.synced = model_text;
+            dirty = true;
         }
 
         let multiline = variant == "longText";
@@ -190,7 +198,14 @@ impl ComponentRenderer for TextField {
         // container, all it has); sized to content it keeps egui's default width.
         let fill = incoming.extent.width.is_some() || !incoming.in_slot();
         let inner = ui.vertical(|ui| {
-            ui.spacing_mut().item_spacing.y = style.field_gap;
+            // The reference's box: a 1 px border, 8 px corners.
+            ui.set_style(cx.derived_style(
+                ui,
+                DerivedStyle::Field {
+                    gap: style.field_gap,
+                    radius: style.field_radius as u8,
+                },
+            ));
             let label_response = (!label.is_empty()).then(|| {
                 ui.label(
                     egui::RichText::new(&label)
@@ -232,21 +247,13 @@ impl ComponentRenderer for TextField {
                 if let Some(p) = &placeholder {
                     edit = edit.hint_text(p.clone());
                 }
-                // The reference's box: a 1 px border, 8 px corners.
-                let border = ui.visuals().widgets.noninteractive.bg_stroke;
-                let widgets = &mut ui.visuals_mut().widgets;
-                widgets.inactive.bg_stroke = border;
-                widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
-                for w in [
-                    &mut widgets.inactive,
-                    &mut widgets.hovered,
-                    &mut widgets.active,
-                ] {
-                    w.corner_radius = egui::CornerRadius::same(style.field_radius as u8);
-                }
                 edit.show(ui)
             };
-            let fallback = cx.fallback_name();
+            let fallback = if label_response.is_none() {
+                cx.fallback_name()
+            } else {
+                String::new()
+            };
             let response = name_control(
                 ui,
                 output.response.response,
@@ -255,20 +262,24 @@ impl ComponentRenderer for TextField {
             );
 
             if response.changed() {
+                dirty = true;
                 buffer.synced = buffer.text.clone();
                 cx.write(ui, "value", Value::String(buffer.text.clone()));
             }
-            let failure = Self::failure(cx, &buffer.text);
+            let checks = cx.checks();
+            let failure = Self::failure(cx, &checks, &buffer.text);
             let submitted = !multiline
                 && response.lost_focus()
                 && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if submitted && failure.is_none() && cx.prop("action").is_some() {
                 cx.fire_action();
             }
-            cx.set_state("edit", buffer.clone());
+            // Numeric sanitising may have changed the text without a `changed` response.
+            if dirty || buffer.text != buffer.synced {
+                cx.set_state("edit", buffer.clone());
+            }
             // Every failing check's message, one a line, as the web renderer shows them.
-            let mut messages: Vec<String> = cx
-                .checks()
+            let mut messages: Vec<String> = checks
                 .into_iter()
                 .filter(|c| !c.valid)
                 .filter_map(|c| c.message)

@@ -3,10 +3,12 @@
 //! The catalog types each argument (`DynamicString` is a string, a `{"path"}` or a
 //! `{"call"}`; `regex.pattern` is a plain string; `and.values` a list of at least two
 //! `DynamicBoolean`s). The reference core validates the written arguments against those
-//! types and fails the call on a mismatch (FORMAT.md §5: `formatNumber` of the literal
+//! types and fails the call on a mismatch ([oracle format] §5: `formatNumber` of the literal
 //! string `"12.5"` is `null`), so a literal of the wrong type is an error here too, while
 //! the same string reached through a binding is coerced. Unknown argument names are
 //! errors, as the schemas say `unevaluatedProperties: false`.
+//!
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use serde_json::{Map, Value};
 

@@ -1,12 +1,14 @@
 //! Functions outside the basic catalog JSON: the minimal catalog's `capitalize` and the
-//! web_core extras (SPEC.md §5.6 "Other functions"): `add`, `subtract`, `multiply`,
+//! [web_core] extras: `add`, `subtract`, `multiply`,
 //! `divide`, `equals`, `not_equals`, `greater_than`, `less_than`, `contains`,
 //! `starts_with`, `ends_with`.
 //!
 //! Arithmetic reads numbers as JavaScript's `Number()` would (numeric strings parse,
-//! booleans are 0/1) except that `null` and unreadable text are NaN, as SPEC.md notes; a
+//! booleans are 0/1) except that `null` and unreadable text are NaN, as web_core does; a
 //! NaN or infinite result (JSON has neither) is `null`. An integral result is an integer,
 //! so `${add(a: 1, b: 2)}` reads `3`.
+//!
+//! [web_core]: https://github.com/a2ui-project/a2ui/blob/main/renderers/web_core/src/v0_9/basic_catalog/functions/basic_functions.ts
 
 use serde_json::{Map, Value};
 

@@ -1,4 +1,4 @@
-//! `formatDate` (SPEC.md §5.6, FORMAT.md §5).
+//! `formatDate` (basic [catalog], [oracle format] §5).
 //!
 //! The value is an ISO 8601 date or date-time, read as the reference reads it (Python's
 //! `datetime.fromisoformat`): `2026-03-04`, `20260304`, week dates `2026-W10-3`, any single
@@ -11,6 +11,9 @@
 //! every other character is literal and there is no quoting (so the `a` of `'at'` becomes
 //! AM/PM, as in the reference). `"ISO"` gives `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC. A falsy or
 //! unreadable value gives `""`.
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use jiff::SignedDuration;
 use jiff::civil::{Date, DateTime, ISOWeekDate, Time, Weekday};

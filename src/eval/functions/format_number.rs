@@ -1,4 +1,4 @@
-//! `formatNumber` and `formatCurrency` (SPEC.md §5.6, FORMAT.md §5).
+//! `formatNumber` and `formatCurrency` (basic [catalog], [oracle format] §5).
 //!
 //! Numbers are formatted from the float's shortest decimal text (what Python's `str()` and
 //! Babel start from), rounded **half-even** at the last shown digit: `2.5` with no decimals
@@ -6,6 +6,9 @@
 //! are shown; with it, exactly that many (clamped to `0..=`[`MAX_DECIMALS`]). Every
 //! currency gets two decimals unless `decimals` says otherwise (JPY too, as the reference
 //! does). Separators, grouping sizes and the currency pattern come from the locale.
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use serde_json::{Map, Value};
 
@@ -159,8 +162,8 @@ fn group_digits(int: &str, sep: &str, (primary, secondary): (usize, usize)) -> S
     groups.join(sep)
 }
 
-/// A formatted number: sign, then the digits (`∞` for infinities). NaN gives `""` (SPEC.md
-/// §5.6: "NaN → `""`").
+/// A formatted number: sign, then the digits (`∞` for infinities). NaN gives `""` (the basic
+/// catalog implementation guide: "NaN → `""`").
 fn signed(
     x: f64,
     neg_prefix: &str,

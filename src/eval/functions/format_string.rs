@@ -1,10 +1,13 @@
-//! `formatString` (SPEC.md §5.7): interpolate `${…}` expressions into a template.
+//! `formatString` (basic catalog [guide]): interpolate `${…}` expressions into a template.
 //!
 //! The template is parsed by [`crate::eval::expression`]; each part is resolved in the
 //! caller's scope like any binding (a failing call inside resolves to `""` and records a
-//! diagnostic) and turned into text the reference's way (FORMAT.md §5): `null` → `""`,
+//! diagnostic) and turned into text the reference's way ([oracle format] §5): `null` → `""`,
 //! floats as Python prints them (`3.0`, `1e-05`), arrays and objects as compact JSON. A
 //! template that does not parse fails the whole call.
+//!
+//! [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use serde_json::{Map, Value};
 

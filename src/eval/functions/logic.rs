@@ -1,9 +1,11 @@
-//! `and`, `or` and `not` (SPEC.md §5.6).
+//! `and`, `or` and `not` (basic [catalog]).
 //!
 //! Values are read with Python truthiness, as the reference does (`false`, `null`, `0`,
 //! `""`, `[]`, `{}` are false). In v1.0 a `ValidationResult` (an object with a boolean
 //! `valid`) counts as its validity, so `and(required(...), email(...))` works. `and`/`or`
 //! need at least two values, as the schema says.
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
 
 use serde_json::{Map, Value};
 

@@ -2,29 +2,32 @@
 //!
 //! A [`FunctionRegistry`] holds the functions of a catalog; a host adds its own by
 //! implementing [`Function`] (or wrapping a closure in [`FnFunction`]).
-//! [`FunctionRegistry::basic`] holds the basic catalog's 14 functions (SPEC.md §5.6), the
+//! [`FunctionRegistry::basic`] holds the basic catalog's 14 functions (basic [catalog]), the
 //! minimal catalog's `capitalize`, the web_core extras and the v1.0 system function
 //! `@index`.
 //!
-//! Semantics follow the reference core (a2ui-core, FORMAT.md §5) unless the spec says
+//! Semantics follow the reference core (a2ui-core, [oracle format] §5) unless the spec says
 //! otherwise; every difference is listed in `tests/functions_deviations.md`. One file per
 //! family: [`validation`], [`format_number`], [`format_date`], [`pluralize`], [`logic`],
 //! [`format_string`], [`extras`] and [`system`]; [`args`] checks arguments as written and
 //! [`pyfmt`] turns values into text the way the reference does.
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
-pub mod args;
-pub mod extras;
-pub mod format_date;
-pub mod format_number;
-pub mod format_string;
-pub mod locale;
+pub(crate) mod args;
+pub(crate) mod extras;
+pub(crate) mod format_date;
+pub(crate) mod format_number;
+pub(crate) mod format_string;
+pub(crate) mod locale;
 mod locale_data;
-pub mod logic;
-pub mod open_url;
-pub mod pluralize;
-pub mod pyfmt;
-pub mod system;
-pub mod validation;
+pub(crate) mod logic;
+pub(crate) mod open_url;
+pub(crate) mod pluralize;
+pub(crate) mod pyfmt;
+pub(crate) mod system;
+pub(crate) mod validation;
 
 use std::collections::HashMap;
 use std::sync::Arc;

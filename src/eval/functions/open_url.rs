@@ -1,11 +1,14 @@
-//! `openUrl` (SPEC.md §5.6, §8): the call only checks the URL; opening it is the host's
+//! `openUrl` (basic [catalog]): the call only checks the URL; opening it is the host's
 //! decision, after a user gesture, through the action it receives.
 //!
-//! Only `http:` and `https:` pass (SPEC.md §8, "allow only the http: and https: schemes, and
-//! abort otherwise"); every other scheme, a relative URL included, is an error, so the
-//! action pipeline halts. The scheme is read as Python's `urlsplit` reads it: leading
+//! Only `http:` and `https:` pass (implementation [guide], "allow only the http: and
+//! https: schemes, and abort otherwise"); every other scheme, a relative URL included, is
+//! an error, so the action pipeline halts. The scheme is read as Python's `urlsplit` reads it: leading
 //! control characters and spaces are ignored, tabs and newlines removed, case folded. The
 //! rule is the one [`UrlPolicy`]'s.
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
+//! [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 
 use serde_json::{Map, Value};
 
@@ -19,9 +22,6 @@ use super::args::{Kind, Param, check_params, req};
 
 const URL_V0_9: &[Param] = &[req("url", Kind::Str)];
 const URL_V1_0: &[Param] = &[req("url", Kind::StrOrDynamic)];
-
-/// The schemes `openUrl` accepts: the default open schemes of the one URL policy.
-pub const ALLOWED_SCHEMES: &[&str] = crate::url_policy::DEFAULT_OPEN_SCHEMES;
 
 /// Register `openUrl`.
 pub fn register(r: &mut FunctionRegistry) {

@@ -1,9 +1,11 @@
-//! `pluralize` (SPEC.md §5.6): pick a text by the CLDR plural category of a number.
+//! `pluralize` (basic [catalog]): pick a text by the CLDR plural category of a number.
 //!
 //! An explicit `zero`, `one` or `two` wins for exactly 0, 1 or 2; otherwise the locale's
 //! CLDR rule decides (en: `one` for 1, `other` for everything else, 0 and 1.5 included),
 //! and a category without a text falls back to `other`. The chosen value is turned into
 //! text as formatString does (a missing `other` gives `""`).
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
 
 use serde_json::{Map, Value};
 

@@ -1,8 +1,10 @@
 //! Values to text and numbers the way the reference core (Python) does it.
 //!
-//! FORMAT.md §5: formatString stringifies like Python (`3.0` → `"3.0"`, `1e-05`, `1e+16`),
+//! [Oracle format] §5: formatString stringifies like Python (`3.0` → `"3.0"`, `1e-05`, `1e+16`),
 //! and the formatting functions read their arguments with Python's `float()`/`int()`.
 //! These helpers are that behaviour in exact, panic-free Rust.
+//!
+//! [oracle format]: https://docs.rs/crate/egui_a2ui/latest/source/tests/data/conformance/FORMAT.md
 
 use serde_json::{Number, Value};
 

@@ -1,7 +1,9 @@
-//! The v1.0 system function `@index(offset?)` (SPEC.md §5.6): the 0-based index of the
+//! The v1.0 system function `@index(offset?)` (A2UI [v1.0 protocol]): the 0-based index of the
 //! template item being rendered, plus `offset`. The index is the last segment of the
 //! caller's scope when it is numeric (`/items/2` → 2); outside a template scope, or before
 //! v1.0, the call is an error.
+//!
+//! [v1.0 protocol]: https://a2ui.org/specification/v1.0-a2ui/
 
 use serde_json::{Map, Value};
 

@@ -1,9 +1,11 @@
-//! The validators `required`, `regex`, `length`, `numeric` and `email` (SPEC.md §5.6).
+//! The validators `required`, `regex`, `length`, `numeric` and `email` (basic [catalog]).
 //!
 //! v0.9 validators return a boolean; v1.0 ones return a `ValidationResult`
 //! (`{"valid": bool}`; `email` adds `code`, `message` and `severity` when it fails).
 //! Values reached through bindings are read as text the way formatString reads them
 //! (`5` → `"5"`, `null` → `""`).
+//!
+//! [catalog]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/catalogs/basic/catalog.json
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -32,7 +34,9 @@ const NUMERIC: &[Param] = &[
 ];
 const EMAIL: &[Param] = &[req("value", Kind::DynString)];
 
-/// The web_core email pattern (SPEC.md §5.6).
+/// The [web_core] email pattern.
+///
+/// [web_core]: https://github.com/a2ui-project/a2ui/blob/main/renderers/web_core/src/v0_9/basic_catalog/functions/basic_functions.ts
 pub const EMAIL_PATTERN: &str = r"^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$";
 
 /// The message a failed v1.0 `email` check carries.

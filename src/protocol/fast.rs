@@ -1,0 +1,393 @@
+//! The fast path of [`super::parse_message_text`]: one message's JSON text deserialized
+//! straight into an [`Envelope`], without building a `serde_json::Value` for the envelope,
+//! the message body, the component list or each component's `id`/`component`.
+//!
+//! It covers the bulk of a stream (versioned `updateComponents`, `updateDataModel` and
+//! `deleteSurface` whose `version` comes first) and accepts exactly what the `Value` path
+//! accepts, with the same result. Anything else (another message type, a key out of the
+//! usual order, a duplicate key, anything the `Value` path would reject) makes it give up,
+//! and the caller parses the text as a `Value` and takes the general path, which also words
+//! the errors. A give-up costs a partial parse; valid messages never take it.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+
+use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_9};
+
+/// The message, or `None` when the general path must decide.
+pub(super) fn parse(text: &str) -> Option<Envelope> {
+    let mut scratch = Scratch::default();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let env = EnvelopeSeed(&mut scratch).deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(env)
+}
+
+/// Where the entries of the objects and the items of the arrays being read wait until
+/// their container ends and is allocated at its exact size (one stack per message, shared
+/// by every nesting level, instead of a growing buffer per container).
+#[derive(Default)]
+struct Scratch {
+    entries: Vec<(String, Value)>,
+    items: Vec<Value>,
+}
+
+/// The error that sends a message to the general path (its text is never shown).
+fn give_up<E: de::Error>() -> E {
+    E::custom("fast path gives up")
+}
+
+/// A JSON value like `serde_json::Value`'s own `Deserialize`, but every array and object is
+/// allocated at its exact size (serde_json grows them by doubling, so a one-key object holds
+/// room for three entries of 112 bytes each): the same value on a smaller heap.
+struct ExactValue<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for ExactValue<'_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ExactValue<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let base = self.0.items.len();
+        while let Some(v) = seq.next_element_seed(ExactValue(&mut *self.0))? {
+            self.0.items.push(v);
+        }
+        Ok(Value::Array(self.0.items.drain(base..).collect()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let base = self.0.entries.len();
+        while let Some(k) = map.next_key::<String>()? {
+            let v = map.next_value_seed(ExactValue(&mut *self.0))?;
+            self.0.entries.push((k, v));
+        }
+        Ok(Value::Object(exact_map(self.0, base)))
+    }
+}
+
+/// The entries on the scratch stack from `base` on, as a map of exactly their number.
+/// Same as serde_json's own map: a repeated key keeps its place and takes the later value.
+fn exact_map(scratch: &mut Scratch, base: usize) -> Map<String, Value> {
+    scratch.entries.drain(base..).collect()
+}
+
+/// A string borrowed from the input when it has no escapes.
+struct Str<'de>(Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// Store `value` in an empty slot; a second one (a duplicate key) gives up.
+fn once<T, E: de::Error>(slot: &mut Option<T>, value: T) -> Result<(), E> {
+    if slot.is_some() {
+        return Err(give_up());
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+struct EnvelopeSeed<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_> {
+    type Value = Envelope;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Envelope, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
+    type Value = Envelope;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an A2UI message")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
+        match map.next_key::<Str<'de>>()? {
+            Some(k) if k.0 == "version" => {}
+            _ => return Err(give_up()),
+        }
+        let wire = map.next_value::<Str<'de>>()?;
+        let version = Version::from_wire(&wire.0).ok_or_else(give_up)?;
+        let Some(kind) = map.next_key::<Str<'de>>()? else {
+            return Err(give_up());
+        };
+        let message = match &*kind.0 {
+            "updateComponents" => map.next_value_seed(UpdateComponents(version, self.0))?,
+            "updateDataModel" => map.next_value_seed(UpdateDataModel(version, self.0))?,
+            "deleteSurface" => map.next_value_seed(DeleteSurface)?,
+            // v1.0 adds inline content and metadata: the general path reads those.
+            "createSurface" if version != Version::V1_0 => {
+                map.next_value_seed(CreateSurfaceSeed(self.0))?
+            }
+            _ => return Err(give_up()),
+        };
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(give_up());
+        }
+        Ok(Envelope { version, message })
+    }
+}
+
+struct UpdateComponents<'s>(Version, &'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for UpdateComponents<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for UpdateComponents<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("updateComponents")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut components) = (None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "components" => once(
+                    &mut components,
+                    map.next_value_seed(Components(self.0, &mut *self.1))?,
+                )?,
+                _ => return Err(give_up()),
+            }
+        }
+        match (surface_id, components) {
+            (Some(surface_id), Some(components)) if !components.is_empty() => {
+                Ok(Message::UpdateComponents {
+                    surface_id,
+                    components,
+                })
+            }
+            _ => Err(give_up()),
+        }
+    }
+}
+
+struct Components<'s>(Version, &'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Components<'_> {
+    type Value = Vec<ComponentDef>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Components<'_> {
+    type Value = Vec<ComponentDef>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a component list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(16));
+        while let Some(c) = seq.next_element_seed(Component(self.0, &mut *self.1))? {
+            out.push(c);
+        }
+        Ok(out)
+    }
+}
+
+struct Component<'s>(Version, &'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Component<'_> {
+    type Value = ComponentDef;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ComponentDef, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Component<'_> {
+    type Value = ComponentDef;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a component")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ComponentDef, A::Error> {
+        let (mut id, mut component) = (None, None);
+        let base = self.1.entries.len();
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "id" => once(&mut id, map.next_value::<String>()?)?,
+                "component" => once(&mut component, map.next_value::<String>()?)?,
+                _ => {
+                    let v = map.next_value_seed(ExactValue(&mut *self.1))?;
+                    self.1.entries.push((k.0.into_owned(), v));
+                }
+            }
+        }
+        let props = exact_map(self.1, base);
+        let id = id.ok_or_else(give_up)?;
+        v0_9::component_fields(id, component, props, self.0, String::new).map_err(|_| give_up())
+    }
+}
+
+struct UpdateDataModel<'s>(Version, &'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for UpdateDataModel<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for UpdateDataModel<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("updateDataModel")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut path, mut value) = (None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "path" => once(&mut path, map.next_value::<String>()?)?,
+                "value" => once(&mut value, map.next_value_seed(ExactValue(&mut *self.1))?)?,
+                _ => return Err(give_up()),
+            }
+        }
+        let surface_id = surface_id.ok_or_else(give_up)?;
+        if self.0 == Version::V1_0 && value.is_none() {
+            return Err(give_up());
+        }
+        Ok(Message::UpdateDataModel {
+            surface_id,
+            writes: vec![DataWrite {
+                path: path.unwrap_or_else(|| "/".to_owned()),
+                value: value.filter(|v| !v.is_null()),
+            }],
+        })
+    }
+}
+
+struct CreateSurfaceSeed<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for CreateSurfaceSeed<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for CreateSurfaceSeed<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("createSurface")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut catalog_id, mut theme, mut send) = (None, None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "catalogId" => once(&mut catalog_id, map.next_value::<String>()?)?,
+                "theme" => match map.next_value_seed(ExactValue(&mut *self.0))? {
+                    Value::Object(t) => once(&mut theme, t)?,
+                    _ => return Err(give_up()),
+                },
+                "sendDataModel" => once(&mut send, map.next_value::<bool>()?)?,
+                _ => return Err(give_up()),
+            }
+        }
+        let (Some(surface_id), Some(catalog_id)) = (surface_id, catalog_id) else {
+            return Err(give_up());
+        };
+        Ok(Message::CreateSurface(CreateSurface {
+            surface_id,
+            catalog_id: Some(catalog_id),
+            theme: theme.unwrap_or_default(),
+            send_data_model: send.unwrap_or(false),
+            root_id: "root".to_owned(),
+            components: Vec::new(),
+            data_model: None,
+        }))
+    }
+}
+
+struct DeleteSurface;
+
+impl<'de> DeserializeSeed<'de> for DeleteSurface {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DeleteSurface {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("deleteSurface")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let mut surface_id = None;
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                _ => return Err(give_up()),
+            }
+        }
+        Ok(Message::DeleteSurface {
+            surface_id: surface_id.ok_or_else(give_up)?,
+        })
+    }
+}
+
+/// The `surfaceId` of a message's text, read without validating it (for error
+/// attribution; parses the text, so only call it for a message that failed).
+pub fn surface_id_hint_text(text: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    crate::model::surface_id_hint(&value)
+}
