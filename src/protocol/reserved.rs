@@ -105,6 +105,7 @@ pub fn normalize_component_props(
 /// `callRendererFunction` call is rewritten as [`normalize_component_props`] and
 /// [`normalize_value`] do (`@catalogId` becomes `catalogId`). `None` when the message needs
 /// no rewrite (including every v0.8/v0.9 message).
+#[cfg(any(test, feature = "validation"))]
 pub fn to_bare_message(message: &Value) -> Option<Value> {
     let obj = message.as_object()?;
     let version = obj.get("version").and_then(Value::as_str)?;
