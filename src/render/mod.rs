@@ -438,7 +438,7 @@ impl DrawState {
         &self.catalog
     }
 
-    /// Record the box of every drawn component instance (see [`geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.geometry = on.then(Vec::new);
