@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use egui_a2ui::{Catalog, Renderer, SurfaceStore};
+use egui_a2ui::{Catalog, Event, Renderer, SurfaceStore};
 use serde_json::Value;
 
 // `super::`, not `crate::`: tests include the viewer as a module (tests/viewer_app.rs).
@@ -225,6 +225,22 @@ impl ViewerApp {
         });
         if self.log.len() > MAX_LOG {
             self.log.drain(..self.log.len() - MAX_LOG);
+        }
+    }
+
+    /// Log an event every source treats alike: a URL the viewer does not open, a reply to
+    /// the agent (the sources route actions and errors themselves).
+    pub(super) fn log_other_event(&mut self, e: &Event) {
+        match e {
+            Event::OpenUrl { url, .. } => {
+                self.log(
+                    "note",
+                    format!("open {url} (not opened)"),
+                    &serde_json::json!({"openUrl": url}),
+                );
+            }
+            Event::Reply(m) => self.log("a2ui", "reply to the agent", m),
+            Event::Action(_) | Event::Error(_) | Event::DataChanged { .. } => {}
         }
     }
 

@@ -141,17 +141,7 @@ impl ViewerApp {
                     self.log("a2ui", format!("error {}", err.error.code()), &m);
                     self.error("stream", err.error.to_string());
                 }
-                Event::OpenUrl { url, .. } => {
-                    self.log(
-                        "note",
-                        format!("open {url} (not opened)"),
-                        &json!({"openUrl": url}),
-                    );
-                }
-                Event::Reply(m) => {
-                    self.log("a2ui", "reply to the agent".to_owned(), m);
-                }
-                Event::DataChanged { .. } => {}
+                other => self.log_other_event(other),
             }
         }
     }

@@ -4,7 +4,6 @@
 use std::sync::mpsc::{Receiver, Sender};
 
 use egui_a2ui::{Event, Renderer};
-use serde_json::json;
 
 use super::app::ViewerApp;
 use super::stdio;
@@ -62,12 +61,8 @@ impl ViewerApp {
                     _ => "message to stdout".into(),
                 };
                 self.log("a2ui", title, &m);
-            } else if let Event::OpenUrl { url, .. } = &e {
-                self.log(
-                    "note",
-                    format!("open {url} (not opened)"),
-                    &json!({"openUrl": url}),
-                );
+            } else {
+                self.log_other_event(&e);
             }
         }
     }

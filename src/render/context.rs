@@ -88,14 +88,30 @@ impl ResolveCache {
 impl Drop for SurfaceFrame<'_> {
     fn drop(&mut self) {
         if let Some(cache) = self.memo.resolved.get_mut().take() {
-            let key = resolve_cache_key(&self.surface.id);
+            let key = resolve_cache_key(self.surface.serial());
             self.ctx.data_mut(|d| d.insert_temp(key, cache));
         }
     }
 }
 
-fn resolve_cache_key(surface: &str) -> egui::Id {
-    egui::Id::unique(("a2ui-resolve-cache", surface))
+/// Where a surface's [`ResolveCache`] lives in egui memory: keyed by the surface's serial,
+/// so two stores with a surface of the same id do not share (and keep clearing) one cache.
+fn resolve_cache_key(surface_serial: u64) -> egui::Id {
+    egui::Id::unique(("a2ui-resolve-cache", surface_serial))
+}
+
+/// Drop a deleted surface's resolution cache from egui memory.
+pub(crate) fn release_resolve_cache(ctx: &egui::Context, surface_serial: u64) {
+    ctx.data_mut(|d| d.remove_temp::<ResolveCache>(resolve_cache_key(surface_serial)));
+}
+
+/// Whether egui memory holds a resolution cache for the surface (tests).
+#[cfg(test)]
+pub(crate) fn has_resolve_cache(ctx: &egui::Context, surface_serial: u64) -> bool {
+    ctx.data(|d| {
+        d.get_temp::<ResolveCache>(resolve_cache_key(surface_serial))
+            .is_some()
+    })
 }
 
 impl FrameMemo {
@@ -147,7 +163,7 @@ impl SurfaceFrame<'_> {
     fn with_resolve_cache<R>(&self, f: impl FnOnce(&mut ResolveCache) -> R) -> R {
         let mut slot = self.memo.resolved.borrow_mut();
         let cache = slot.get_or_insert_with(|| {
-            let key = resolve_cache_key(&self.surface.id);
+            let key = resolve_cache_key(self.surface.serial());
             self.ctx
                 .data_mut(|d| d.remove_temp::<ResolveCache>(key))
                 .unwrap_or_default()

@@ -384,6 +384,7 @@ impl StoreState {
     fn forget(&mut self, surface_id: &str, ctx: Option<&egui::Context>) {
         if let (Some(serial), Some(ctx)) = (self.drawn.remove(surface_id), ctx) {
             images::release_surface(ctx, &image_owner(serial));
+            context::release_resolve_cache(ctx, serial);
         }
         self.agent_calls.forget_surface(surface_id);
         self.reported_unknown.retain(|(s, _)| s != surface_id);
@@ -637,5 +638,36 @@ fn answer_rpc(
             })));
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deleted_surface_releases_its_resolution_cache() {
+        let mut r = Renderer::new(Catalog::basic());
+        r.feed_document(
+            br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
+{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/name"}}]}}
+{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada"}}
+"#,
+        );
+        let serial = r.store().surface("s").map(|s| s.serial()).unwrap();
+        let ctx = egui::Context::default();
+        let mut frame = |r: &mut Renderer| {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+                r.ui(ui);
+            });
+            out.textures_delta.clear();
+        };
+        frame(&mut r);
+        assert!(context::has_resolve_cache(&ctx, serial), "drawn: cached");
+        r.feed_document(br#"{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}"#);
+        assert!(
+            !context::has_resolve_cache(&ctx, serial),
+            "deleted: released"
+        );
     }
 }
