@@ -391,6 +391,17 @@ impl StoreState {
     }
 }
 
+/// A drawing state going away lets go of what it kept in egui memory for the surfaces it
+/// drew (cached `data:` images, resolution caches), as [`DrawState::forget_store`] does.
+impl Drop for DrawState {
+    fn drop(&mut self) {
+        let ids: Vec<StoreId> = self.stores.keys().copied().collect();
+        for id in ids {
+            self.forget_store(id);
+        }
+    }
+}
+
 /// The owner of the images a surface draws (unique per surface, whatever its store).
 fn image_owner(serial: u64) -> String {
     format!("surface#{serial}")
@@ -656,7 +667,7 @@ mod tests {
         );
         let serial = r.store().surface("s").map(|s| s.serial()).unwrap();
         let ctx = egui::Context::default();
-        let mut frame = |r: &mut Renderer| {
+        let frame = |r: &mut Renderer| {
             let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
                 r.ui(ui);
             });
