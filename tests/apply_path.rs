@@ -222,3 +222,21 @@ fn session_metadata_is_the_capabilities_metadata() {
         egui_a2ui::capabilities::data_model_metadata(session.store(), ids)
     );
 }
+
+#[test]
+fn a_cloned_store_is_another_store_with_other_surfaces() {
+    let mut store = SurfaceStore::new();
+    store.feed_document(
+        br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
+"#,
+    );
+    let copy = store.clone();
+    assert_ne!(store.id(), copy.id());
+    let serial = |st: &SurfaceStore| st.surface("s").map(|s| s.serial());
+    assert!(serial(&store).is_some() && serial(&copy).is_some());
+    assert_ne!(
+        serial(&store),
+        serial(&copy),
+        "drawn apart, never sharing widget ids"
+    );
+}

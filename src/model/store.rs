@@ -132,7 +132,8 @@ impl Default for SurfaceStore {
     }
 }
 
-/// Identifies one [`SurfaceStore`] for the life of the process (a clone gets a new one),
+/// Identifies one [`SurfaceStore`] for the life of the process (a clone gets a new one,
+/// and its surfaces new [`Surface::serial`]s),
 /// so drawing state kept per store never mixes two stores whose surface ids coincide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StoreId(u64);
@@ -148,7 +149,17 @@ impl Clone for SurfaceStore {
     fn clone(&self) -> Self {
         Self {
             id: StoreId::next(),
-            surfaces: self.surfaces.clone(),
+            // Its surfaces are other surfaces to a drawing state (own widget ids, own
+            // caches), as the store is another store.
+            surfaces: self
+                .surfaces
+                .iter()
+                .map(|(id, surface)| {
+                    let mut surface = surface.clone();
+                    surface.renew_serial();
+                    (id.clone(), surface)
+                })
+                .collect(),
             catalogs: self.catalogs.clone(),
             limits: self.limits.clone(),
             errors: self.errors.clone(),

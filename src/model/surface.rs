@@ -52,10 +52,7 @@ impl Surface {
             components: IndexMap::new(),
             data: DataModel::default(),
             components_revision: 0,
-            serial: {
-                static NEXT: AtomicU64 = AtomicU64::new(1);
-                NEXT.fetch_add(1, Ordering::Relaxed)
-            },
+            serial: next_serial(),
         }
     }
 
@@ -64,6 +61,12 @@ impl Surface {
     /// caches, pending agent calls) can tell the two apart.
     pub fn serial(&self) -> u64 {
         self.serial
+    }
+
+    /// Give the surface a serial of its own (a copy in a cloned store is another surface
+    /// to the drawing state).
+    pub(crate) fn renew_serial(&mut self) {
+        self.serial = next_serial();
     }
 
     /// Visible once it can be drawn: v0.8 after `beginRendering`, and once the root
@@ -93,4 +96,10 @@ impl Surface {
         let p = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
         Some([p(0)?, p(2)?, p(4)?])
     }
+}
+
+/// The next surface serial (process-wide, never reused).
+fn next_serial() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
