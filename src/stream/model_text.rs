@@ -1553,6 +1553,36 @@ impl ModelTextParser {
         }
     }
 
+    /// The `root` a start or update message names (else the surface's current one, else
+    /// `"root"`) becomes the surface's root.
+    fn take_root_of(&mut self, message: &Value) {
+        let root = message
+            .get("root")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| self.root_id())
+            .unwrap_or_else(|| "root".to_owned());
+        self.set_root_id(Some(root));
+    }
+
+    /// Yield a surface's start message (`beginRendering` / `createSurface`) once; until it
+    /// is yielded it stays buffered.
+    fn yield_start_message(
+        &mut self,
+        obj: Value,
+        sid: &str,
+        out: &mut Vec<ResponsePart>,
+    ) -> Result<(), ModelTextError> {
+        self.buffered_start_message = Some(obj.clone());
+        if !self.yielded_start_messages.contains(sid) {
+            self.yield_messages(vec![obj], out, true)?;
+            self.yielded_start_messages.insert(sid.to_owned());
+            self.yielded_surfaces.insert(sid.to_owned());
+            self.buffered_start_message = None;
+        }
+        Ok(())
+    }
+
     fn yield_messages(
         &mut self,
         msgs: Vec<Value>,
@@ -1673,20 +1703,8 @@ impl ModelTextParser {
                 };
                 self.set_surface_id(s);
             }
-            let root = br
-                .get("root")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .or_else(|| self.root_id())
-                .unwrap_or_else(|| "root".to_owned());
-            self.set_root_id(Some(root));
-            self.buffered_start_message = Some(obj.clone());
-            if !self.yielded_start_messages.contains(&sid) {
-                self.yield_messages(vec![obj], out, true)?;
-                self.yielded_start_messages.insert(sid.clone());
-                self.yielded_surfaces.insert(sid.clone());
-                self.buffered_start_message = None;
-            }
+            self.take_root_of(br);
+            self.yield_start_message(obj, &sid, out)?;
             if let Some(pending) = self.pending_messages.remove(&sid) {
                 for m in pending {
                     self.complete_v08_with_check(m, &sid, out)?;
@@ -1760,34 +1778,16 @@ impl ModelTextParser {
             .unwrap_or_else(|| "unknown".to_owned());
         if let Some(cs) = obj.get("createSurface") {
             if cs.is_object() {
-                let root = cs
-                    .get("root")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-                    .or_else(|| self.root_id())
-                    .unwrap_or_else(|| "root".to_owned());
-                self.set_root_id(Some(root));
+                self.take_root_of(cs);
             }
-            self.buffered_start_message = Some(obj.clone());
-            if !self.yielded_start_messages.contains(&sid) {
-                self.yield_messages(vec![obj], out, true)?;
-                self.yielded_start_messages.insert(sid.clone());
-                self.yielded_surfaces.insert(sid.clone());
-                self.buffered_start_message = None;
-            }
+            self.yield_start_message(obj, &sid, out)?;
             self.pending_messages.remove(&sid);
             self.yield_reachable(out, false, false)?;
             return Ok(true);
         }
         if let Some(uc) = obj.get("updateComponents") {
             self.add_msg_type("updateComponents");
-            let root = uc
-                .get("root")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .or_else(|| self.root_id())
-                .unwrap_or_else(|| "root".to_owned());
-            self.set_root_id(Some(root));
+            self.take_root_of(uc);
             for c in uc
                 .get("components")
                 .and_then(Value::as_array)
