@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::layout::{DerivedStyle, TextEntry};
+use super::layout::{DerivedStyle, TextEntry, TextWidths};
 use super::{RendererOptions, a11y};
 use crate::action::{ActionEvent, ClientError, Event, now_timestamp};
 use crate::catalog::Catalog;
@@ -45,6 +45,12 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) memo: FrameMemo,
 }
 
+/// A component type's renderer and the AccessKit role of its node.
+type TypeEntry = (
+    Arc<dyn crate::catalog::ComponentRenderer>,
+    Option<egui::accesskit::Role>,
+);
+
 /// What one frame's walk of a surface works out once and reuses.
 #[derive(Default)]
 pub(crate) struct FrameMemo {
@@ -52,6 +58,8 @@ pub(crate) struct FrameMemo {
     /// every `style_mut`/`spacing_mut`; sharing one derived `Arc` per parent style and
     /// variant makes that one clone per frame instead of one per widget.
     styles: Vec<(Arc<egui::Style>, DerivedStyle, Arc<egui::Style>)>,
+    /// Component types met this frame: (wire type, type, renderer and role).
+    types: Vec<(String, String, Option<TypeEntry>)>,
     /// The `Ui` of a flex slot about to draw one node (see
     /// [`ComponentContext::slot_child_ui`]).
     bare_slot: Option<egui::Id>,
@@ -187,6 +195,35 @@ impl SurfaceFrame<'_> {
         }
     }
 
+    /// The renderer and AccessKit role of a component's type, `None` when its catalog does
+    /// not have the type or nothing renders it. Worked out once per type and frame for
+    /// components of the surface's catalog (a catalog lookup hashes its long id).
+    fn type_entry(&mut self, component: &Component) -> Option<TypeEntry> {
+        let memo = component.catalog_id.is_none();
+        if memo
+            && let Some((_, _, entry)) = self.memo.types.iter().find(|(wire, name, _)| {
+                *wire == component.wire_component && *name == component.component
+            })
+        {
+            return entry.clone();
+        }
+        let entry = if is_known_type(self.surface, component, self.catalogs) {
+            self.catalog.entry(&component.component)
+        } else {
+            None
+        };
+        // Bounded: a surface uses a handful of types (a hostile one, at most this many
+        // are remembered; the others are looked up every time).
+        if memo && self.memo.types.len() < 64 {
+            self.memo.types.push((
+                component.wire_component.clone(),
+                component.component.clone(),
+                entry.clone(),
+            ));
+        }
+        entry
+    }
+
     /// Draw the node `id` at `scope`, with every guard: missing, cycle, depth, unknown type.
     pub(crate) fn node_ui(
         &mut self,
@@ -271,12 +308,7 @@ impl SurfaceFrame<'_> {
                 );
             }
         }
-        let known = is_known_type(self.surface, &component, self.catalogs);
-        let entry = if known {
-            self.catalog.entry(&component.component)
-        } else {
-            None
-        };
+        let entry = self.type_entry(&component);
         let Some((renderer, role)) = entry else {
             self.report_once(
                 format!("type:{}", component.wire_component),
@@ -686,7 +718,7 @@ impl ComponentContext<'_, '_> {
     }
 
     /// Remember a `Text`'s min-content measurement (see [`TextEntry::min_content`]).
-    pub(crate) fn set_text_min_content(&self, name: &str, min_content: (f32, f32, f32)) {
+    pub(crate) fn set_text_min_content(&self, name: &str, min_content: TextWidths) {
         let key = self.widget_id.with(("a2ui-text", name));
         self.frame.with_resolve_cache(|c| {
             if let Some(e) = c.texts.get_mut(&key) {

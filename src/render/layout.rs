@@ -76,9 +76,20 @@ pub(crate) enum DerivedStyle {
 pub(crate) struct TextEntry {
     /// Its Markdown blocks.
     pub(crate) blocks: std::sync::Arc<Vec<crate::render::markdown::Block>>,
-    /// Its min-content width: (font size, unwrapped width it was measured with, width of
-    /// the longest word).
-    pub(crate) min_content: Option<(f32, f32, f32)>,
+    /// Its measured widths, for the font they were measured in.
+    pub(crate) min_content: Option<TextWidths>,
+}
+
+/// A `Text`'s widths in one font: measured once per string and font rather than every
+/// frame (each is a text layout).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct TextWidths {
+    /// The font they were measured in.
+    pub(crate) font: egui::FontId,
+    /// The unwrapped width (CSS max-content), markers and indents included.
+    pub(crate) widest: f32,
+    /// The width of the longest word (CSS min-content).
+    pub(crate) longest_word: f32,
 }
 
 /// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
@@ -1222,6 +1233,19 @@ pub(crate) fn list_ui(
     next.settling.pass(ui, changed);
     ui.data_mut(|d| d.insert_temp(memory_key, next));
     inner.response
+}
+
+/// `ui.vertical(add)`, without the nested `Ui` when `ui` is already a fresh top-down one
+/// (a component's own `Ui` in a flex slot): returns what `add` returned and the rectangle
+/// it drew in.
+pub(crate) fn vertical<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> (R, Rect) {
+    if *ui.layout() == Layout::top_down(Align::Min) && ui.min_rect().size() == Vec2::ZERO {
+        let inner = add(ui);
+        (inner, ui.min_rect())
+    } else {
+        let r = ui.vertical(add);
+        (r.inner, r.response.rect)
+    }
 }
 
 /// `egui::Frame::new().outer_margin(margin).show(ui, add)` without the frame's own hover

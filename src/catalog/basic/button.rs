@@ -176,9 +176,14 @@ fn button_ui(
     ui.advance_cursor_after_rect(rect + egui::epaint::MarginF32::from(margin));
     cx.set_geometry_box(rect);
     // Disabled while a check fails: no clicks, the disabled visuals, a faded frame.
-    let response = ui.add_enabled(enabled, move |ui: &mut egui::Ui| {
+    // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
+    let response = if enabled {
         ui.interact(rect, id, Sense::click())
-    });
+    } else {
+        ui.add_enabled(false, move |ui: &mut egui::Ui| {
+            ui.interact(rect, id, Sense::click())
+        })
+    };
     let mut painter = ui.painter().clone();
     if !enabled {
         painter.multiply_opacity(ui.visuals().disabled_alpha());

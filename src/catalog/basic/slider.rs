@@ -87,7 +87,12 @@ impl ComponentRenderer for Slider {
             if let Some(step) = range.step {
                 slider = slider.step_by(step);
             }
-            let response = ui.add_enabled(!empty, slider);
+            // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
+            let response = if empty {
+                ui.add_enabled(false, slider)
+            } else {
+                ui.add(slider)
+            };
             // Name the slider itself: its number field is labelled by it.
             match label_response {
                 Some(_) => set_accessible_name(ui, response.id, &label),

@@ -5,7 +5,8 @@
 
 use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::layout::{Incoming, TextEntry};
+use crate::render::layout::{Incoming, TextEntry, TextWidths};
+use crate::render::markdown::Block;
 use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
 
 /// Texts up to this long report their min-content width (the longest word) to rows.
@@ -65,51 +66,55 @@ impl ComponentRenderer for Text {
             ));
         }
         if incoming.in_slot() {
-            // The unwrapped width (CSS max-content), the basis a row shrinks it from.
             let font = step.font_id(ui.ctx());
-            let width = |t: String| {
-                ui.ctx().fonts_mut(|f| {
-                    f.layout_no_wrap(t, font.clone(), egui::Color32::PLACEHOLDER)
-                        .size()
-                        .x
-                })
-            };
-            let mut widest = 0.0_f32;
-            let mut leads = Vec::with_capacity(blocks.len());
-            for b in blocks.iter() {
-                let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
-                let lead = (b.indent + marker) as f32 * step.size * 0.6;
-                widest = widest.max(width(b.plain_text()) + lead);
-                leads.push(lead);
-            }
-            // The narrowest wrap (the longest word) costs a layout per word: worked out
-            // once per string and font, while the unwrapped width stays the same.
-            let longest_word = match entry.min_content {
-                Some((size, w, longest)) if size == font.size && w == widest => longest,
+            let widths = match &entry.min_content {
+                Some(w) if w.font == font => w.clone(),
                 _ => {
-                    let mut longest_word = 0.0_f32;
-                    for (b, lead) in blocks.iter().zip(&leads) {
-                        let text = b.plain_text();
-                        // Only for short texts.
-                        if text.len() <= MIN_CONTENT_CHARS {
-                            for word in text.split_whitespace() {
-                                longest_word = longest_word.max(width(word.to_owned()) + lead);
-                            }
-                        }
-                    }
-                    cx.set_text_min_content("text", (font.size, widest, longest_word));
-                    longest_word
+                    let widths = measure_widths(ui, blocks, font, step.size);
+                    cx.set_text_min_content("text", widths.clone());
+                    widths
                 }
             };
             incoming.report_basis(
                 ui,
-                widest.max(response.rect.width()).ceil(),
-                longest_word.ceil(),
+                widths.widest.max(response.rect.width()).ceil(),
+                widths.longest_word.ceil(),
             );
         }
         if let Some(url) = clicked {
             cx.open_url(&url);
         }
         response
+    }
+}
+
+/// A text's unwrapped width (CSS max-content, the basis a row shrinks it from) and its
+/// narrowest wrap (the longest word, only for short texts: a layout per word), in `font`.
+/// Kept in the resolution cache: a text whose string and font did not change is not
+/// measured again.
+fn measure_widths(ui: &egui::Ui, blocks: &[Block], font: egui::FontId, size: f32) -> TextWidths {
+    let width = |t: String| {
+        ui.ctx().fonts_mut(|f| {
+            f.layout_no_wrap(t, font.clone(), egui::Color32::PLACEHOLDER)
+                .size()
+                .x
+        })
+    };
+    let (mut widest, mut longest_word) = (0.0_f32, 0.0_f32);
+    for b in blocks {
+        let marker = b.marker.as_ref().map_or(0, |m| m.chars().count() + 1);
+        let lead = (b.indent + marker) as f32 * size * 0.6;
+        let text = b.plain_text();
+        if text.len() <= MIN_CONTENT_CHARS {
+            for word in text.split_whitespace() {
+                longest_word = longest_word.max(width(word.to_owned()) + lead);
+            }
+        }
+        widest = widest.max(width(text) + lead);
+    }
+    TextWidths {
+        font,
+        widest,
+        longest_word,
     }
 }

@@ -19,7 +19,7 @@ use crate::error::A2uiError;
 use crate::eval::checks::{CheckResult, first_failure};
 use crate::render::ComponentContext;
 use crate::render::input::name_control;
-use crate::render::layout::{DerivedStyle, Incoming};
+use crate::render::layout::{DerivedStyle, Incoming, vertical};
 
 /// The `TextField` component.
 pub struct TextField;
@@ -197,7 +197,7 @@ impl ComponentRenderer for TextField {
         // As in the web renderer the field spans the width its parent gives it (outside a
         // container, all it has); sized to content it keeps egui's default width.
         let fill = incoming.extent.width.is_some() || !incoming.in_slot();
-        let inner = ui.vertical(|ui| {
+        let (response, drawn) = vertical(ui, |ui| {
             // The reference's box: a 1 px border, 8 px corners.
             ui.set_style(cx.derived_style(
                 ui,
@@ -294,14 +294,13 @@ impl ComponentRenderer for TextField {
             }
             response
         });
-        let drawn = inner.response.rect;
         if let Some(w) = incoming.extent.width {
             cx.set_geometry_box(egui::Rect::from_min_size(
                 drawn.min,
                 egui::vec2(w, drawn.height()),
             ));
         }
-        inner.inner
+        response
     }
 }
 
