@@ -27,7 +27,6 @@ use serde_json::Value;
 use super::ComponentContext;
 
 /// The `UiStackInfo` tag a slot carries its [`SlotTag`] under.
-const SLOT_TAG: &str = "a2ui-slot";
 
 /// Sizes closer than this (points) count as equal, so float noise never keeps a layout busy.
 const EPSILON: f32 = 0.5;
@@ -159,9 +158,68 @@ struct SlotTag {
     report: Id,
 }
 
-/// Where a child reports its flex basis (see [`Incoming::report_basis`]): the natural size
-/// slot id with this salt.
-const BASIS_SALT: &str = "a2ui-basis";
+/// A slot whose child is being drawn: what it hands the child, and what the child
+/// reported back.
+struct OpenSlot {
+    /// The slot's `Ui`.
+    ui: Id,
+    tag: SlotTag,
+    natural: Option<Vec2>,
+    basis: Option<Vec2>,
+}
+
+thread_local! {
+    /// The slots open on this thread, innermost last. A slot is open while its child draws
+    /// (egui draws a `Ui` on one thread, start to end), so the child finds what its slot
+    /// asks of it and reports back here, without an allocation per slot (egui's `Ui` tags
+    /// are a map of its own per `Ui`) or a round trip through egui memory.
+    static OPEN_SLOTS: std::cell::RefCell<Vec<OpenSlot>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Closes the slot it opened, also when the child's drawing unwinds.
+struct OpenSlotGuard {
+    depth: usize,
+}
+
+impl OpenSlotGuard {
+    fn open(ui: Id, tag: SlotTag) -> Self {
+        OPEN_SLOTS.with_borrow_mut(|slots| {
+            let depth = slots.len();
+            slots.push(OpenSlot {
+                ui,
+                tag,
+                natural: None,
+                basis: None,
+            });
+            Self { depth }
+        })
+    }
+
+    /// Close the slot: what its child reported (natural size, basis).
+    fn close(self) -> (Option<Vec2>, Option<Vec2>) {
+        OPEN_SLOTS.with_borrow_mut(|slots| {
+            slots
+                .get(self.depth)
+                .map_or((None, None), |s| (s.natural, s.basis))
+        })
+        // `drop` truncates.
+    }
+}
+
+impl Drop for OpenSlotGuard {
+    fn drop(&mut self) {
+        OPEN_SLOTS.with_borrow_mut(|slots| slots.truncate(self.depth));
+    }
+}
+
+/// Record a report of the child of the open slot `report` (ignored once it closed).
+fn report_to_slot(report: Id, f: impl FnOnce(&mut OpenSlot)) {
+    OPEN_SLOTS.with_borrow_mut(|slots| {
+        if let Some(s) = slots.iter_mut().rev().find(|s| s.tag.report == report) {
+            f(s);
+        }
+    });
+}
 
 /// What the parent of a component asks of it, and where to report its natural size.
 ///
@@ -189,10 +247,18 @@ impl Incoming {
         // A `Ui` of a known kind (a frame, a button's content) is not a node wrapper: a node
         // drawn straight into it is not in its parent's slot.
         let stack = ui.stack();
-        let parent = stack.parent.as_deref().filter(|_| stack.kind().is_none());
-        let tag = std::iter::once(&**stack)
-            .chain(parent)
-            .find_map(|s| s.tags().get_downcast::<SlotTag>(SLOT_TAG).copied());
+        let parent = stack
+            .parent
+            .as_deref()
+            .filter(|_| stack.kind().is_none())
+            .map(|p| p.unique_id);
+        let tag = OPEN_SLOTS.with_borrow(|slots| {
+            slots
+                .iter()
+                .rev()
+                .find(|s| s.ui == stack.unique_id || Some(s.ui) == parent)
+                .map(|s| s.tag)
+        });
         match tag {
             Some(t) => Self {
                 extent: t.extent,
@@ -219,19 +285,19 @@ impl Incoming {
     /// A row shrinks its children from these widths, so wrapping never feeds back.
     /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
     /// shrink it.
-    pub fn report_basis(&self, ui: &Ui, width: f32, min: f32) {
+    pub fn report_basis(&self, _ui: &Ui, width: f32, min: f32) {
         if let Some(id) = self.report {
             let basis = sanitize_size(vec2(width, min.min(width)));
-            ui.data_mut(|d| d.insert_temp(id.with(BASIS_SALT), basis));
+            report_to_slot(id, |s| s.basis = Some(basis));
         }
     }
 
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
     /// Without a report the parent measures what the component allocated.
-    pub fn report(&self, ui: &Ui, natural: Vec2) {
+    pub fn report(&self, _ui: &Ui, natural: Vec2) {
         if let Some(id) = self.report {
             let natural = sanitize_size(natural);
-            ui.data_mut(|d| d.insert_temp(id, natural));
+            report_to_slot(id, |s| s.natural = Some(natural));
         }
     }
 }
@@ -358,12 +424,9 @@ impl Slot {
 
     /// Draw the child with `add` (usually [`ComponentContext::child_ui`]) and measure it.
     pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
-        // No stale report can be waiting under this id: every report is taken out below,
-        // in the same pass that made it.
-        let report = self.key.with("a2ui-natural");
         let tag = SlotTag {
             extent: self.extent,
-            report,
+            report: self.key.with("a2ui-natural"),
         };
         let mut builder = UiBuilder::new()
             .id_salt(self.key)
@@ -373,8 +436,7 @@ impl Slot {
                 self.rect,
                 ui.pixels_per_point(),
             ))
-            .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width))
-            .ui_stack_info(egui::UiStackInfo::default().with_tag_value(SLOT_TAG, tag));
+            .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width));
         if let Some(role) = self.role {
             builder = builder.accessibility_role(role);
         }
@@ -382,10 +444,10 @@ impl Slot {
             builder = builder.sense(sense);
         }
         let mut child = ui.new_child(builder);
+        let open = OpenSlotGuard::open(child.unique_id(), tag);
         let response = add(&mut child);
-        let reported = ui.data_mut(|d| d.remove_temp::<Vec2>(report));
+        let (reported, basis) = open.close();
         let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
-        let basis = ui.data_mut(|d| d.remove_temp::<Vec2>(report.with(BASIS_SALT)));
         let slot = child.response();
         Placed {
             response,

@@ -54,7 +54,13 @@ pub fn register_all(c: &mut Catalog) {
     c.register_with("Modal", PLAIN, modal::Modal);
     c.register_with("Divider", PLAIN, divider::Divider);
     c.register_with("Button", PLAIN, button::Button);
-    c.register_with("TextField", FULL_WIDTH, text_field::TextField);
+    // Fills its width itself (the text box asks for all of it); a justified slot would
+    // only justify its label and messages word by word.
+    c.register_with(
+        "TextField",
+        FULL_WIDTH.with_fills_width(false),
+        text_field::TextField,
+    );
     c.register_with("CheckBox", PLAIN, check_box::CheckBox);
     c.register_with("ChoicePicker", FULL_WIDTH, choice_picker::ChoicePicker);
     c.register_with("Slider", PLAIN, slider::Slider);
