@@ -26,7 +26,6 @@ use serde_json::Value;
 
 use super::ComponentContext;
 
-
 /// Sizes closer than this (points) count as equal, so float noise never keeps a layout busy.
 const EPSILON: f32 = 0.5;
 
