@@ -305,8 +305,10 @@ impl Incoming {
 pub struct Placed {
     /// The child's own response.
     pub response: Response,
-    /// The slot `Ui`'s response (with the slot's sense).
-    pub slot: Response,
+    /// The slot `Ui`'s response, when the slot was given a sense ([`Slot::sense`]); `None`
+    /// otherwise (a slot that senses nothing has nothing to say, and reading its response
+    /// costs a lookup per child).
+    pub slot: Option<Response>,
     /// How big the child's content is, whatever it was stretched to: what it reported with
     /// [`Incoming::report`], else what it allocated.
     pub natural: Vec2,
@@ -446,7 +448,7 @@ impl Slot {
         let response = add(&mut child);
         let (reported, basis) = open.close();
         let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
-        let slot = child.response();
+        let slot = self.sense.is_some().then(|| child.response());
         Placed {
             response,
             slot,

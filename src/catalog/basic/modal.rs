@@ -40,7 +40,8 @@ impl ComponentRenderer for Modal {
                 // name. A Button trigger is focusable itself.
                 .sense(Sense::CLICK)
                 .show(ui, |ui| cx.child_id_ui(ui, &id));
-                if placed.response.clicked() || placed.slot.clicked() {
+                let slot = placed.slot.unwrap_or_else(|| placed.response.clone());
+                if placed.response.clicked() || slot.clicked() {
                     open = true;
                 }
                 let size = vec2(
@@ -56,7 +57,7 @@ impl ComponentRenderer for Modal {
                 let response = if placed.response.sense.senses_click() {
                     placed.response
                 } else {
-                    placed.slot
+                    slot
                 };
                 (response, placed.natural)
             }
