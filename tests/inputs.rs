@@ -341,6 +341,46 @@ fn a_slider_edit_writes_the_model_snapped_to_its_steps() {
 }
 
 #[test]
+fn agent_updates_move_a_bound_slider_and_check_box_drawn_before() {
+    // Both were drawn (and their bound values resolved) before the update: what a frame
+    // keeps of them must not outlive the data it came from.
+    let doc = v09_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["vol", "sub"]},
+            {"id": "vol", "component": "Slider", "label": "Volume", "min": 0, "max": 10, "value": {"path": "/vol"}},
+            {"id": "sub", "component": "CheckBox", "label": "Subscribe", "value": {"path": "/sub"}}
+        ]),
+        json!({"vol": 2, "sub": false}),
+    );
+    let mut h = harness(&doc);
+    h.run();
+    let slider = |h: &egui_kittest::Harness<'static, common::App>| {
+        h.get_by_role_and_label(Role::Slider, "Volume")
+            .accesskit_node()
+            .numeric_value()
+    };
+    let toggled = |h: &egui_kittest::Harness<'static, common::App>| {
+        h.get_by_label("Subscribe")
+            .accesskit_node()
+            .data()
+            .toggled()
+    };
+    assert_eq!(slider(&h), Some(2.0));
+    assert_eq!(toggled(&h), Some(egui::accesskit::Toggled::False));
+    agent(
+        &mut h,
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/vol", "value": 7}}),
+    );
+    agent(
+        &mut h,
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/sub", "value": true}}),
+    );
+    h.run();
+    assert_eq!(slider(&h), Some(7.0));
+    assert_eq!(toggled(&h), Some(egui::accesskit::Toggled::True));
+}
+
+#[test]
 fn choosing_a_radio_option_writes_a_one_item_array() {
     let doc = v09_doc(
         json!([{"id": "root", "component": "ChoicePicker", "label": "Size", "value": {"path": "/size"},

@@ -79,16 +79,22 @@ pub(crate) struct ResolveCache {
     revision: (u64, u64),
     strings: egui::IdMap<String>,
     texts: egui::IdMap<TextEntry>,
+    /// Scalar values of path-bound properties (numbers, booleans of sliders and check
+    /// boxes); larger values are resolved each time rather than copied here.
+    values: egui::IdMap<Value>,
 }
 
 impl ResolveCache {
     /// Clear when the surface changed since the entries were made, or when the cache grew
     /// past `max` entries (nodes scrolled out of a list and never drawn again).
     fn validate(&mut self, revision: (u64, u64), max: usize) {
-        if self.revision != revision || self.strings.len() + self.texts.len() > max {
+        if self.revision != revision
+            || self.strings.len() + self.texts.len() + self.values.len() > max
+        {
             self.revision = revision;
             self.strings.clear();
             self.texts.clear();
+            self.values.clear();
         }
     }
 }
@@ -640,12 +646,26 @@ impl ComponentContext<'_, '_> {
         let Some(raw) = self.component.props.get(name) else {
             return Value::Null;
         };
-        if !matches!(dynamic_kind(raw), DynamicKind::Path(_))
-            && let Some(local) = self.local_edit(name)
-        {
-            return local;
+        if !matches!(dynamic_kind(raw), DynamicKind::Path(_)) {
+            if let Some(local) = self.local_edit(name) {
+                return local;
+            }
+            return self.with_eval(|cx| cx.resolve(raw));
         }
-        self.with_eval(|cx| cx.resolve(raw))
+        // Bound to a path: deterministic for a revision of the surface.
+        let key = self.widget_id.with(("a2ui-value", name));
+        if let Some(v) = self
+            .frame
+            .with_resolve_cache(|c| c.values.get(&key).cloned())
+        {
+            return v;
+        }
+        let v = self.with_eval(|cx| cx.resolve(raw));
+        if !matches!(v, Value::Array(_) | Value::Object(_)) {
+            self.frame
+                .with_resolve_cache(|c| c.values.insert(key, v.clone()));
+        }
+        v
     }
 
     /// Every dynamic value inside a property resolved (e.g. ChoicePicker options).
