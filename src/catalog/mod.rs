@@ -181,7 +181,9 @@ struct Registered {
 pub struct Catalog {
     ids: Vec<(String, Version)>,
     definitions: Vec<serde_json::Value>,
-    components: HashMap<String, Registered>,
+    /// Renderers by type name. Looked up for every node drawn: a fast hasher (the names
+    /// are the host's, registered once).
+    components: HashMap<String, Registered, foldhash::fast::RandomState>,
     functions: FunctionRegistry,
 }
 
@@ -203,7 +205,7 @@ impl Catalog {
         Self {
             ids: Vec::new(),
             definitions: Vec::new(),
-            components: HashMap::new(),
+            components: HashMap::default(),
             functions: FunctionRegistry::empty(),
         }
     }
