@@ -1,7 +1,9 @@
 //! A stored component: its type, normalised properties, and what the conformance dump needs
 //! of the wire form.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use super::Props;
 
 /// One component of a surface.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,14 +13,14 @@ pub struct Component {
     /// Type name in the v0.9 vocabulary (`ChoicePicker` for a v0.8 `MultipleChoice`).
     pub component: String,
     /// Normalised properties (v0.9 names, v0.9 dynamic values).
-    pub props: Map<String, Value>,
+    pub props: Props,
     /// Wire type name.
     pub wire_component: String,
     /// Wire properties when they differ from [`Self::props`] (v0.8 keeps its names and
     /// BoundValues; a v1.0 component sent with `@catalogId`, `@accessibility`, `@checks` or
     /// `@metadata` keeps those names here, with normalised values); `None` when they are
     /// `props` itself, so they are stored once. Read them with [`Self::wire_props`].
-    pub wire_props: Option<Box<Map<String, Value>>>,
+    pub wire_props: Option<Box<Props>>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
@@ -28,7 +30,7 @@ pub struct Component {
 
 impl Component {
     /// The properties as sent on the wire.
-    pub fn wire_props(&self) -> &Map<String, Value> {
+    pub fn wire_props(&self) -> &Props {
         self.wire_props.as_deref().unwrap_or(&self.props)
     }
 
