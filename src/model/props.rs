@@ -92,6 +92,138 @@ static NAMES: &[&str] = &[
     "weight",
 ];
 
+/// The index of `s` in [`NAMES`]: a switch on the length, then a few comparisons of
+/// constant length (which compile to word compares), instead of a search with `memcmp` calls.
+/// Generated from [`NAMES`]; a unit test checks the two agree.
+fn known_index(s: &str) -> Option<u16> {
+    let i = match s.len() {
+        2 => match s {
+            "id" => 39,
+            _ => return None,
+        },
+        3 => match s {
+            "fit" => 35,
+            "max" => 42,
+            "min" => 46,
+            "url" => 67,
+            _ => return None,
+        },
+        4 => match s {
+            "args" => 10,
+            "axis" => 11,
+            "call" => 12,
+            "name" => 48,
+            "path" => 51,
+            "step" => 57,
+            "tabs" => 61,
+            "text" => 63,
+            _ => return None,
+        },
+        5 => match s {
+            "align" => 7,
+            "child" => 15,
+            "event" => 32,
+            "label" => 41,
+            "steps" => 58,
+            "title" => 65,
+            "value" => 70,
+            _ => return None,
+        },
+        6 => match s {
+            "action" => 5,
+            "checks" => 14,
+            "format" => 36,
+            "values" => 71,
+            "weight" => 73,
+            _ => return None,
+        },
+        7 => match s {
+            "@checks" => 2,
+            "altText" => 9,
+            "content" => 19,
+            "context" => 21,
+            "iconUrl" => 38,
+            "justify" => 40,
+            "options" => 49,
+            "pattern" => 52,
+            "primary" => 55,
+            "svgPath" => 59,
+            "trigger" => 66,
+            "variant" => 72,
+            _ => return None,
+        },
+        8 => match s {
+            "children" => 16,
+            "currency" => 22,
+            "decimals" => 24,
+            "grouping" => 37,
+            "maxValue" => 44,
+            "metadata" => 45,
+            "minValue" => 47,
+            "tabItems" => 60,
+            "template" => 62,
+            _ => return None,
+        },
+        9 => match s {
+            "@metadata" => 3,
+            "alignment" => 8,
+            "catalogId" => 13,
+            "component" => 17,
+            "direction" => 26,
+            "posterUrl" => 54,
+            "usageHint" => 68,
+            _ => return None,
+        },
+        10 => match s {
+            "@catalogId" => 1,
+            "enableDate" => 29,
+            "enableTime" => 30,
+            "filterable" => 34,
+            "selections" => 56,
+            _ => return None,
+        },
+        11 => match s {
+            "componentId" => 18,
+            "dataBinding" => 23,
+            "description" => 25,
+            "placeholder" => 53,
+            _ => return None,
+        },
+        12 => match s {
+            "contentChild" => 20,
+            "displayStyle" => 27,
+            "distribution" => 28,
+            "explicitList" => 33,
+            "outputFormat" => 50,
+            _ => return None,
+        },
+        13 => match s {
+            "accessibility" => 4,
+            "textFieldType" => 64,
+            _ => return None,
+        },
+        14 => match s {
+            "@accessibility" => 0,
+            _ => return None,
+        },
+        15 => match s {
+            "entryPointChild" => 31,
+            _ => return None,
+        },
+        16 => match s {
+            "agentDisplayName" => 6,
+            "validationRegexp" => 69,
+            _ => return None,
+        },
+        20 => match s {
+            "maxAllowedSelections" => 43,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(i)
+}
+
 /// A property name: an index into [`NAMES`] or an owned string (16 bytes either way).
 #[derive(Clone)]
 enum Name {
@@ -101,8 +233,7 @@ enum Name {
 
 impl Name {
     fn known(s: &str) -> Option<Self> {
-        let i = NAMES.binary_search(&s).ok()?;
-        u16::try_from(i).ok().map(Name::Known)
+        known_index(s).map(Name::Known)
     }
 
     /// The name of `s`, interned when it is a known name.
@@ -507,9 +638,23 @@ mod tests {
     }
 
     #[test]
-    fn the_name_table_is_sorted_and_unique() {
+    fn the_name_table_is_sorted_unique_and_agrees_with_the_lookup() {
         assert!(NAMES.windows(2).all(|w| w[0] < w[1]));
         assert!(u16::try_from(NAMES.len()).is_ok());
+        for (i, name) in NAMES.iter().enumerate() {
+            assert_eq!(known_index(name).map(usize::from), Some(i), "{name}");
+        }
+        for other in [
+            "",
+            "tex",
+            "texts",
+            "Text",
+            "@path",
+            "valueX",
+            "x".repeat(40).as_str(),
+        ] {
+            assert_eq!(known_index(other), None, "{other}");
+        }
     }
 
     #[test]

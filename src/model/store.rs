@@ -116,7 +116,7 @@ fn message_version(v: &Value) -> Version {
 #[derive(Debug)]
 pub struct SurfaceStore {
     id: StoreId,
-    surfaces: IndexMap<String, Surface>,
+    surfaces: IndexMap<String, Surface, super::IdHasher>,
     catalogs: KnownCatalogs,
     limits: Limits,
     errors: Vec<ReportedError>,
@@ -186,7 +186,7 @@ impl SurfaceStore {
     pub fn with_config(catalogs: KnownCatalogs, limits: Limits) -> Self {
         Self {
             id: StoreId::next(),
-            surfaces: IndexMap::new(),
+            surfaces: IndexMap::default(),
             catalogs,
             limits,
             errors: Vec::new(),
