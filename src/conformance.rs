@@ -127,8 +127,8 @@ fn dump_node(
     let Some(c) = s.component(&n.id) else {
         return Value::Object(o);
     };
-    if let Some(cat) = &c.catalog_id
-        && Some(cat) != s.catalog_id.as_ref()
+    if let Some(cat) = c.catalog_id()
+        && Some(cat) != s.catalog_id.as_deref()
     {
         o.insert("catalogId".into(), json!(cat));
     }

@@ -588,31 +588,29 @@ impl SurfaceStore {
         let surface = self.target(surface_id, version)?;
         for d in defs {
             let prev = surface.components.get(&d.id);
+            // An update without a type keeps the previous type and wire type.
+            let kept = d.component.is_none();
             let component = d
                 .component
                 .or_else(|| prev.map(|p| p.component.clone()))
                 .unwrap_or_default();
-            let wire_component = d
-                .wire_component
-                .or_else(|| prev.map(|p| p.wire_component.clone()))
-                .unwrap_or_else(|| component.clone());
+            let wire_component = match d.wire_component {
+                Some(w) => Some(w),
+                None if kept => prev.map(|p| p.wire_component().to_owned()),
+                None => None,
+            };
             let generation = match prev {
                 Some(p) if p.component == component => p.generation,
                 Some(p) => p.generation + 1,
                 None => 0,
             };
-            surface.components.insert(
-                d.id.clone(),
-                Arc::new(Component {
-                    id: d.id,
-                    component,
-                    props: d.props,
-                    wire_component,
-                    wire_props: d.wire_props,
-                    catalog_id: d.catalog_id,
-                    generation,
-                }),
+            let mut c = Component::new(d.id.clone(), component, d.props).with_wire(
+                wire_component,
+                d.wire_props.map(|b| *b),
+                d.catalog_id,
             );
+            c.generation = generation;
+            surface.components.insert(d.id, Arc::new(c));
         }
         surface.components_revision += 1;
         Ok(())

@@ -164,13 +164,20 @@ pub struct ComponentDef {
     /// wire form is `props` itself, so the properties are stored once; read it with
     /// [`Self::wire_props`].
     pub wire_props: Option<Box<Props>>,
-    /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).
+    /// The wire type name when it differs from [`Self::component`] (`MultipleChoice` in
+    /// v0.8, where `component` says `ChoicePicker`); `None` when it is `component` itself.
+    /// Read it with [`Self::wire_component`].
     pub wire_component: Option<String>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
 }
 
 impl ComponentDef {
+    /// The wire type name (`None` when an update keeps the existing type).
+    pub fn wire_component(&self) -> Option<&str> {
+        self.wire_component.as_deref().or(self.component.as_deref())
+    }
+
     /// The properties as sent on the wire.
     pub fn wire_props(&self) -> &Props {
         self.wire_props.as_deref().unwrap_or(&self.props)

@@ -278,12 +278,13 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
         ));
     };
     let (component, props) = normalise(&wire_type, &wire_props, weight);
+    let wire_component = (wire_type != component).then_some(wire_type);
     Ok(ComponentDef {
         id,
         component: Some(component),
         props,
         wire_props: Some(Box::new(Props::from(wire_props))),
-        wire_component: Some(wire_type),
+        wire_component,
         catalog_id: None,
     })
 }

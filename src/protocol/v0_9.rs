@@ -425,7 +425,7 @@ pub(super) fn component_fields(
     }
     Ok(ComponentDef {
         id,
-        wire_component: component.clone(),
+        wire_component: None,
         component,
         wire_props,
         props,
