@@ -3,10 +3,12 @@
 //!
 //! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indexmap::IndexMap;
+use indexmap::map::Entry;
 use serde_json::Value;
 
 use super::{Component, DataModel, KnownCatalogs, Surface};
@@ -535,7 +537,9 @@ impl SurfaceStore {
             {
                 return Err(mismatch(s, version));
             }
-            let mut seen = std::collections::HashSet::with_capacity(defs.len());
+            // Ids come from the agent: the randomly seeded hasher of the model's maps.
+            let mut seen: HashSet<&str, super::IdHasher> =
+                HashSet::with_capacity_and_hasher(defs.len(), Default::default());
             let mut new_ids = 0usize;
             for (i, d) in defs.iter().enumerate() {
                 let base = || format!("/updateComponents/components/{i}");
@@ -587,30 +591,50 @@ impl SurfaceStore {
         }
         let surface = self.target(surface_id, version)?;
         for d in defs {
-            let prev = surface.components.get(&d.id);
-            // An update without a type keeps the previous type and wire type.
-            let kept = d.component.is_none();
-            let component = d
-                .component
-                .or_else(|| prev.map(|p| p.component.clone()))
-                .unwrap_or_default();
-            let wire_component = match d.wire_component {
-                Some(w) => Some(w),
-                None if kept => prev.map(|p| p.wire_component().to_owned()),
-                None => None,
-            };
-            let generation = match prev {
-                Some(p) if p.component == component => p.generation,
-                Some(p) => p.generation + 1,
-                None => 0,
-            };
-            let mut c = Component::new(d.id.clone(), component, d.props).with_wire(
+            let ComponentDef {
+                id,
+                component,
+                props,
+                wire_props,
                 wire_component,
-                d.wire_props.map(|b| *b),
-                d.catalog_id,
-            );
-            c.generation = generation;
-            surface.components.insert(d.id, Arc::new(c));
+                catalog_id,
+            } = d;
+            let key = id.clone();
+            let make = |prev: Option<&Arc<Component>>| {
+                // An update without a type keeps the previous type and wire type.
+                let kept = component.is_none();
+                let component = component
+                    .or_else(|| prev.map(|p| p.component.clone()))
+                    .unwrap_or_default();
+                let wire_component = match wire_component {
+                    Some(w) => Some(w),
+                    None if kept => prev.map(|p| p.wire_component().to_owned()),
+                    None => None,
+                };
+                let generation = match prev {
+                    Some(p) if p.component == component => p.generation,
+                    Some(p) => p.generation + 1,
+                    None => 0,
+                };
+                let mut c = Component::new(id, component, props).with_wire(
+                    wire_component,
+                    wire_props.map(|b| *b),
+                    catalog_id,
+                );
+                c.generation = generation;
+                Arc::new(c)
+            };
+            // One lookup per component: replace in place (keeping its first-arrival place)
+            // or append.
+            match surface.components.entry(key) {
+                Entry::Occupied(mut o) => {
+                    let c = make(Some(o.get()));
+                    o.insert(c);
+                }
+                Entry::Vacant(v) => {
+                    v.insert(make(None));
+                }
+            }
         }
         surface.components_revision += 1;
         Ok(())
