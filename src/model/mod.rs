@@ -2,6 +2,7 @@
 
 mod catalogs;
 mod component;
+mod component_map;
 pub(crate) mod data_model;
 mod props;
 mod store;
@@ -10,11 +11,12 @@ pub(crate) mod tree;
 
 pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
 pub use component::Component;
+pub use component_map::ComponentMap;
 pub use data_model::DataModel;
 pub(crate) use props::PropsStack;
 pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
 pub use store::{Applied, Rejected, StoreId, SurfaceStore, surface_id_hint};
-pub use surface::{ComponentMap, Surface};
+pub use surface::Surface;
 pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};
 
 /// The hasher of the model's maps keyed by agent-chosen strings (component and surface

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use indexmap::IndexMap;
-use indexmap::map::Entry;
 use serde_json::Value;
 
 use super::{Component, DataModel, KnownCatalogs, Surface};
@@ -624,17 +623,8 @@ impl SurfaceStore {
                 c.generation = generation;
                 Arc::new(c)
             };
-            // One lookup per component: replace in place (keeping its first-arrival place)
-            // or append.
-            match surface.components.entry(key) {
-                Entry::Occupied(mut o) => {
-                    let c = make(Some(o.get()));
-                    o.insert(c);
-                }
-                Entry::Vacant(v) => {
-                    v.insert(make(None));
-                }
-            }
+            // Replace in place (keeping its first-arrival place) or append.
+            surface.components.upsert(&key, make);
         }
         surface.components_revision += 1;
         Ok(())

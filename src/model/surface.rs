@@ -3,14 +3,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{Component, DataModel, IdHasher};
+use super::{Component, ComponentMap, DataModel};
 use crate::protocol::Version;
-
-/// A surface's components by id, in first-arrival order, hashed with [`IdHasher`].
-pub type ComponentMap = IndexMap<String, Arc<Component>, IdHasher>;
 
 /// A live surface.
 #[derive(Clone, Debug)]
