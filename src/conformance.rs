@@ -127,8 +127,8 @@ fn dump_node(
     let Some(c) = s.component(&n.id) else {
         return Value::Object(o);
     };
-    if let Some(cat) = &c.catalog_id
-        && Some(cat) != s.catalog_id.as_ref()
+    if let Some(cat) = c.catalog_id()
+        && Some(cat) != s.catalog_id.as_deref()
     {
         o.insert("catalogId".into(), json!(cat));
     }
@@ -167,7 +167,7 @@ fn dump_node(
         } else {
             resolve_dump(v, v08, &cx)
         };
-        props.insert(k.clone(), resolved);
+        props.insert(k.to_owned(), resolved);
     }
     o.insert("props".into(), Value::Object(props));
     // The wire `checks` key, as the reference reads it (a v1.0 `@checks` is dumped as a

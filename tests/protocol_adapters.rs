@@ -299,7 +299,7 @@ fn v10_at_reserved_keys_are_read_as_their_bare_forms() {
         let t = &c[0];
         assert_eq!(t.catalog_id.as_deref(), Some("https://example.com/c.json"));
         assert_eq!(
-            serde_json::Value::Object(t.props.clone()),
+            serde_json::Value::Object(t.props.to_map()),
             json!({
                 "text": {"call": "formatString", "args": {"value": {"path": "/a"}}},
                 "accessibility": {"label": {"path": "/l"}},

@@ -1,9 +1,23 @@
 //! A stored component: its type, normalised properties, and what the conformance dump needs
 //! of the wire form.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use super::Props;
 
 /// One component of a surface.
+///
+/// ```
+/// use egui_a2ui::model::{Component, Props};
+/// use serde_json::json;
+///
+/// let props: Props = [("text", json!("Hi"))].into_iter().collect();
+/// let c = Component::new("t".into(), "Text".into(), props);
+/// assert_eq!(c.str_prop("text"), Some("Hi"));
+/// assert_eq!(c.wire_component(), "Text");
+/// assert_eq!(c.wire_props(), &c.props);
+/// assert_eq!(c.catalog_id(), None);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Component {
     /// Component id, unique within the surface.
@@ -11,25 +25,81 @@ pub struct Component {
     /// Type name in the v0.9 vocabulary (`ChoicePicker` for a v0.8 `MultipleChoice`).
     pub component: String,
     /// Normalised properties (v0.9 names, v0.9 dynamic values).
-    pub props: Map<String, Value>,
-    /// Wire type name.
-    pub wire_component: String,
-    /// Wire properties when they differ from [`Self::props`] (v0.8 keeps its names and
-    /// BoundValues; a v1.0 component sent with `@catalogId`, `@accessibility`, `@checks` or
-    /// `@metadata` keeps those names here, with normalised values); `None` when they are
-    /// `props` itself, so they are stored once. Read them with [`Self::wire_props`].
-    pub wire_props: Option<Box<Map<String, Value>>>,
-    /// v1.0 per-component catalog id.
-    pub catalog_id: Option<String>,
+    pub props: Props,
+    /// What differs on the wire (rare: v0.8 components, v1.0 components with `@` keys or a
+    /// catalog id of their own); `None` for most, so they pay one pointer for it.
+    wire: Option<Box<Wire>>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
     /// by it is reset.
     pub generation: u64,
 }
 
+/// The wire form of a component where it differs from the normalised one.
+#[derive(Clone, Debug, PartialEq)]
+struct Wire {
+    /// The wire type name, when not [`Component::component`].
+    component: Option<String>,
+    /// The wire properties, when not [`Component::props`].
+    props: Option<Props>,
+    /// The v1.0 per-component catalog id.
+    catalog_id: Option<String>,
+}
+
 impl Component {
-    /// The properties as sent on the wire.
-    pub fn wire_props(&self) -> &Map<String, Value> {
-        self.wire_props.as_deref().unwrap_or(&self.props)
+    /// A component whose wire form is its normalised form (generation 0).
+    pub fn new(id: String, component: String, props: Props) -> Self {
+        Self {
+            id,
+            component,
+            props,
+            wire: None,
+            generation: 0,
+        }
+    }
+
+    /// Set the wire form: the wire type name (`MultipleChoice` in v0.8), the properties as
+    /// sent (v0.8 names, v1.0 `@` keys) and the v1.0 per-component catalog id. Each is
+    /// stored only when it differs from the normalised form.
+    pub fn with_wire(
+        mut self,
+        wire_component: Option<String>,
+        wire_props: Option<Props>,
+        catalog_id: Option<String>,
+    ) -> Self {
+        let component = wire_component.filter(|w| *w != self.component);
+        self.wire =
+            (component.is_some() || wire_props.is_some() || catalog_id.is_some()).then(|| {
+                Box::new(Wire {
+                    component,
+                    props: wire_props,
+                    catalog_id,
+                })
+            });
+        self
+    }
+
+    /// The wire type name (`MultipleChoice` for a v0.8 `MultipleChoice`, else
+    /// [`Self::component`]).
+    pub fn wire_component(&self) -> &str {
+        self.wire
+            .as_ref()
+            .and_then(|w| w.component.as_deref())
+            .unwrap_or(&self.component)
+    }
+
+    /// The properties as sent on the wire (v0.8 keeps its names and BoundValues; a v1.0
+    /// component sent with `@catalogId`, `@accessibility`, `@checks` or `@metadata` keeps
+    /// those names, with normalised values); [`Self::props`] when they are the same.
+    pub fn wire_props(&self) -> &Props {
+        self.wire
+            .as_ref()
+            .and_then(|w| w.props.as_ref())
+            .unwrap_or(&self.props)
+    }
+
+    /// The v1.0 per-component catalog id.
+    pub fn catalog_id(&self) -> Option<&str> {
+        self.wire.as_ref().and_then(|w| w.catalog_id.as_deref())
     }
 
     /// A normalised property.
@@ -40,5 +110,39 @@ impl Component {
     /// A literal string property (no binding resolution).
     pub fn str_prop(&self, name: &str) -> Option<&str> {
         self.props.get(name).and_then(Value::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_wire_form_is_stored_only_when_it_differs() {
+        let props: Props = [("text", json!("Hi"))].into_iter().collect();
+        let same = Component::new("a".into(), "Text".into(), props.clone()).with_wire(
+            Some("Text".into()),
+            None,
+            None,
+        );
+        assert!(same.wire.is_none());
+        let wire: Props = [("usageHint", json!("h1"))].into_iter().collect();
+        let v08 = Component::new("b".into(), "ChoicePicker".into(), props.clone()).with_wire(
+            Some("MultipleChoice".into()),
+            Some(wire.clone()),
+            None,
+        );
+        assert_eq!(v08.wire_component(), "MultipleChoice");
+        assert_eq!(v08.wire_props(), &wire);
+        assert_eq!(v08.props, props);
+        let cat = Component::new("c".into(), "Text".into(), props).with_wire(
+            None,
+            None,
+            Some("urn:c".into()),
+        );
+        assert_eq!(cat.catalog_id(), Some("urn:c"));
+        assert_eq!(cat.wire_component(), "Text");
+        assert_eq!(cat.wire_props(), &cat.props);
     }
 }

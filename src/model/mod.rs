@@ -2,14 +2,28 @@
 
 mod catalogs;
 mod component;
+mod component_map;
 pub(crate) mod data_model;
+mod props;
 mod store;
 mod surface;
 pub(crate) mod tree;
 
 pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
 pub use component::Component;
+pub use component_map::ComponentMap;
 pub use data_model::DataModel;
+pub(crate) use props::PropsStack;
+pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
 pub use store::{Applied, Rejected, StoreId, SurfaceStore, surface_id_hint};
 pub use surface::Surface;
 pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};
+
+/// The hasher of the model's maps keyed by agent-chosen strings (component and surface
+/// ids): foldhash, several times faster than std's SipHash on short keys, and seeded at
+/// random per map like std's `RandomState`, so an agent cannot precompute colliding ids.
+/// foldhash is not a cryptographic PRF, so a determined agent might still find collisions
+/// by probing; the worst case stays bounded because every such map is bounded by
+/// [`Limits`](crate::Limits) (`max_components` per surface, `max_surfaces` per store), so a
+/// lookup degrades at most to a scan of that many entries.
+pub type IdHasher = foldhash::fast::RandomState;

@@ -3,6 +3,7 @@
 //!
 //! [protocol]: https://a2ui.org/specification/v0.9-a2ui/
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -116,7 +117,7 @@ fn message_version(v: &Value) -> Version {
 #[derive(Debug)]
 pub struct SurfaceStore {
     id: StoreId,
-    surfaces: IndexMap<String, Surface>,
+    surfaces: IndexMap<String, Surface, super::IdHasher>,
     catalogs: KnownCatalogs,
     limits: Limits,
     errors: Vec<ReportedError>,
@@ -186,7 +187,7 @@ impl SurfaceStore {
     pub fn with_config(catalogs: KnownCatalogs, limits: Limits) -> Self {
         Self {
             id: StoreId::next(),
-            surfaces: IndexMap::new(),
+            surfaces: IndexMap::default(),
             catalogs,
             limits,
             errors: Vec::new(),
@@ -535,7 +536,9 @@ impl SurfaceStore {
             {
                 return Err(mismatch(s, version));
             }
-            let mut seen = std::collections::HashSet::with_capacity(defs.len());
+            // Ids come from the agent: the randomly seeded hasher of the model's maps.
+            let mut seen: HashSet<&str, super::IdHasher> =
+                HashSet::with_capacity_and_hasher(defs.len(), Default::default());
             let mut new_ids = 0usize;
             for (i, d) in defs.iter().enumerate() {
                 let base = || format!("/updateComponents/components/{i}");
@@ -587,32 +590,41 @@ impl SurfaceStore {
         }
         let surface = self.target(surface_id, version)?;
         for d in defs {
-            let prev = surface.components.get(&d.id);
-            let component = d
-                .component
-                .or_else(|| prev.map(|p| p.component.clone()))
-                .unwrap_or_default();
-            let wire_component = d
-                .wire_component
-                .or_else(|| prev.map(|p| p.wire_component.clone()))
-                .unwrap_or_else(|| component.clone());
-            let generation = match prev {
-                Some(p) if p.component == component => p.generation,
-                Some(p) => p.generation + 1,
-                None => 0,
-            };
-            surface.components.insert(
-                d.id.clone(),
-                Arc::new(Component {
-                    id: d.id,
-                    component,
-                    props: d.props,
+            let ComponentDef {
+                id,
+                component,
+                props,
+                wire_props,
+                wire_component,
+                catalog_id,
+            } = d;
+            let key = id.clone();
+            let make = |prev: Option<&Arc<Component>>| {
+                // An update without a type keeps the previous type and wire type.
+                let kept = component.is_none();
+                let component = component
+                    .or_else(|| prev.map(|p| p.component.clone()))
+                    .unwrap_or_default();
+                let wire_component = match wire_component {
+                    Some(w) => Some(w),
+                    None if kept => prev.map(|p| p.wire_component().to_owned()),
+                    None => None,
+                };
+                let generation = match prev {
+                    Some(p) if p.component == component => p.generation,
+                    Some(p) => p.generation + 1,
+                    None => 0,
+                };
+                let mut c = Component::new(id, component, props).with_wire(
                     wire_component,
-                    wire_props: d.wire_props,
-                    catalog_id: d.catalog_id,
-                    generation,
-                }),
-            );
+                    wire_props.map(|b| *b),
+                    catalog_id,
+                );
+                c.generation = generation;
+                Arc::new(c)
+            };
+            // Replace in place (keeping its first-arrival place) or append.
+            surface.components.upsert(&key, make);
         }
         surface.components_revision += 1;
         Ok(())

@@ -3,10 +3,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{Component, DataModel};
+use super::{Component, ComponentMap, DataModel};
 use crate::protocol::Version;
 
 /// A live surface.
@@ -28,7 +27,7 @@ pub struct Surface {
     pub began: bool,
     /// Components by id, in first-arrival order (shared so a frame can hold one while the
     /// data model is written).
-    pub components: IndexMap<String, Arc<Component>>,
+    pub components: ComponentMap,
     /// The data model.
     pub data: DataModel,
     /// Bumped on every component change.
@@ -49,7 +48,7 @@ impl Surface {
             send_data_model: false,
             root_id: "root".to_owned(),
             began: version != Version::V0_8,
-            components: IndexMap::new(),
+            components: ComponentMap::default(),
             data: DataModel::default(),
             components_revision: 0,
             serial: next_serial(),

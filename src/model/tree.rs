@@ -272,12 +272,9 @@ impl TreeNode {
 
 /// Whether the component's catalog defines its type (`false` also for an unknown catalog).
 pub fn is_known_type(surface: &Surface, component: &Component, catalogs: &KnownCatalogs) -> bool {
-    let cat = component
-        .catalog_id
-        .as_deref()
-        .or(surface.catalog_id.as_deref());
+    let cat = component.catalog_id().or(surface.catalog_id.as_deref());
     cat.and_then(|c| catalogs.get(c))
-        .is_some_and(|c| c.has_component(&component.wire_component))
+        .is_some_and(|c| c.has_component(component.wire_component()))
 }
 
 /// The guards every walk of a surface's tree applies to each node, in this order: the node
@@ -392,7 +389,7 @@ impl Walk<'_> {
         let component = self.surface.components.get(&r.id);
         let mut node = TreeNode {
             id: r.id.clone(),
-            component: component.map(|c| c.wire_component.clone()),
+            component: component.map(|c| c.wire_component().to_owned()),
             scope: r.scope.clone(),
             slot,
             kind: NodeKind::Normal,

@@ -16,6 +16,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde_json::{Map, Value};
 
 use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_9};
+use crate::model::PropsStack;
 
 /// The message, or `None` when the general path must decide.
 pub(super) fn parse(text: &str) -> Option<Envelope> {
@@ -33,6 +34,8 @@ pub(super) fn parse(text: &str) -> Option<Envelope> {
 struct Scratch {
     entries: Vec<(String, Value)>,
     items: Vec<Value>,
+    /// The top-level properties of the components being read.
+    props: PropsStack,
 }
 
 /// The error that sends a message to the general path (its text is never shown).
@@ -259,18 +262,18 @@ impl<'de> Visitor<'de> for Component<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ComponentDef, A::Error> {
         let (mut id, mut component) = (None, None);
-        let base = self.1.entries.len();
+        let base = self.1.props.base();
         while let Some(k) = map.next_key::<Str<'de>>()? {
             match &*k.0 {
                 "id" => once(&mut id, map.next_value::<String>()?)?,
                 "component" => once(&mut component, map.next_value::<String>()?)?,
                 _ => {
                     let v = map.next_value_seed(ExactValue(&mut *self.1))?;
-                    self.1.entries.push((k.0.into_owned(), v));
+                    self.1.props.push(k.0, v);
                 }
             }
         }
-        let props = exact_map(self.1, base);
+        let props = self.1.props.finish(base);
         let id = id.ok_or_else(give_up)?;
         v0_9::component_fields(id, component, props, self.0, String::new).map_err(|_| give_up())
     }

@@ -29,6 +29,7 @@ pub use version::Version;
 use serde_json::{Map, Value};
 
 use crate::error::A2uiError;
+use crate::model::Props;
 
 /// The MIME type of A2UI payloads (v0.9.1 onwards).
 pub const MIME_TYPE: &str = "application/a2ui+json";
@@ -156,22 +157,29 @@ pub struct ComponentDef {
     pub component: Option<String>,
     /// Properties, normalised: v0.8 names renamed, BoundValues turned into dynamic values,
     /// `explicitList`/`template` turned into ChildLists.
-    pub props: Map<String, Value>,
+    pub props: Props,
     /// Properties as sent, when they differ from [`Self::props`] (v0.8 keeps its own names;
     /// a v1.0 component keeps its `@catalogId`, `@accessibility`, `@checks`, `@metadata`
     /// names, with values in the bare vocabulary; `id`/`component` removed). `None` when the
     /// wire form is `props` itself, so the properties are stored once; read it with
     /// [`Self::wire_props`].
-    pub wire_props: Option<Box<Map<String, Value>>>,
-    /// The wire type name (`MultipleChoice` in v0.8, where `component` says `ChoicePicker`).
+    pub wire_props: Option<Box<Props>>,
+    /// The wire type name when it differs from [`Self::component`] (`MultipleChoice` in
+    /// v0.8, where `component` says `ChoicePicker`); `None` when it is `component` itself.
+    /// Read it with [`Self::wire_component`].
     pub wire_component: Option<String>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
 }
 
 impl ComponentDef {
+    /// The wire type name (`None` when an update keeps the existing type).
+    pub fn wire_component(&self) -> Option<&str> {
+        self.wire_component.as_deref().or(self.component.as_deref())
+    }
+
     /// The properties as sent on the wire.
-    pub fn wire_props(&self) -> &Map<String, Value> {
+    pub fn wire_props(&self) -> &Props {
         self.wire_props.as_deref().unwrap_or(&self.props)
     }
 }

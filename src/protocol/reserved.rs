@@ -16,6 +16,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::model::Props;
+
 /// Component-level reserved keys: the `@` spelling and the bare key it stands for.
 pub const COMPONENT_KEYS: &[(&str, &str)] = &[
     ("@catalogId", "catalogId"),
@@ -78,17 +80,15 @@ pub fn uses_at_forms(value: &Value) -> bool {
 /// `@` spelling wins when both are sent), and every property value goes through
 /// [`normalize_value`]. Returns the wire spelling of each renamed component-level key, as
 /// `(wire, bare)` pairs, empty when the component used none.
-pub fn normalize_component_props(
-    props: &mut Map<String, Value>,
-) -> Vec<(&'static str, &'static str)> {
+pub fn normalize_component_props(props: &mut Props) -> Vec<(&'static str, &'static str)> {
     let mut renamed = Vec::new();
     for &(at, bare) in COMPONENT_KEYS {
         if bare == "catalogId" {
             continue;
         }
-        if let Some(v) = props.shift_remove(at) {
-            props.shift_remove(bare);
-            props.insert(bare.to_owned(), v);
+        if let Some(v) = props.remove(at) {
+            props.remove(bare);
+            props.insert(bare, v);
             renamed.push((at, bare));
         }
     }
@@ -125,7 +125,9 @@ pub fn to_bare_message(message: &Value) -> Option<Value> {
         for c in list.iter_mut() {
             let Value::Object(props) = c else { continue };
             let at_catalog = props.shift_remove("@catalogId");
-            normalize_component_props(props);
+            let mut bare = Props::from(std::mem::take(props));
+            normalize_component_props(&mut bare);
+            *props = bare.into();
             if let Some(cat) = at_catalog {
                 props.insert("catalogId".to_owned(), cat);
             }
@@ -194,6 +196,7 @@ mod tests {
         })
         .as_object()
         .cloned()
+        .map(Props::from)
         .unwrap_or_default();
         let renamed = normalize_component_props(&mut props);
         assert_eq!(

@@ -15,6 +15,7 @@ use super::{
     only_keys, opt_str, req_obj, req_str, single_message_type,
 };
 use crate::error::A2uiError;
+use crate::model::Props;
 
 const TYPES: &[&str] = &[
     "beginRendering",
@@ -276,16 +277,14 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
             "component is empty",
         ));
     };
-    let (component, mut props) = normalise(&wire_type, &wire_props);
-    if let Some(w) = weight {
-        props.insert("weight".to_owned(), w);
-    }
+    let (component, props) = normalise(&wire_type, &wire_props, weight);
+    let wire_component = (wire_type != component).then_some(wire_type);
     Ok(ComponentDef {
         id,
         component: Some(component),
         props,
-        wire_props: Some(Box::new(wire_props)),
-        wire_component: Some(wire_type),
+        wire_props: Some(Box::new(Props::from(wire_props))),
+        wire_component,
         catalog_id: None,
     })
 }
@@ -393,9 +392,12 @@ pub fn action_to_v09(v: &Value) -> Value {
 }
 
 /// Rename v0.8 properties to their v0.9 names and convert their values.
-fn normalise(wire_type: &str, wire: &Map<String, Value>) -> (String, Map<String, Value>) {
+/// `weight` (a component-level key in v0.8) goes last.
+fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) -> (String, Props) {
     let mut ty = wire_type.to_owned();
-    let mut out = Map::new();
+    // Pairs in wire order; a repeated name (two wire names for one v0.9 name) keeps its
+    // first place and takes the later value when collected, as a map insert does.
+    let mut out: Vec<(&str, Value)> = Vec::with_capacity(wire.len() + 2);
     for (k, v) in wire {
         let (name, value) = match (wire_type, k.as_str()) {
             (_, "children") => ("children", children_list(v)),
@@ -420,8 +422,8 @@ fn normalise(wire_type: &str, wire: &Map<String, Value>) -> (String, Map<String,
             ("MultipleChoice", "variant") => ("displayStyle", bound_to_dynamic(v)),
             ("MultipleChoice", "maxAllowedSelections") => {
                 let exclusive = v.as_f64() == Some(1.0);
-                out.insert(
-                    "variant".to_owned(),
+                out.push((
+                    "variant",
                     Value::String(
                         if exclusive {
                             "mutuallyExclusive"
@@ -430,25 +432,29 @@ fn normalise(wire_type: &str, wire: &Map<String, Value>) -> (String, Map<String,
                         }
                         .into(),
                     ),
-                );
+                ));
                 continue;
             }
             ("Slider", "minValue") => ("min", bound_to_dynamic(v)),
             ("Slider", "maxValue") => ("max", bound_to_dynamic(v)),
             ("Button", "primary") => {
                 if v.as_bool() == Some(true) {
-                    out.insert("variant".to_owned(), Value::String("primary".into()));
+                    out.push(("variant", Value::String("primary".into())));
                 }
                 continue;
             }
             (_, other) => (other, bound_to_dynamic(v)),
         };
-        out.insert(name.to_owned(), value);
+        out.push((name, value));
     }
     if wire_type == "MultipleChoice" {
         ty = "ChoicePicker".to_owned();
-        out.entry("variant".to_owned())
-            .or_insert_with(|| Value::String("multipleSelection".into()));
+        if !out.iter().any(|(k, _)| *k == "variant") {
+            out.push(("variant", Value::String("multipleSelection".into())));
+        }
     }
-    (ty, out)
+    if let Some(w) = weight {
+        out.push(("weight", w));
+    }
+    (ty, out.into_iter().collect())
 }

@@ -13,6 +13,7 @@ use super::{
     req_obj, req_str, reserved, single_message_type,
 };
 use crate::error::A2uiError;
+use crate::model::Props;
 
 const V09_TYPES: &[&str] = &[
     "createSurface",
@@ -366,11 +367,7 @@ fn component(
         Some(Value::String(c)) => Some(c),
         _ => None,
     };
-    component_fields(id, component, obj, version, base)
-}
-
-fn invalid(e: Option<A2uiError>, base: &impl Fn() -> String) -> A2uiError {
-    e.unwrap_or_else(|| A2uiError::validation(base(), "invalid component"))
+    component_fields(id, component, Props::from(obj), version, base)
 }
 
 /// A component from its `id`, `component` and other properties (the fast path of
@@ -378,25 +375,23 @@ fn invalid(e: Option<A2uiError>, base: &impl Fn() -> String) -> A2uiError {
 pub(super) fn component_fields(
     id: String,
     component: Option<String>,
-    mut obj: Map<String, Value>,
+    mut props: Props,
     version: Version,
     base: impl Fn() -> String,
 ) -> Result<ComponentDef, A2uiError> {
     let catalog_id = if version == Version::V1_0 {
-        // `@catalogId` (the current v1.0 spelling) wins over the bare key.
-        let read = |key: &str| {
-            opt_str(&obj, key, "")
-                .map_err(|_| opt_str(&obj, key, &base()).err())
-                .map(|c| c.map(str::to_owned))
+        let read = |key: &str| match props.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(A2uiError::validation(
+                format!("{}/{key}", base()),
+                format!("{key} must be a string"),
+            )),
         };
-        let at = read("@catalogId");
-        match at {
-            Ok(Some(c)) => Some(c),
-            Ok(None) => match read("catalogId") {
-                Ok(c) => c,
-                Err(e) => return Err(invalid(e, &base)),
-            },
-            Err(e) => return Err(invalid(e, &base)),
+        // `@catalogId` (the current v1.0 spelling) wins over the bare key.
+        match read("@catalogId")? {
+            Some(c) => Some(c),
+            None => read("catalogId")?,
         }
     } else {
         None
@@ -409,33 +404,31 @@ pub(super) fn component_fields(
     }
     let mut wire_props = None;
     if version == Version::V1_0 {
-        obj.shift_remove("catalogId");
-        let at_catalog = obj.shift_remove("@catalogId");
-        let renamed = reserved::normalize_component_props(&mut obj);
+        props.remove("catalogId");
+        let at_catalog = props.remove("@catalogId");
+        let renamed = reserved::normalize_component_props(&mut props);
         if at_catalog.is_some() || !renamed.is_empty() {
             // The conformance dump speaks the wire vocabulary: keep the `@` names.
-            let mut wire: Map<String, Value> = obj
+            let wire: Props = props
                 .iter()
                 .map(|(k, v)| {
                     let name = renamed
                         .iter()
-                        .find(|(_, bare)| bare == k)
-                        .map_or(k.as_str(), |(at, _)| at);
-                    (name.to_owned(), v.clone())
+                        .find(|(_, bare)| *bare == k)
+                        .map_or(k, |(at, _)| at);
+                    (name, v.clone())
                 })
+                .chain(at_catalog.map(|c| ("@catalogId", c)))
                 .collect();
-            if let Some(c) = at_catalog {
-                wire.insert("@catalogId".to_owned(), c);
-            }
             wire_props = Some(Box::new(wire));
         }
     }
     Ok(ComponentDef {
         id,
-        wire_component: component.clone(),
+        wire_component: None,
         component,
         wire_props,
-        props: obj,
+        props,
         catalog_id,
     })
 }

@@ -8,9 +8,10 @@
 //! and so the whole subtree from assistive technology, and `live` (`polite`, `assertive`)
 //! makes the wrapper a live region so changes inside are announced.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::eval::{EvalContext, coerce};
+use crate::model::Props;
 
 /// The resolved `accessibility` attributes of one component.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -23,7 +24,7 @@ pub(crate) struct Accessibility {
 
 impl Accessibility {
     /// Resolve the attributes of `props` (empty when there are none).
-    pub(crate) fn read(props: &Map<String, Value>, cx: &EvalContext<'_>) -> Self {
+    pub(crate) fn read(props: &Props, cx: &EvalContext<'_>) -> Self {
         let Some(Value::Object(a11y)) = props.get("accessibility") else {
             return Self::default();
         };

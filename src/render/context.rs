@@ -285,23 +285,22 @@ impl SurfaceFrame<'_> {
                     .surface
                     .components
                     .get(pid)
-                    .map(|p| p.wire_component.clone())
+                    .map(|p| p.wire_component().to_owned())
                     .unwrap_or_default(),
             };
             let catalog = component
-                .catalog_id
-                .as_deref()
+                .catalog_id()
                 .or(self.surface.catalog_id.as_deref());
             if let Err(parent_rule) =
                 self.catalogs
-                    .check_composition(catalog, &parent_type, &component.wire_component)
+                    .check_composition(catalog, &parent_type, component.wire_component())
             {
                 self.report_once(
                     format!("composition:{id}:{parent_type}"),
                     A2uiError::Unallowed {
                         parent_rule,
                         child: id.to_owned(),
-                        child_type: component.wire_component.clone(),
+                        child_type: component.wire_component().to_owned(),
                         parent_type: parent_type.clone(),
                     },
                 );
@@ -309,7 +308,7 @@ impl SurfaceFrame<'_> {
                     ui,
                     &format!(
                         "{} is not allowed in {parent_type}",
-                        component.wire_component
+                        component.wire_component()
                     ),
                 );
             }
@@ -317,16 +316,16 @@ impl SurfaceFrame<'_> {
         let entry = self.type_entry(&component);
         let Some((renderer, role)) = entry else {
             self.report_once(
-                format!("type:{}", component.wire_component),
+                format!("type:{}", component.wire_component()),
                 A2uiError::validation(
                     "",
-                    format!("unknown component type {:?}", component.wire_component),
+                    format!("unknown component type {:?}", component.wire_component()),
                 ),
             );
             if self.options.show_unsupported {
                 return error_placeholder(
                     ui,
-                    &format!("Unsupported component: {}", component.wire_component),
+                    &format!("Unsupported component: {}", component.wire_component()),
                 );
             }
             return ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover());
@@ -336,7 +335,7 @@ impl SurfaceFrame<'_> {
             g.push(super::DrawnInstance {
                 surface: self.surface.id.clone(),
                 id: id.to_owned(),
-                component: component.wire_component.clone(),
+                component: component.wire_component().to_owned(),
                 scope: scope.to_owned(),
                 rect: None,
             });
