@@ -205,10 +205,10 @@ impl SurfaceFrame<'_> {
     /// not have the type or nothing renders it. Worked out once per type and frame for
     /// components of the surface's catalog (a catalog lookup hashes its long id).
     fn type_entry(&mut self, component: &Component) -> Option<TypeEntry> {
-        let memo = component.catalog_id.is_none();
+        let memo = component.catalog_id().is_none();
         if memo
             && let Some((_, _, entry)) = self.memo.types.iter().find(|(wire, name, _)| {
-                *wire == component.wire_component && *name == component.component
+                *wire == component.wire_component() && *name == component.component
             })
         {
             return entry.clone();
@@ -222,7 +222,7 @@ impl SurfaceFrame<'_> {
         // are remembered; the others are looked up every time).
         if memo && self.memo.types.len() < 64 {
             self.memo.types.push((
-                component.wire_component.clone(),
+                component.wire_component().to_owned(),
                 component.component.clone(),
                 entry.clone(),
             ));
