@@ -41,6 +41,15 @@ fn ingest_renderer(doc: &[u8]) -> Renderer {
 
 fn main() {
     let doc = ingest_stream(size(5 * 1024 * 1024, 64 * 1024));
+    // Profiling hook (callgrind): `A2UI_PROFILE=parse|document|jsonl` runs that side once.
+    if let Ok(which) = std::env::var("A2UI_PROFILE") {
+        match which.as_str() {
+            "parse" => drop(black_box(parse_only(&doc))),
+            "document" => drop(black_box(ingest_store(&doc))),
+            _ => drop(black_box(ingest_renderer(&doc))),
+        }
+        return;
+    }
     let lines = parse_only(&doc);
     {
         let s = ingest_store(&doc);
