@@ -8,11 +8,13 @@
 //! When a size changed it asks egui to discard the pass and run another, so the first guess
 //! is never shown.
 //!
-//! A slot carries an [`Extent`] in its `UiStackInfo` tags: per axis, either a size the child
-//! must fill (a stretched or weighted child) or "size to content". A container drawn in a
-//! slot fills the given axes and reports its *natural* (content) size back through egui
-//! memory, so a stretched child never feeds its stretched size into the next measurement and
-//! layouts cannot ratchet. A leaf widget just draws; its natural size is what it allocated.
+//! A slot hands its child an [`Extent`]: per axis, either a size the child must fill (a
+//! stretched or weighted child) or "size to content". A container drawn in a slot fills the
+//! given axes and reports its *natural* (content) size back to the slot, so a stretched
+//! child never feeds its stretched size into the next measurement and layouts cannot
+//! ratchet. A leaf widget just draws; its natural size is what it allocated. Both ways go
+//! through a small stack of the slots open on the drawing thread (see `OPEN_SLOTS`): no
+//! allocation per slot, no round trip through egui memory.
 //!
 //! Spacing follows the implementation guide's leaf-margin strategy: containers add no
 //! padding and no gaps; leaf widgets and outlined controls carry their own margin.
