@@ -301,8 +301,11 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
             "component is empty",
         ));
     };
-    let (component, props) = normalise(&wire_type, &wire_props, weight);
-    let wire_component = (wire_type != component).then_some(wire_type);
+    let (renamed, props) = normalise(&wire_type, &wire_props, weight);
+    let (component, wire_component) = match renamed {
+        Some(v09) => (v09.to_owned(), Some(wire_type)),
+        None => (wire_type, None),
+    };
     Ok(ComponentDef {
         id,
         component: Some(component),
@@ -417,8 +420,13 @@ pub fn action_to_v09(v: &Value) -> Value {
 
 /// Rename v0.8 properties to their v0.9 names and convert their values.
 /// `weight` (a component-level key in v0.8) goes last.
-fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) -> (String, Props) {
-    let mut ty = wire_type.to_owned();
+/// Returns the v0.9 type name when it differs from the wire one.
+fn normalise(
+    wire_type: &str,
+    wire: &Map<String, Value>,
+    weight: Option<Value>,
+) -> (Option<&'static str>, Props) {
+    let mut renamed = None;
     // Pairs in wire order; a repeated name (two wire names for one v0.9 name) keeps its
     // first place and takes the later value when collected, as a map insert does.
     let extra = usize::from(weight.is_some()) + usize::from(wire_type == "MultipleChoice");
@@ -473,7 +481,7 @@ fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) 
         out.push((name.into_prop_name(), value));
     }
     if wire_type == "MultipleChoice" {
-        ty = "ChoicePicker".to_owned();
+        renamed = Some("ChoicePicker");
         if !out.iter().any(|(k, _)| k.as_str() == "variant") {
             out.push((
                 "variant".into_prop_name(),
@@ -484,5 +492,5 @@ fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) 
     if let Some(w) = weight {
         out.push(("weight".into_prop_name(), w));
     }
-    (ty, Props::from_named(out))
+    (renamed, Props::from_named(out))
 }
