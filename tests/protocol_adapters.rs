@@ -416,3 +416,81 @@ fn the_schema_validator_reads_the_v10_at_spellings() {
     ]}});
     assert!(v.validate(&v09).is_err(), "v0.9 has no @ spelling");
 }
+
+/// A malformed v0.8 component is an error naming the offending key, through both the
+/// borrowing and the owning parse (which recognises the usual shape in one pass).
+#[test]
+fn malformed_v08_components_are_errors_naming_the_key() {
+    use egui_a2ui::A2uiError;
+    use egui_a2ui::protocol::{parse_message_owned, parse_message_text};
+    let base = "/surfaceUpdate/components/1";
+    let cases = [
+        (
+            json!({"id": "x", "component": {"Text": {}}, "extra": 1}),
+            format!("{base}/extra"),
+            "unexpected property",
+        ),
+        (
+            json!({"id": 5, "component": {"Text": {}}}),
+            format!("{base}/id"),
+            "id must be a string",
+        ),
+        (
+            json!({"component": {"Text": {}}}),
+            format!("{base}/id"),
+            "missing required id",
+        ),
+        (
+            json!({"id": "x", "component": {"Text": {}, "Row": {}}}),
+            format!("{base}/component"),
+            "exactly one key",
+        ),
+        (
+            json!({"id": "x", "component": {"Text": 3}}),
+            format!("{base}/component/Text"),
+            "must be an object",
+        ),
+        (
+            json!({"id": "x", "component": {"Text": {}}, "weight": "2"}),
+            format!("{base}/weight"),
+            "weight must be a number",
+        ),
+        (
+            json!({"id": "x", "component": []}),
+            format!("{base}/component"),
+            "component must be an object",
+        ),
+    ];
+    for (bad, path, words) in cases {
+        let msg = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+            {"id": "ok", "component": {"Text": {"text": {"literalString": "t"}}}}, bad]}});
+        let text = msg.to_string();
+        for result in [
+            parse_message(&msg),
+            parse_message_owned(msg.clone()),
+            parse_message_text(&text),
+        ] {
+            match result {
+                Err(A2uiError::Validation { path: p, message }) => {
+                    assert_eq!(p, path, "{msg}");
+                    assert!(message.contains(words), "{message} for {msg}");
+                }
+                other => panic!("{msg}: expected a validation error, got {other:?}"),
+            }
+        }
+    }
+    // The usual shape, with a weight, parses the same through every path.
+    let good = json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+        {"id": "b", "weight": 2, "component": {"Button": {"child": "l", "primary": true}}}]}});
+    let a = parse_message(&good).expect("parses");
+    let b = parse_message_owned(good.clone()).expect("parses");
+    let c = parse_message_text(&good.to_string()).expect("parses");
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+    let Message::UpdateComponents { components, .. } = a.message else {
+        panic!("not updateComponents");
+    };
+    assert_eq!(components[0].props["weight"], json!(2));
+    assert_eq!(components[0].props["variant"], json!("primary"));
+    assert_eq!(components[0].wire_props()["primary"], json!(true));
+}

@@ -358,6 +358,12 @@ impl Props {
         }
     }
 
+    /// Build from named pairs in wire order (the adapters' own builders), with the map's
+    /// semantics for a repeated name; no copy when the vector is exactly full.
+    pub(crate) fn from_named(entries: Vec<(PropName, Value)>) -> Self {
+        Self::from_entries(entries.into_iter().map(|(k, v)| (k.0, v)).collect())
+    }
+
     /// The number of properties.
     pub fn len(&self) -> usize {
         self.entries.len()

@@ -116,7 +116,7 @@ pub fn for_each_child(
 ) {
     let v08 = version == Version::V0_8;
     for slot in SLOT_ORDER {
-        let Some(v) = component.props.get(*slot) else {
+        let Some(v) = component.props.get(slot) else {
             continue;
         };
         let flow = match *slot {

@@ -15,7 +15,7 @@ use super::{
     only_keys, opt_str, req_obj, req_str, single_message_type,
 };
 use crate::error::A2uiError;
-use crate::model::Props;
+use crate::model::{IntoPropName, PropName, Props};
 
 const TYPES: &[&str] = &[
     "beginRendering",
@@ -229,13 +229,12 @@ fn entry_value(
 
 /// One component, taken by value (`base` names it in errors).
 fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2uiError> {
-    let Value::Object(mut obj) = value else {
+    let Value::Object(obj) = value else {
         return Err(A2uiError::validation(
             base(),
             "a component must be an object",
         ));
     };
-    // Checked with an empty base first, so the pointer is only built on failure.
     let check = |base: &str| -> Result<(), A2uiError> {
         only_keys(&obj, &["id", "weight", "component"], base)?;
         req_str(&obj, "id", base)?;
@@ -262,13 +261,38 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
             )),
         }
     };
-    if check("").is_err() {
+    // The usual shape is recognised in one pass over the keys (no key hashing); anything
+    // else is checked again with the pointer built, which words the error.
+    let well_formed = {
+        let (mut id, mut wrapper) = (false, false);
+        let shape = obj.iter().all(|(k, v)| match (k.as_str(), v) {
+            ("id", Value::String(_)) => {
+                id = true;
+                true
+            }
+            ("component", Value::Object(w)) => {
+                wrapper = true;
+                w.len() == 1 && w.values().all(Value::is_object)
+            }
+            ("weight", Value::Number(_)) => true,
+            _ => false,
+        });
+        shape && id && wrapper
+    };
+    if !well_formed {
         check(&base())?;
+        return Err(A2uiError::validation(base(), "invalid component"));
     }
-    let weight = obj.shift_remove("weight");
-    let (Some(Value::String(id)), Some(Value::Object(wrapper))) =
-        (obj.shift_remove("id"), obj.shift_remove("component"))
-    else {
+    let (mut id, mut wrapper, mut weight) = (None, None, None);
+    for (k, v) in obj {
+        match (k.as_str(), v) {
+            ("id", Value::String(s)) => id = Some(s),
+            ("component", Value::Object(w)) => wrapper = Some(w),
+            ("weight", w) => weight = Some(w),
+            _ => {}
+        }
+    }
+    let (Some(id), Some(wrapper)) = (id, wrapper) else {
         return Err(A2uiError::validation(base(), "invalid component"));
     };
     let Some((wire_type, Value::Object(wire_props))) = wrapper.into_iter().next() else {
@@ -277,8 +301,11 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
             "component is empty",
         ));
     };
-    let (component, props) = normalise(&wire_type, &wire_props, weight);
-    let wire_component = (wire_type != component).then_some(wire_type);
+    let (renamed, props) = normalise(&wire_type, &wire_props, weight);
+    let (component, wire_component) = match renamed {
+        Some(v09) => (v09.to_owned(), Some(wire_type)),
+        None => (wire_type, None),
+    };
     Ok(ComponentDef {
         id,
         component: Some(component),
@@ -393,11 +420,17 @@ pub fn action_to_v09(v: &Value) -> Value {
 
 /// Rename v0.8 properties to their v0.9 names and convert their values.
 /// `weight` (a component-level key in v0.8) goes last.
-fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) -> (String, Props) {
-    let mut ty = wire_type.to_owned();
+/// Returns the v0.9 type name when it differs from the wire one.
+fn normalise(
+    wire_type: &str,
+    wire: &Map<String, Value>,
+    weight: Option<Value>,
+) -> (Option<&'static str>, Props) {
+    let mut renamed = None;
     // Pairs in wire order; a repeated name (two wire names for one v0.9 name) keeps its
     // first place and takes the later value when collected, as a map insert does.
-    let mut out: Vec<(&str, Value)> = Vec::with_capacity(wire.len() + 2);
+    let extra = usize::from(weight.is_some()) + usize::from(wire_type == "MultipleChoice");
+    let mut out: Vec<(PropName, Value)> = Vec::with_capacity(wire.len() + extra);
     for (k, v) in wire {
         let (name, value) = match (wire_type, k.as_str()) {
             (_, "children") => ("children", children_list(v)),
@@ -423,7 +456,7 @@ fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) 
             ("MultipleChoice", "maxAllowedSelections") => {
                 let exclusive = v.as_f64() == Some(1.0);
                 out.push((
-                    "variant",
+                    "variant".into_prop_name(),
                     Value::String(
                         if exclusive {
                             "mutuallyExclusive"
@@ -439,22 +472,25 @@ fn normalise(wire_type: &str, wire: &Map<String, Value>, weight: Option<Value>) 
             ("Slider", "maxValue") => ("max", bound_to_dynamic(v)),
             ("Button", "primary") => {
                 if v.as_bool() == Some(true) {
-                    out.push(("variant", Value::String("primary".into())));
+                    out.push(("variant".into_prop_name(), Value::String("primary".into())));
                 }
                 continue;
             }
             (_, other) => (other, bound_to_dynamic(v)),
         };
-        out.push((name, value));
+        out.push((name.into_prop_name(), value));
     }
     if wire_type == "MultipleChoice" {
-        ty = "ChoicePicker".to_owned();
-        if !out.iter().any(|(k, _)| *k == "variant") {
-            out.push(("variant", Value::String("multipleSelection".into())));
+        renamed = Some("ChoicePicker");
+        if !out.iter().any(|(k, _)| k.as_str() == "variant") {
+            out.push((
+                "variant".into_prop_name(),
+                Value::String("multipleSelection".into()),
+            ));
         }
     }
     if let Some(w) = weight {
-        out.push(("weight", w));
+        out.push(("weight".into_prop_name(), w));
     }
-    (ty, out.into_iter().collect())
+    (renamed, Props::from_named(out))
 }
