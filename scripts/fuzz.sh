@@ -61,7 +61,13 @@ run() {
   mkdir -p "$root/fuzz/artifacts/$t"
   local log="$logdir/fuzz-$t.log"
   echo "fuzzing $t for ${secs}s (max_len $max_len), log $log" >&2
-  (cd "$root/fuzz" && nice -n 10 cargo +nightly fuzz run --sanitizer "$sanitizer" "$t" \
+  # `-O` with overflow checks kept: cargo-fuzz's default build also turns on debug
+  # assertions, and egui's debug builds record the text of every widget `Id` ever made in a
+  # global map. Each fuzzed store's surfaces get fresh ids, so render_frame grew past 1 GB in
+  # five minutes and would hit the RSS limit below as a false "out of memory". The crate has
+  # no `debug_assert!`; arithmetic overflow still panics.
+  (cd "$root/fuzz" && RUSTFLAGS="${RUSTFLAGS:-} -C overflow-checks=on" nice -n 10 \
+    cargo +nightly fuzz run -O --sanitizer "$sanitizer" "$t" \
     "corpus/$t" -- -max_len="$max_len" -rss_limit_mb=2048 -timeout=10 \
     -max_total_time="$secs" ${RUNS:+-runs="$RUNS"} -print_final_stats=1 \
     -artifact_prefix="$root/fuzz/artifacts/$t/") >"$log" 2>&1 || {
