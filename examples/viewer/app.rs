@@ -228,6 +228,15 @@ impl ViewerApp {
         }
     }
 
+    /// Log the A2UI `action` message of a user action.
+    pub(super) fn log_action(&mut self, action: &egui_a2ui::ActionEvent) {
+        self.log(
+            "a2ui",
+            format!("action {} from {}", action.name, action.source_component_id),
+            &action.to_message(),
+        );
+    }
+
     /// Log an event every source treats alike: a URL the viewer does not open, a reply to
     /// the agent (the sources route actions and errors themselves).
     pub(super) fn log_other_event(&mut self, e: &Event) {

@@ -363,11 +363,7 @@ impl ViewerApp {
         for e in events {
             match &e {
                 Event::Action(ev) => {
-                    self.log(
-                        "a2ui",
-                        format!("action {} from {}", ev.name, ev.source_component_id),
-                        &ev.to_message(),
-                    );
+                    self.log_action(ev);
                     let Some(a) = self.agent.as_mut() else {
                         return;
                     };

@@ -115,11 +115,7 @@ impl ViewerApp {
         for e in events {
             match &e {
                 Event::Action(a) => {
-                    self.log(
-                        "a2ui",
-                        format!("action {} from {}", a.name, a.source_component_id),
-                        &a.to_message(),
-                    );
+                    self.log_action(a);
                     let mut params = json!({"name": a.name, "arguments": a.context});
                     if let Some(doc) = &self.doc {
                         let meta = egui_a2ui::capabilities::data_model_metadata(

@@ -92,26 +92,9 @@ pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
                 data_model: None,
             }))
         }
-        "surfaceUpdate" => {
-            only_keys(body, &["surfaceId", "components"], &base)?;
-            let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
-            let path = format!("{base}/components");
-            let list = match body.get("components") {
-                Some(Value::Array(a)) if !a.is_empty() => a,
-                Some(Value::Array(_)) => {
-                    return Err(A2uiError::validation(path, "components must not be empty"));
-                }
-                _ => return Err(A2uiError::validation(path, "components must be an array")),
-            };
-            let mut components = Vec::with_capacity(list.len());
-            for (i, c) in list.iter().enumerate() {
-                components.push(component(c.clone(), &|| format!("{path}/{i}"))?);
-            }
-            Ok(Message::UpdateComponents {
-                surface_id,
-                components,
-            })
-        }
+        // One reading of a component list: the owned path's, on a copy (each component is
+        // copied either way).
+        "surfaceUpdate" => parse_owned(obj.clone()),
         "dataModelUpdate" => {
             only_keys(body, &["surfaceId", "path", "contents"], &base)?;
             let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
