@@ -124,7 +124,7 @@ impl ComponentTraits {
     }
 
     /// Whether its widgets fill the width of a slot that stretches it (through a justified
-    /// egui layout, see [`Slot::fill_width`]). `true` by default; `false` for text, which a
+    /// egui layout, see [`Slot::fill_width`](crate::catalog::Slot::fill_width)). `true` by default; `false` for text, which a
     /// justified layout would justify word by word.
     pub const fn with_fills_width(mut self, fills: bool) -> Self {
         self.fills_width = fills;
@@ -377,7 +377,7 @@ impl ComponentContext<'_, '_> {
     }
 
     /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
-    /// million), else `0` for none. Feed these to [`plan_main`].
+    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main).
     pub fn child_weight(&self, child_id: &str) -> f32 {
         self.frame
             .surface

@@ -239,7 +239,7 @@ pub fn plan_main(
     }
 }
 
-/// A component's `weight` (flex-grow): positive and finite (at most [`MAX_WEIGHT`]), else
+/// A component's `weight` (flex-grow): positive and finite (at most a million), else
 /// `0` (no weight).
 pub fn weight_of(c: &crate::model::Component) -> f32 {
     let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
@@ -312,7 +312,7 @@ pub fn shrink_row(
 
 /// The settle bookkeeping every measuring container keeps (flex lines and lists): how
 /// many passes in a row moved its measurements. A pass that moved them asks egui for
-/// another pass, at most [`MAX_UNSETTLED`] times in a row; a pass that held resets it.
+/// another pass, at most six times in a row; a pass that held resets it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Settling {
     unsettled: u8,
@@ -355,7 +355,7 @@ pub fn finite(v: f32) -> Option<f32> {
     (v.is_finite() && v >= 0.0).then_some(v)
 }
 
-/// A length for a space: `v` clamped to `0..=UNBOUNDED`, [`UNBOUNDED`] when it is NaN (an
+/// A length for a space: `v` clamped to `0..=100_000`, `100_000` when it is NaN (an
 /// unknown space is an unbounded one).
 pub fn bounded(v: f32) -> f32 {
     if v.is_nan() {

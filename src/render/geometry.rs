@@ -26,7 +26,7 @@ pub struct DrawnInstance {
     pub rect: Option<egui::Rect>,
 }
 
-/// Settings of a headless [`layout_geometry`] run.
+/// Settings of a headless [`layout_geometry`](crate::testing::layout_geometry) run.
 #[derive(Clone, Debug)]
 pub struct GeometryOptions {
     /// Viewport width (points = CSS px).

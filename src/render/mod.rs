@@ -9,7 +9,7 @@
 //! what was drawn: [`Style`] (spacing and the type scale of the official web renderer),
 //! the bundled fonts ([`install_fonts`], [`extend_definitions`]) and Material icons
 //! ([`icon_glyph`], [`icon_family`]), the cache of decoded `data:` images
-//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`]) the fidelity
+//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`](crate::testing::layout_geometry)) the fidelity
 //! tests compare with the web reference.
 
 pub(crate) mod a11y;
@@ -151,7 +151,7 @@ impl Renderer {
         }
     }
 
-    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`](crate::testing::layout_geometry)); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.draw.record_geometry(on);
@@ -425,7 +425,7 @@ impl DrawState {
         &self.catalog
     }
 
-    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`](crate::testing::layout_geometry)); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.geometry = on.then(Vec::new);

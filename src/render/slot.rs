@@ -255,12 +255,12 @@ pub struct Placed {
 ///
 /// egui lays a frame out in one pass, so a container cannot ask a child its size before
 /// placing it. It plans with what it measured in the previous pass (kept in egui memory
-/// under its [`ComponentContext::widget_id`]), draws each child in a slot, reads the
+/// under its [`ComponentContext::widget_id`](crate::ComponentContext::widget_id)), draws each child in a slot, reads the
 /// child's natural size from [`Placed::natural`], and asks egui for another pass
 /// (`request_discard`) when a size it planned with changed. A container that places its
 /// children from sizes measured in the same pass, as below, needs no memory.
 ///
-/// The child itself is drawn through [`ComponentContext::child_ui`], so it gets every
+/// The child itself is drawn through [`ComponentContext::child_ui`](crate::ComponentContext::child_ui), so it gets every
 /// guard of the tree walk (missing child, cycle, depth, node budget, unknown type).
 ///
 /// A two-column grid (cells share a row by their `weight`, rows stack top to bottom):
@@ -337,7 +337,7 @@ impl Slot {
     /// layout). Only sound where the width does not come from the child's own measured
     /// width, or the width would ratchet; and only for children whose
     /// [`ComponentTraits::fills_width`](crate::render::catalog::ComponentTraits::fills_width) says
-    /// so ([`ComponentContext::child_traits`]).
+    /// so ([`ComponentContext::child_traits`](crate::ComponentContext::child_traits)).
     pub fn fill_width(mut self, fill: bool) -> Self {
         self.fill_width = fill;
         self
@@ -355,7 +355,7 @@ impl Slot {
         self
     }
 
-    /// Draw the child with `add` (usually [`ComponentContext::child_ui`]) and measure it.
+    /// Draw the child with `add` (usually [`ComponentContext::child_ui`](crate::ComponentContext::child_ui)) and measure it.
     pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
         let tag = SlotTag {
             extent: self.extent,
