@@ -12,7 +12,8 @@
 
 use egui_a2ui::SurfaceStore;
 use egui_a2ui::eval::FunctionRegistry;
-use egui_a2ui::render::{GeometryOptions, RendererOptions, layout_geometry};
+use egui_a2ui::render::{GeometryOptions, RendererOptions};
+use egui_a2ui::testing::layout_geometry;
 
 fn usage() -> ! {
     eprintln!(
@@ -58,10 +59,10 @@ fn main() {
             ..GeometryOptions::default()
         };
         let doc = layout_geometry(&bytes, &options, RendererOptions::default());
-        print!("{}", egui_a2ui::render::to_geometry_string(&doc));
+        print!("{}", egui_a2ui::testing::to_geometry_string(&doc));
         return;
     }
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     store.feed_document(&bytes);
     let doc = egui_a2ui::conformance::dump(&store, &FunctionRegistry::basic());
     println!("{}", egui_a2ui::conformance::to_canonical_string(&doc));

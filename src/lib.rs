@@ -45,7 +45,7 @@
 //! ```
 //! use egui_a2ui::model::SurfaceStore;
 //!
-//! let mut store = SurfaceStore::new();
+//! let mut store = SurfaceStore::basic();
 //! let jsonl = br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
 //! {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/greeting"}}]}}
 //! {"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/greeting","value":"Hello"}}
@@ -64,6 +64,7 @@
 )]
 
 mod action;
+mod basic;
 pub mod capabilities;
 pub mod catalog;
 pub mod conformance;
@@ -72,10 +73,12 @@ pub mod eval;
 mod limits;
 pub mod mcp;
 pub mod model;
+mod pointer;
 pub mod protocol;
 pub mod render;
 mod rpc;
 pub mod stream;
+pub mod testing;
 mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;

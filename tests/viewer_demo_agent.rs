@@ -7,6 +7,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use egui_a2ui::mcp::{AppSession, SessionHub, SplitPolicy, UiExtensionSettings};
+use egui_a2ui::model::Catalogs;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
     ReadResourceRequestParams, ResourceUpdatedNotificationParam,
@@ -118,7 +119,7 @@ async fn demo_agent_serves_flights_over_real_stdio() {
     let settings = UiExtensionSettings::native_a2ui();
     let result = call(&client, "search_flights", json!({"destination": "SFO"})).await;
     let session = hub.open(
-        AppSession::new("call-1", "demo", "search_flights")
+        AppSession::new("call-1", "demo", "search_flights", Catalogs::basic())
             .with_policy(SplitPolicy::for_settings(&settings)),
     );
     let out = session.on_tool_result(&result).unwrap();
@@ -153,7 +154,7 @@ async fn demo_agent_serves_flights_over_real_stdio() {
 async fn demo_agent_contact_form_checks_on_the_server_too() {
     let (client, _updates, mut child) = connect(a2ui_caps()).await;
     let result = call(&client, "contact_form", json!({})).await;
-    let mut session = AppSession::new("c", "demo", "contact_form");
+    let mut session = AppSession::new("c", "demo", "contact_form", Catalogs::basic());
     let out = session.on_tool_result(&result).unwrap();
     assert_eq!(out.split.payloads.len(), 1);
     let form = session.store().surface("contact").unwrap();
@@ -204,7 +205,7 @@ async fn demo_agent_contact_form_checks_on_the_server_too() {
 async fn demo_agent_dashboard_pushes_updates() {
     let (client, mut updates, mut child) = connect(a2ui_caps()).await;
     let result = call(&client, "show_dashboard", json!({})).await;
-    let mut session = AppSession::new("d", "demo", "show_dashboard");
+    let mut session = AppSession::new("d", "demo", "show_dashboard", Catalogs::basic());
     session.on_tool_result(&result).unwrap();
     let first = session
         .store()

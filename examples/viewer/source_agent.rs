@@ -238,11 +238,9 @@ impl ViewerApp {
         let id = a.next_id;
         a.next_id += 1;
         let session_id = format!("call-{id}");
-        let store = SurfaceStore::with_config(self.catalog.known_catalogs(), Limits::default());
         let session = a.hub.open(
-            AppSession::new(&session_id, &a.server_id, &name)
-                .with_policy(SplitPolicy::for_settings(&a.settings))
-                .with_store(store),
+            AppSession::new(&session_id, &a.server_id, &name, self.catalog.catalogs())
+                .with_policy(SplitPolicy::for_settings(&a.settings)),
         );
         session.on_tool_input(Value::Object(args.clone()));
         a.sessions.push(SessionView {

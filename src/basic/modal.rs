@@ -2,9 +2,11 @@
 
 use egui::{Align, Layout, Rect, Sense, Vec2, vec2};
 
-use crate::catalog::ComponentRenderer;
+use super::row_column::fills_width;
 use crate::render::ComponentContext;
-use crate::render::layout::{Extent, Incoming, Slot, fills_width, sanitize_rect};
+use crate::render::catalog::ComponentRenderer;
+use crate::render::flex::sanitize_rect;
+use crate::render::slot::{Extent, Incoming, Slot};
 
 /// The dialog's width at most; narrower screens get their width less a margin.
 const DIALOG_WIDTH: f32 = 480.0;

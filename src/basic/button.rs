@@ -5,9 +5,9 @@
 
 use egui::{Color32, Sense, Shape, Stroke, StrokeKind};
 
-use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::input::humanize;
+use crate::render::a11y::humanize;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Button` component.
 pub struct Button;
@@ -155,7 +155,15 @@ fn button_ui(
         .ui_stack_info(egui::UiStackInfo::new(egui::UiKind::Frame))
         // Sized to its content: a button is never stretched.
         .layout(egui::Layout::top_down(egui::Align::Min))
-        .style(cx.button_style(ui, text_color));
+        // A button's content: labels do not take the click, and text takes the colour.
+        .style(
+            cx.shared_style(ui, ("a2ui-button-content", text_color), |s| {
+                s.interaction.selectable_labels = false;
+                if text_color.is_some() {
+                    s.visuals.override_text_color = text_color;
+                }
+            }),
+        );
     if !enabled {
         builder = builder.disabled();
     }
@@ -164,7 +172,7 @@ fn button_ui(
     match &child {
         Some(c) => {
             // The content `Ui` holds the child alone: it doubles as the child's own `Ui`.
-            cx.bare_child_id_ui(&mut content, c);
+            cx.child_id_ui_exclusive(&mut content, c);
         }
         None => {
             content.label(humanize(cx.id()));

@@ -10,11 +10,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::catalog::ComponentRenderer;
 use crate::eval::coerce::to_display_string;
 use crate::render::ComponentContext;
-use crate::render::input::{name_control, set_accessible_name};
-use crate::render::layout::Incoming;
+use crate::render::a11y::{name_control, set_accessible_name};
+use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
 
 /// The `ChoicePicker` component.
 pub struct ChoicePicker;

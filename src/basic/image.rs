@@ -4,8 +4,8 @@
 //!
 //! [`UrlPolicy`]: crate::url_policy::UrlPolicy
 
-use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
 
 /// The `Image` component.

@@ -3,10 +3,11 @@
 
 use serde_json::Value;
 
-use crate::catalog::ComponentRenderer;
+use super::margin::{with_margin, with_margin_row};
 use crate::render::ComponentContext;
-use crate::render::input::set_accessible_name;
-use crate::render::layout::{DerivedStyle, Incoming, with_margin, with_margin_row};
+use crate::render::a11y::set_accessible_name;
+use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
 
 /// The `CheckBox` component: as in the web renderer, an 8 px margin around a row of the
 /// box and its label; the row spans the width its parent gives it.
@@ -28,7 +29,9 @@ impl ComponentRenderer for CheckBox {
         } else {
             // The row, and the first failing check's message under it.
             with_margin(ui, margin, |ui| {
-                ui.set_style(cx.derived_style(ui, DerivedStyle::ItemSpacingY(0.0)));
+                ui.set_style(cx.shared_style(ui, ("a2ui-item-spacing-y", 0_u32), |s| {
+                    s.spacing.item_spacing.y = 0.0;
+                }));
                 let row = ui.horizontal(|ui| {
                     ui.set_min_height(height);
                     box_ui(ui, cx, &label, checked)

@@ -2,8 +2,8 @@
 //! poster (v1.0 `Video.posterUrl`), the description and the URL's host, with a play button
 //! that emits [`Event::OpenUrl`](crate::Event::OpenUrl) for the host to open the media.
 
-use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 use crate::render::icons::{icon_family, icon_font_ready};
 use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
 

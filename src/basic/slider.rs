@@ -4,10 +4,11 @@
 //! Hostile bounds never panic: non-finite or huge bounds are clamped, `min > max` is
 //! swapped, an empty range shows a disabled slider, `steps` below 1 is ignored.
 
-use crate::catalog::ComponentRenderer;
+use super::controls::{input_label, number_value};
+use super::margin::with_margin;
 use crate::render::ComponentContext;
-use crate::render::input::{input_label, number_value, set_accessible_name};
-use crate::render::layout::{DerivedStyle, with_margin};
+use crate::render::a11y::set_accessible_name;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Slider` component.
 pub struct Slider;
@@ -77,7 +78,13 @@ impl ComponentRenderer for Slider {
         // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
         // track (37 px in all).
         let (response, outer) = with_margin(ui, style.checkbox_margin, |ui| {
-            ui.set_style(cx.derived_style(ui, DerivedStyle::ItemSpacingY(style.field_gap)));
+            ui.set_style(cx.shared_style(
+                ui,
+                ("a2ui-item-spacing-y", style.field_gap.to_bits()),
+                |s| {
+                    s.spacing.item_spacing.y = style.field_gap;
+                },
+            ));
             ui.set_min_height(style.label.line_height + style.field_gap + 20.0);
             let label_response = input_label(ui, &label);
             let empty = range.max <= range.min;

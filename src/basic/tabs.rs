@@ -4,10 +4,12 @@ use egui::accesskit::Role;
 use egui::{Align, Layout, Rect, Sense, Stroke, UiBuilder, Vec2, vec2};
 use serde_json::Value;
 
-use crate::catalog::ComponentRenderer;
+use super::row_column::fills_width;
 use crate::eval::coerce;
 use crate::render::ComponentContext;
-use crate::render::layout::{Extent, Incoming, Slot, fills_width, sanitize_rect};
+use crate::render::catalog::ComponentRenderer;
+use crate::render::flex::sanitize_rect;
+use crate::render::slot::{Extent, Incoming, Slot};
 
 /// Thickness of the mark under the selected title.
 const SELECTED_MARK: f32 = 2.0;

@@ -2,9 +2,11 @@
 
 use egui::{Rect, Shape, StrokeKind, UiBuilder, Vec2, vec2};
 
-use crate::catalog::ComponentRenderer;
+use super::row_column::fills_width;
 use crate::render::ComponentContext;
-use crate::render::layout::{Incoming, Slot, fills_width, sanitize_rect};
+use crate::render::catalog::ComponentRenderer;
+use crate::render::flex::sanitize_rect;
+use crate::render::slot::{Incoming, Slot};
 
 /// The `Card` component: its `child` inside a frame with the reference's look (see
 /// [`Style`](crate::render::Style): 8 px margin, 1 px border, 8 px padding, 4 px radius and

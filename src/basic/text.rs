@@ -1,16 +1,36 @@
 //! `Text`: variants h1–h5 / caption / body on the reference's type scale (see
 //! [`Style`](crate::render::Style)), with a Markdown subset (see
-//! [`markdown`](crate::render::markdown)). Links only emit
+//! [`markdown`](super::markdown)). Links only emit
 //! [`Event::OpenUrl`](crate::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
-use crate::catalog::ComponentRenderer;
+use super::markdown::{BaseStyle, Block, blocks_ui, parse_cached};
 use crate::render::ComponentContext;
-use crate::render::layout::{Incoming, TextEntry, TextWidths};
-use crate::render::markdown::Block;
-use crate::render::markdown::{BaseStyle, blocks_ui, parse_cached};
+use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
 
 /// Texts up to this long report their min-content width (the longest word) to rows.
 const MIN_CONTENT_CHARS: usize = 160;
+
+/// What a `Text` node derives from its resolved string.
+#[derive(Clone)]
+struct TextEntry {
+    /// Its Markdown blocks.
+    blocks: std::sync::Arc<Vec<Block>>,
+    /// Its measured widths, for the font they were measured in.
+    min_content: Option<TextWidths>,
+}
+
+/// A `Text`'s widths in one font: measured once per string and font rather than every
+/// frame (each is a text layout).
+#[derive(Clone, Debug, PartialEq)]
+struct TextWidths {
+    /// The font they were measured in.
+    font: egui::FontId,
+    /// The unwrapped width (CSS max-content), markers and indents included.
+    widest: f32,
+    /// The width of the longest word (CSS min-content).
+    longest_word: f32,
+}
 
 /// The `Text` component. Like the reference's blocks (`<p>`, `<h1>`…), a text in a
 /// stretched column takes the column's width (its glyphs stay left-aligned in it); a
@@ -24,7 +44,7 @@ impl ComponentRenderer for Text {
             // spinner, so a waiting surface does not repaint every frame.
             return ui.weak("…").on_hover_text("Waiting for the agent");
         }
-        let entry = cx.text_entry("text", |text| TextEntry {
+        let entry = cx.memo("text", |text| TextEntry {
             blocks: parse_cached(ui.ctx(), &text),
             min_content: None,
         });
@@ -52,7 +72,7 @@ impl ComponentRenderer for Text {
                 blocks_ui(ui, blocks, base)
             };
         // A block in a container's slot or at the surface root; not one inside a Button.
-        let block = incoming.in_slot() || cx.frame.guards.depth() <= 1;
+        let block = incoming.in_slot() || cx.depth() <= 1;
         if block && variant != "caption" {
             let drawn = response.rect;
             let width = incoming.extent.width.unwrap_or(drawn.width());
@@ -71,7 +91,9 @@ impl ComponentRenderer for Text {
                 Some(w) if w.font == font => w.clone(),
                 _ => {
                     let widths = measure_widths(ui, blocks, font, step.size);
-                    cx.set_text_min_content("text", widths.clone());
+                    cx.update_memo("text", |e: &mut TextEntry| {
+                        e.min_content = Some(widths.clone())
+                    });
                     widths
                 }
             };

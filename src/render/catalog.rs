@@ -1,7 +1,7 @@
 //! Catalogs: which component types exist and how each is drawn.
 //!
 //! A [`Catalog`] maps component type names to [`ComponentRenderer`]s and carries the
-//! [`FunctionRegistry`] of its functions. [`Catalog::basic`] has all 18 basic components
+//! [`FunctionRegistry`] of its functions. `Catalog::basic` (the basic catalog, `src/basic`) has all 18 basic components
 //! and every basic function; a host adds its own components (a chart, a minimap, an item
 //! slot) with [`Catalog::register`], or with [`Catalog::register_with`] to declare its
 //! [`ComponentTraits`] (accessible role, where its accessible name comes from, how it sits
@@ -14,20 +14,15 @@
 //! line's length among children by `weight` and `justify` as Row and Column do. See
 //! [`Slot`] for a whole container.
 
-pub(crate) mod basic;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use egui::accesskit::Role;
 
+use super::ComponentContext;
 use crate::eval::{Function, FunctionRegistry};
-use crate::model::{BASIC_COMPONENTS, KnownCatalogs};
+use crate::model::{BASIC_COMPONENTS, Catalogs};
 use crate::protocol::Version;
-use crate::render::ComponentContext;
-pub use crate::render::layout::{
-    Axis, CrossAlign, Extent, Incoming, Justify, MainPlan, Placed, Slot, plan_main,
-};
 
 /// Draws one component type. The crate owns the tree walk, binding, widget state and safety
 /// checks; an implementation only draws, using the helpers of [`ComponentContext`].
@@ -129,7 +124,7 @@ impl ComponentTraits {
     }
 
     /// Whether its widgets fill the width of a slot that stretches it (through a justified
-    /// egui layout, see [`Slot::fill_width`]). `true` by default; `false` for text, which a
+    /// egui layout, see [`Slot::fill_width`](crate::catalog::Slot::fill_width)). `true` by default; `false` for text, which a
     /// justified layout would justify word by word.
     pub const fn with_fills_width(mut self, fills: bool) -> Self {
         self.fills_width = fills;
@@ -210,27 +205,6 @@ impl Catalog {
         }
     }
 
-    /// The basic catalog: all 18 components, every basic function, serving the basic (and
-    /// minimal) catalog ids of v0.8, v0.9/v0.9.1 and v1.0.
-    pub fn basic() -> Self {
-        let mut c = Self::empty();
-        for (id, v) in [
-            (crate::protocol::STANDARD_CATALOG_V0_8, Version::V0_8),
-            (
-                "https://a2ui.org/specification/v0_8/catalogs/minimal/minimal_catalog.json",
-                Version::V0_8,
-            ),
-            (crate::protocol::BASIC_CATALOG_V0_9, Version::V0_9),
-            (crate::protocol::MINIMAL_CATALOG_V0_9, Version::V0_9),
-            (crate::protocol::BASIC_CATALOG_V1_0, Version::V1_0),
-        ] {
-            c.ids.push((id.to_owned(), v));
-        }
-        basic::register_all(&mut c);
-        c.functions = FunctionRegistry::basic();
-        c
-    }
-
     /// Serve another catalog id (a host's own catalog) with these renderers.
     pub fn with_catalog_id(mut self, id: impl Into<String>, version: Version) -> Self {
         self.ids.push((id.into(), version));
@@ -245,7 +219,7 @@ impl Catalog {
         &mut self,
         doc: serde_json::Value,
     ) -> Result<&mut Self, crate::A2uiError> {
-        let mut probe = KnownCatalogs::empty();
+        let mut probe = Catalogs::empty();
         let id = probe.register_definition(&doc)?;
         self.ids.push((id, Version::V1_0));
         self.definitions.push(doc);
@@ -324,6 +298,12 @@ impl Catalog {
             .map(|r| (Arc::clone(&r.renderer), r.traits.role))
     }
 
+    /// Use these functions (all of them, replacing any registered before).
+    pub fn with_functions(mut self, functions: FunctionRegistry) -> Self {
+        self.functions = functions;
+        self
+    }
+
     /// Register (or replace) a function.
     pub fn register_function(&mut self, f: impl Function + 'static) -> &mut Self {
         self.functions.register(f);
@@ -352,11 +332,17 @@ impl Catalog {
         self.ids.iter().map(|(id, _)| id.as_str())
     }
 
-    /// The allow-list for a surface store: every served id with the component names this
-    /// catalog can draw (minimal catalogs keep their five; v0.8 spells ChoicePicker
-    /// `MultipleChoice`).
-    pub fn known_catalogs(&self) -> KnownCatalogs {
-        let mut k = KnownCatalogs::default();
+    /// The egui-free description of this catalog: every served id with the component names
+    /// it can draw (minimal catalogs keep their five; v0.8 spells ChoicePicker
+    /// `MultipleChoice`), the definitions' composition rules, and the functions. Build every
+    /// store and MCP session that this catalog draws from it
+    /// (`SurfaceStore::new(catalog.catalogs())`), so a host's own catalog id is accepted
+    /// everywhere.
+    pub fn catalogs(&self) -> Arc<Catalogs> {
+        // The basic entries stay as the store has always known them (minimal with its
+        // five components); the catalog's own ids and components are added to them.
+        let mut k = Catalogs::basic();
+        k.set_functions(self.functions.clone());
         let custom: Vec<&str> = self
             .components
             .keys()
@@ -375,7 +361,7 @@ impl Catalog {
                 k.register(id, *v, &all);
             }
         }
-        k
+        Arc::new(k)
     }
 }
 
@@ -391,12 +377,12 @@ impl ComponentContext<'_, '_> {
     }
 
     /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
-    /// million), else `0` for none. Feed these to [`plan_main`].
+    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main).
     pub fn child_weight(&self, child_id: &str) -> f32 {
         self.frame
             .surface
             .components
             .get(child_id)
-            .map_or(0.0, |c| crate::render::layout::weight_of(c))
+            .map_or(0.0, |c| super::flex::weight_of(c))
     }
 }

@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 use jiff::civil::Date;
 use serde_json::Value;
 
-use crate::catalog::ComponentRenderer;
 use crate::render::ComponentContext;
-use crate::render::input::set_accessible_name;
-use crate::render::layout::Incoming;
+use crate::render::a11y::set_accessible_name;
+use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
 
 /// The `DateTimeInput` component.
 pub struct DateTimeInput;

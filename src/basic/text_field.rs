@@ -14,12 +14,13 @@ use std::sync::Arc;
 use egui::text::CharIndex;
 use serde_json::Value;
 
-use crate::catalog::ComponentRenderer;
+use super::margin::vertical;
 use crate::error::A2uiError;
 use crate::eval::checks::{CheckResult, first_failure};
 use crate::render::ComponentContext;
-use crate::render::input::name_control;
-use crate::render::layout::{DerivedStyle, Incoming, vertical};
+use crate::render::a11y::name_control;
+use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
 
 /// The `TextField` component.
 pub struct TextField;
@@ -199,13 +200,12 @@ impl ComponentRenderer for TextField {
         let fill = incoming.extent.width.is_some() || !incoming.in_slot();
         let (response, drawn) = vertical(ui, |ui| {
             // The reference's box: a 1 px border, 8 px corners.
-            ui.set_style(cx.derived_style(
-                ui,
-                DerivedStyle::Field {
-                    gap: style.field_gap,
-                    radius: style.field_radius as u8,
-                },
-            ));
+            let (gap, radius) = (style.field_gap, style.field_radius as u8);
+            ui.set_style(
+                cx.shared_style(ui, ("a2ui-field", gap.to_bits(), radius), |s| {
+                    field_style(s, gap, radius);
+                }),
+            );
             let label_response = (!label.is_empty()).then(|| {
                 ui.label(
                     egui::RichText::new(&label)
@@ -340,5 +340,21 @@ mod tests {
         assert_eq!(b.as_str(), "1.234");
         b.replace_with("x-1.5y");
         assert_eq!(b.as_str(), "-1.5");
+    }
+}
+
+/// The reference's field box on `style`: `item_spacing.y` of `gap` between the label, the
+/// box and the message, a 1 px border in every state, corners of `radius`.
+fn field_style(style: &mut egui::Style, gap: f32, radius: u8) {
+    style.spacing.item_spacing.y = gap;
+    let widgets = &mut style.visuals.widgets;
+    widgets.inactive.bg_stroke = widgets.noninteractive.bg_stroke;
+    widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
+    for w in [
+        &mut widgets.inactive,
+        &mut widgets.hovered,
+        &mut widgets.active,
+    ] {
+        w.corner_radius = egui::CornerRadius::same(radius);
     }
 }

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use crate::catalog::ComponentRenderer;
 use crate::eval::coerce;
 use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 use crate::render::icons::{FALLBACK_GLYPH, icon_family, icon_font_ready, icon_glyph, spoken_name};
 
 /// The longest `svgPath` drawn (longer ones show the fallback glyph).
