@@ -237,6 +237,10 @@ pub struct ModelTextParser {
     buffered_start_message: Option<Value>,
     topology_dirty: bool,
     found_valid_json_in_block: bool,
+    /// Per surface: the placeholders the last partial message carried (so in the store).
+    live_placeholders: HashMap<String, HashSet<String>>,
+    /// Placeholders no yielded component refers to any more, not yet taken.
+    retired: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for ModelTextParser {
@@ -366,6 +370,8 @@ impl ModelTextParser {
             buffered_start_message: None,
             topology_dirty: false,
             found_valid_json_in_block: false,
+            live_placeholders: HashMap::new(),
+            retired: Vec::new(),
         };
         if let Some(f) = family {
             p.set_family(f);
@@ -408,6 +414,14 @@ impl ModelTextParser {
     /// suite expects no error there). Drained by this call.
     pub fn take_diagnostics(&mut self) -> Vec<ModelTextError> {
         std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Placeholders (`loading_…`) that were yielded and that no yielded component refers
+    /// to any more (their component arrived, or the list they stood in for filled), as
+    /// `(surface id, component id)`: a host applying the messages to its own store removes
+    /// them ([`ModelTextStream`] does). Drained by this call.
+    pub fn take_retired_placeholders(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.retired)
     }
 
     /// Whether the parser is inside an open `<a2ui-json>` block.
@@ -501,6 +515,33 @@ impl ModelTextParser {
         out: &mut Vec<ResponsePart>,
     ) -> Result<(), ModelTextError> {
         self.buffer.push_str(chunk);
+        // An error does not stop the chunk: the rest of it is read (the scanner stays in
+        // sync with the text), the first error is returned and later ones become
+        // diagnostics.
+        let mut first_err: Option<ModelTextError> = None;
+        let r = self.scan_chunk(out, &mut first_err);
+        if let Err(e) = r {
+            self.note_error(&mut first_err, e);
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn note_error(&mut self, first: &mut Option<ModelTextError>, e: ModelTextError) {
+        if first.is_none() {
+            *first = Some(e);
+        } else {
+            self.diagnostics.push(e);
+        }
+    }
+
+    fn scan_chunk(
+        &mut self,
+        out: &mut Vec<ResponsePart>,
+        first_err: &mut Option<ModelTextError>,
+    ) -> Result<(), ModelTextError> {
         loop {
             if !self.in_block {
                 if let Some(pos) = self.buffer.find(OPEN_TAG) {
@@ -551,14 +592,18 @@ impl ModelTextParser {
                 Some(c) => {
                     let fragment: String = self.buffer.drain(..c).collect();
                     self.buffer.drain(..CLOSE_TAG.len());
-                    let r = self.block_fragment(&fragment, out);
+                    let r = self.block_fragment(&fragment, out, first_err);
                     let valid = self.found_valid_json_in_block;
                     self.end_block();
-                    r?;
-                    if !valid {
-                        return Err(ModelTextError::Parse(
-                            "No valid JSON object found in A2UI block.".to_owned(),
-                        ));
+                    if let Err(e) = r {
+                        self.note_error(first_err, e);
+                    } else if !valid {
+                        self.note_error(
+                            first_err,
+                            ModelTextError::Parse(
+                                "No valid JSON object found in A2UI block.".to_owned(),
+                            ),
+                        );
                     }
                 }
                 None => {
@@ -567,7 +612,7 @@ impl ModelTextParser {
                         .max(partial_suffix_len(&self.buffer, OPEN_TAG));
                     if keep < self.buffer.len() {
                         let frag: String = self.buffer.drain(..self.buffer.len() - keep).collect();
-                        self.block_fragment(&frag, out)?;
+                        self.block_fragment(&frag, out, first_err)?;
                     }
                     return Ok(());
                 }
@@ -579,6 +624,7 @@ impl ModelTextParser {
         &mut self,
         frag: &str,
         out: &mut Vec<ResponsePart>,
+        first_err: &mut Option<ModelTextError>,
     ) -> Result<(), ModelTextError> {
         self.block_bytes += frag.len();
         if self.block_bytes > self.limits.max_model_block_bytes {
@@ -591,7 +637,7 @@ impl ModelTextParser {
                 actual,
             });
         }
-        let r = self.process_json_chunk(frag, out);
+        let r = self.process_json_chunk(frag, out, first_err);
         if matches!(r, Err(ModelTextError::LimitExceeded { .. })) {
             self.skipping = true;
             self.reset_json_state();
@@ -756,6 +802,7 @@ impl ModelTextParser {
         &mut self,
         chunk: &str,
         out: &mut Vec<ResponsePart>,
+        first_err: &mut Option<ModelTextError>,
     ) -> Result<(), ModelTextError> {
         for ch in chunk.chars() {
             let mut handled = false;
@@ -813,8 +860,12 @@ impl ModelTextParser {
                         if let Some((_, start)) = self.brace_stack.pop() {
                             self.push('}');
                             self.brace_count -= 1;
-                            if self.brace_count >= 0 {
-                                self.close_object(start, out)?;
+                            if self.brace_count >= 0
+                                && let Err(e) = self.close_object(start, out)
+                            {
+                                // The message failed; the characters after it in this
+                                // chunk are still read.
+                                self.note_error(first_err, e);
                             }
                         }
                     }
@@ -900,15 +951,19 @@ impl ModelTextParser {
         let is_top_level = self.brace_stack.is_empty() || (self.in_top_level_list && only_list);
         let clear =
             self.brace_count == 0 || (self.in_top_level_list && self.brace_stack.len() == 1);
-        if is_comp {
-            self.handle_partial_component(Value::Object(obj))?;
+        let r = if is_comp {
+            self.handle_partial_component(Value::Object(obj))
         } else if is_top_level || is_protocol {
             let sid = self.surface_id.clone();
             let obj = Value::Object(obj);
-            if !self.handle_complete_object(obj.clone(), sid, out)? {
-                self.yield_messages(vec![obj], out, true)?;
+            match self.handle_complete_object(obj.clone(), sid, out) {
+                Ok(false) => self.yield_messages(vec![obj], out, true),
+                other => other.map(drop),
             }
-        }
+        } else {
+            Ok(())
+        };
+        // A failed message leaves the buffer as a handled one does.
         if clear {
             if only_list {
                 self.truncate_json(start);
@@ -916,7 +971,7 @@ impl ModelTextParser {
                 self.drop_json_prefix(frag_len);
             }
         }
-        Ok(())
+        r
     }
 
     // ---- partial JSON ----
@@ -1199,9 +1254,17 @@ impl ModelTextParser {
         if empty {
             return Ok(());
         }
-        if let Some(Value::Object(d)) = def
-            && let Some((t, props)) = d.iter().next()
-            && let Some(props) = props.as_object()
+        // Held back (a placeholder stands in) until the catalog's required properties of
+        // its type have arrived: v0.8 nests them under the type, v0.9+ has them flat.
+        let (t, props) = match def {
+            Some(Value::Object(d)) => match d.iter().next() {
+                Some((t, Value::Object(props))) => (Some(t.as_str()), Some(props)),
+                _ => (None, None),
+            },
+            Some(Value::String(t)) => (Some(t.as_str()), comp.as_object()),
+            _ => (None, None),
+        };
+        if let (Some(t), Some(props)) = (t, props)
             && let Some(req) = self.required.get(t)
             && req.iter().any(|r| !props.contains_key(r))
         {
@@ -1447,6 +1510,11 @@ impl ModelTextParser {
             self.process_component_topology(&mut c, &mut extra);
             processed.push(c);
         }
+        let placeholder_ids: HashSet<String> = extra
+            .iter()
+            .filter_map(|p| p.get("id").and_then(Value::as_str))
+            .map(str::to_owned)
+            .collect();
         processed.extend(extra);
         if self.deleted_surfaces.contains(sid) {
             return Ok(());
@@ -1485,7 +1553,29 @@ impl ModelTextParser {
             .entry(sid.to_owned())
             .or_default()
             .extend(available);
+        self.retire_placeholders(sid, placeholder_ids);
         Ok(())
+    }
+
+    /// After a partial message for `sid` carrying the placeholders `now`: those it no longer
+    /// carries are retired (and would be yielded again if referred to again).
+    fn retire_placeholders(&mut self, sid: &str, now: HashSet<String>) {
+        // Placeholders carried again are no longer to be removed.
+        self.retired.retain(|(s, id)| s != sid || !now.contains(id));
+        let before = self
+            .live_placeholders
+            .insert(sid.to_owned(), now)
+            .unwrap_or_default();
+        let live = self.live_placeholders.get(sid);
+        let mut gone: Vec<String> = before
+            .into_iter()
+            .filter(|id| live.is_none_or(|l| !l.contains(id)))
+            .collect();
+        gone.sort();
+        for id in gone {
+            self.yielded_contents.remove(&(sid.to_owned(), id.clone()));
+            self.retired.push((sid.to_owned(), id));
+        }
     }
 
     // ---- yielding ----
@@ -1618,6 +1708,8 @@ impl ModelTextParser {
         self.yielded_contents.retain(|k, _| k.0 != sid);
         self.yielded_surfaces.remove(sid);
         self.yielded_start_messages.remove(sid);
+        self.live_placeholders.remove(sid);
+        self.retired.retain(|(s, _)| s != sid);
         self.deleted_surfaces.insert(sid.to_owned());
     }
 
