@@ -66,6 +66,7 @@ impl ModelTextStream {
             family,
             components: v09,
             v08_components: Some(v08),
+            changed_only: true,
             ..ModelTextOptions::default()
         };
         Self {
