@@ -432,7 +432,11 @@ const BASIC_V09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/cata
 /// present) and lets a placeholder stand in until then.
 const FIRST_YIELD_OFFICIAL: [(&str, &str, usize); 18] = [
     ("Text", r#""variant": "h1", "text": "Hello there""#, 341),
-    ("Image", r#""fit": "cover", "url": "https://e.x/a.png""#, 358),
+    (
+        "Image",
+        r#""fit": "cover", "url": "https://e.x/a.png""#,
+        358,
+    ),
     ("Icon", r#""name": "star""#, 329),
     ("Video", r#""url": "https://e.x/v.mp4""#, 342),
     (
@@ -452,15 +456,27 @@ const FIRST_YIELD_OFFICIAL: [(&str, &str, usize); 18] = [
         r#""variant": "primary", "child": "y", "action": {"event": {"name": "go"}}"#,
         386,
     ),
-    ("TextField", r#""value": {"path": "/t"}, "label": "Name""#, 355),
+    (
+        "TextField",
+        r#""value": {"path": "/t"}, "label": "Name""#,
+        355,
+    ),
     ("CheckBox", r#""label": "Ok", "value": {"path": "/c"}"#, 356),
     (
         "ChoicePicker",
         r#""label": "Pick", "options": [{"label": "A", "value": "a"}], "value": {"path": "/p"}"#,
         405,
     ),
-    ("Slider", r#""min": 0, "value": {"path": "/s"}, "max": 10"#, 360),
-    ("DateTimeInput", r#""enableDate": true, "value": {"path": "/d"}"#, 366),
+    (
+        "Slider",
+        r#""min": 0, "value": {"path": "/s"}, "max": 10"#,
+        360,
+    ),
+    (
+        "DateTimeInput",
+        r#""enableDate": true, "value": {"path": "/d"}"#,
+        366,
+    ),
 ];
 
 #[test]
@@ -536,7 +552,11 @@ fn no_placeholder_is_left_once_the_answer_is_complete() {
         all_ids(&s.renderer),
         vec![(
             "s".to_owned(),
-            vec!["a".to_owned(), "loading_never".to_owned(), "root".to_owned()]
+            vec![
+                "a".to_owned(),
+                "loading_never".to_owned(),
+                "root".to_owned()
+            ]
         )]
     );
 }
@@ -583,4 +603,34 @@ fn an_error_mid_chunk_does_not_lose_the_rest_of_the_chunk() {
         assert_eq!(prose, "Done.", "cut at {cut}");
         assert_eq!(all_ids(&r), all_ids(&reference), "cut at {cut}");
     }
+}
+
+#[test]
+fn a_host_component_waits_for_the_required_properties_of_its_catalog_definition() {
+    let mut options = model_text::ModelTextOptions::basic(Some(Family::V09));
+    options.add_catalog_definition(&serde_json::json!({
+        "catalogId": "https://example.com/host_catalog.json",
+        "components": {
+            "Rating": {
+                "type": "object",
+                "properties": {"component": {"const": "Rating"}, "stars": {"type": "number"}, "label": {"type": "string"}},
+                "required": ["component", "stars"]
+            }
+        }
+    }));
+    let mut p = ModelTextParser::new(options, Limits::default());
+    let yielded_rating = |parts: Vec<model_text::ResponsePart>| {
+        parts
+            .iter()
+            .flat_map(|p| p.a2ui.iter().flatten())
+            .filter_map(|m| m["updateComponents"]["components"].as_array())
+            .flatten()
+            .any(|c| c["id"] == "r" && c["component"] == "Rating")
+    };
+    let start = format!(
+        r#"<a2ui-json>[{{"version": "v0.9", "createSurface": {{"surfaceId": "s", "catalogId": "{BASIC_V09}"}}}}, {{"version": "v0.9", "updateComponents": {{"surfaceId": "s", "components": [{{"id": "root", "component": "Column", "children": ["r"]}}, {{"id": "r", "component": "Rating", "label": "Food""#
+    );
+    assert!(!yielded_rating(p.feed_str(&start).expect("chunk")));
+    assert!(!yielded_rating(p.feed_str(", ").expect("chunk")));
+    assert!(yielded_rating(p.feed_str(r#""stars": 4"#).expect("chunk")));
 }

@@ -145,7 +145,8 @@ fn whole_state(text: &str) -> State {
     let mut r = Renderer::new(Catalog::basic());
     for p in parts {
         for m in p.a2ui.into_iter().flatten() {
-            r.apply_owned(m).expect("message of the expectation applies");
+            r.apply_owned(m)
+                .expect("message of the expectation applies");
         }
     }
     state_of(&r)
@@ -266,10 +267,7 @@ fn check_prefix(now: &State, fin: &State, seen: &mut Seen) {
                 continue;
             };
             let key = (sid.clone(), id.clone());
-            if required(s.v08, ty)
-                .iter()
-                .any(|r| props.get(*r).is_none())
-            {
+            if required(s.v08, ty).iter().any(|r| props.get(*r).is_none()) {
                 seen.early.insert(key.clone());
             }
             if ty != fty || !is_prefix("", props, fprops) {
@@ -296,8 +294,7 @@ fn compare_end(got: &State, want: &State, c: &mut Counts) {
             if is_placeholder(id) {
                 let stands_for = id.trim_start_matches("loading_");
                 // A placeholder for a child the answer never sent stays, as it should.
-                if w.components.contains_key(stands_for) || !stands_for_unsent(w, stands_for)
-                {
+                if w.components.contains_key(stands_for) || !stands_for_unsent(w, stands_for) {
                     c.placeholders_left += 1;
                 }
             } else if !w.components.contains_key(id) {
@@ -330,7 +327,9 @@ fn random_cuts(len: usize, seed: u64) -> Vec<usize> {
     let mut cuts = Vec::new();
     let mut at = 0;
     while at < len {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         at = (at + 1 + ((x >> 33) % 40) as usize).min(len);
         cuts.push(at);
     }

@@ -20,14 +20,12 @@ impl ModelTextParser {
         self.family.unwrap_or_default()
     }
 
-
     pub(super) fn is_protocol_msg(&self, o: &Map<String, Value>) -> bool {
         match self.fam() {
             Family::V08 => MSG_V08.iter().any(|k| o.contains_key(*k)),
             Family::V09 => MSG_V09.iter().any(|k| o.contains_key(*k)),
         }
     }
-
 
     pub(super) fn deduplicate_data_model(&mut self, m: &Value, strict: bool) -> bool {
         match self.fam() {
@@ -360,7 +358,6 @@ impl ModelTextParser {
     }
 }
 
-
 /// Keep only the last (most complete) `surfaceUpdate` per surface in each part, as the
 /// reference does at the end of every chunk.
 pub(super) fn dedup_surface_updates(parts: &mut [ResponsePart]) {
@@ -399,7 +396,12 @@ mod tests {
         let su = |sid: &str, n: usize| json!({"surfaceUpdate": {"surfaceId": sid, "components": vec![Value::Null; n]}});
         let mut parts = vec![ResponsePart {
             text: String::new(),
-            a2ui: Some(vec![su("a", 1), su("b", 1), json!({"other": 1}), su("a", 2)]),
+            a2ui: Some(vec![
+                su("a", 1),
+                su("b", 1),
+                json!({"other": 1}),
+                su("a", 2),
+            ]),
         }];
         dedup_surface_updates(&mut parts);
         assert_eq!(

@@ -488,7 +488,6 @@ impl ModelTextParser {
         Ok(out)
     }
 
-
     fn process_chunk(
         &mut self,
         chunk: &str,
@@ -516,5 +515,4 @@ impl ModelTextParser {
             self.diagnostics.push(e);
         }
     }
-
 }

@@ -92,7 +92,6 @@ impl ModelTextParser {
         self.reset_json_state();
     }
 
-
     pub(super) fn scan_chunk(
         &mut self,
         out: &mut Vec<ResponsePart>,
@@ -216,7 +215,6 @@ impl ModelTextParser {
         self.found_valid_json_in_block = false;
         self.rescan_watch();
     }
-
 
     pub(super) fn process_json_chunk(
         &mut self,

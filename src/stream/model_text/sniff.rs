@@ -103,7 +103,6 @@ impl ModelTextParser {
         self.rescan_watch();
     }
 
-
     pub(super) fn sniff_metadata(&mut self) {
         if self.family.is_none() {
             if self.watch[W_VERSION] {
@@ -150,7 +149,6 @@ impl ModelTextParser {
         }
     }
 
-
     /// Whether to sniff now: always on small buffers (the reference's behaviour); on big
     /// ones once enough new bytes paid for a re-parse of the open fragments.
     /// Whether to sniff now: always on small buffers (the reference's behaviour); on big
@@ -182,8 +180,8 @@ impl ModelTextParser {
         // Only a component (`id` and `component` keys), a message (a message key, or at
         // the top level) or the block's first valid object can change anything: other
         // objects (the values nested in components) are not parsed on their own.
-        let could_be_component = open.keys & (scan::KEY_ID | scan::KEY_COMPONENT)
-            == scan::KEY_ID | scan::KEY_COMPONENT;
+        let could_be_component =
+            open.keys & (scan::KEY_ID | scan::KEY_COMPONENT) == scan::KEY_ID | scan::KEY_COMPONENT;
         if !(could_be_component
             || open.keys & scan::KEY_MESSAGE != 0
             || is_top_level
@@ -228,7 +226,6 @@ impl ModelTextParser {
         }
         r
     }
-
 
     pub(super) fn fix_json(&self, fragment: &str) -> String {
         let fixed = fragment.trim_end();
@@ -617,7 +614,10 @@ mod tests {
         assert_eq!(fix(r#"{"path": "/a/b"#), "");
         assert_eq!(fix(r#"{"valueString": "https://exa"#), "");
         assert_eq!(fix(r#"{"key": "imageUrl", "valueString": "pic"#), "");
-        assert_eq!(fix(r#"{"valueString": "plain te"#), r#"{"valueString": "plain te"}"#);
+        assert_eq!(
+            fix(r#"{"valueString": "plain te"#),
+            r#"{"valueString": "plain te"}"#
+        );
         assert_eq!(fix("   "), "");
     }
 
@@ -646,11 +646,17 @@ mod tests {
             {"key": "m", "valueMap": [{"key": "c"}]},
         ]);
         let pruned = prune_incomplete_entries(entries.as_array().cloned().unwrap_or_default());
-        assert_eq!(pruned, vec![serde_json::json!({"key": "a", "valueString": "x"})]);
+        assert_eq!(
+            pruned,
+            vec![serde_json::json!({"key": "a", "valueString": "x"})]
+        );
         let dict = parse_contents_to_dict(&serde_json::json!([
             {"key": "a", "valueNumber": 1},
             {"key": "m", "valueMap": [{"key": "c", "valueBoolean": true}]},
         ]));
-        assert_eq!(Value::Object(dict), serde_json::json!({"a": 1, "m": {"c": true}}));
+        assert_eq!(
+            Value::Object(dict),
+            serde_json::json!({"a": 1, "m": {"c": true}})
+        );
     }
 }

@@ -43,7 +43,6 @@ impl ModelTextParser {
         }
     }
 
-
     pub(super) fn handle_partial_component(&mut self, comp: Value) -> Result<(), ModelTextError> {
         let Some(id) = comp
             .get("id")
@@ -135,7 +134,11 @@ impl ModelTextParser {
         if self.deleted_surfaces.contains(&sid) {
             return Ok(());
         }
-        let live = self.live_placeholders.get(&sid).cloned().unwrap_or_default();
+        let live = self
+            .live_placeholders
+            .get(&sid)
+            .cloned()
+            .unwrap_or_default();
         let mut changed = Vec::new();
         for id in ids {
             let Some(c) = self.seen_components.get(&id) else {
@@ -446,8 +449,10 @@ impl ModelTextParser {
             self.yielded_contents
                 .insert((sid.to_owned(), cid.to_owned()), c.clone());
         }
-        let partial = self.partial_message(sid, processed);
-        self.yield_messages(vec![partial], out, false)?;
+        if !processed.is_empty() {
+            let partial = self.partial_message(sid, processed);
+            self.yield_messages(vec![partial], out, false)?;
+        }
         self.yielded_ids
             .entry(sid.to_owned())
             .or_default()
@@ -581,9 +586,7 @@ mod tests {
         let mut p = basic_parser();
         // Card requires `child`: held back, the root's placeholder stands in.
         let parts = p
-            .feed_str(&format!(
-                r#"{START}{{"id": "root", "component": "Card", "#
-            ))
+            .feed_str(&format!(r#"{START}{{"id": "root", "component": "Card", "#))
             .expect("chunk");
         assert!(last_components(&parts).is_none());
         let parts = p.feed_str(r#""child": "t"}, "#).expect("chunk");

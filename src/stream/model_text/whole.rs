@@ -108,8 +108,14 @@ mod tests {
             fix_payload("{\u{201C}a\u{201D}: 1,}").expect("repaired"),
             vec![serde_json::json!({"a": 1})]
         );
-        assert_eq!(fix_payload("[1, 2]").expect("list"), vec![Value::from(1), Value::from(2)]);
-        assert!(matches!(fix_payload("{nope"), Err(ModelTextError::Parse(_))));
+        assert_eq!(
+            fix_payload("[1, 2]").expect("list"),
+            vec![Value::from(1), Value::from(2)]
+        );
+        assert!(matches!(
+            fix_payload("{nope"),
+            Err(ModelTextError::Parse(_))
+        ));
     }
 
     #[test]
