@@ -377,11 +377,7 @@ fn a_long_agent_command_leaves_the_surface_whole_and_clickable() {
     );
     // The confirmation's text is drawn inside the window, not clipped off its right edge.
     for node in h.query_all_by_label_contains("Booked LY005") {
-        assert!(
-            window.contains_rect(node.rect()),
-            "{:?} is outside the window",
-            node.rect()
-        );
+        assert!(window.contains_rect(node.rect()), "{:?} is outside the window", node.rect());
     }
     let _ = std::fs::remove_dir_all(dir.parent().expect("temp folder"));
 }
