@@ -227,7 +227,9 @@ impl Renderer {
         stream: &mut crate::stream::model_text::ModelTextStream,
         chunk: &[u8],
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
-        stream.feed(chunk, |m| self.apply_owned(m))
+        let events = stream.feed(chunk, |m| self.apply_owned(m));
+        stream.retire_placeholders(&mut self.store);
+        events
     }
 
     /// The end of a model answer fed with [`Self::feed_model_text`].
@@ -235,7 +237,9 @@ impl Renderer {
         &mut self,
         stream: &mut crate::stream::model_text::ModelTextStream,
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
-        stream.finish(|m| self.apply_owned(m))
+        let events = stream.finish(|m| self.apply_owned(m));
+        stream.retire_placeholders(&mut self.store);
+        events
     }
 
     /// Feed a chunk of a JSONL stream (partial lines are buffered until complete).

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::{Family, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, check};
 use crate::error::A2uiError;
 use crate::limits::Limits;
+use crate::model::SurfaceStore;
 
 /// What feeding model text produced, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,15 +36,11 @@ fn schema_components(text: &str) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-impl ModelTextStream {
-    /// A stream that detects the family from the text and knows the basic catalogs'
-    /// reference and required properties.
-    pub fn new(limits: Limits) -> Self {
-        Self::with_family(None, limits)
-    }
-
-    /// [`Self::new`] with the family fixed (`None` detects it).
-    pub fn with_family(family: Option<Family>, limits: Limits) -> Self {
+impl ModelTextOptions {
+    /// The options a [`ModelTextStream`] uses: the basic catalogs' reference and required
+    /// properties (v0.9 basic, and the v0.8 standard catalog when the family turns out to
+    /// be v0.8), partial messages with only what changed (`changed_only`).
+    pub fn basic(family: Option<Family>) -> Self {
         let v09 = schema_components(include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/assets/schemas/v0_9_catalogs_basic/catalog.json"
@@ -61,14 +58,42 @@ impl ModelTextStream {
                 m
             })),
         );
-        let opts = ModelTextOptions {
+        ModelTextOptions {
             family,
             components: v09,
             v08_components: Some(v08),
+            changed_only: true,
             ..ModelTextOptions::default()
-        };
+        }
+    }
+
+    /// Add a host catalog's definition (a catalog JSON with `components`, as served to
+    /// agents): its components' reference and required properties join those known
+    /// (replacing a basic component of the same name), so a host component too waits for
+    /// its required properties.
+    pub fn add_catalog_definition(&mut self, definition: &Value) {
+        if let Some(c) = definition.get("components").and_then(Value::as_object) {
+            for (name, schema) in c {
+                self.components.insert(name.clone(), schema.clone());
+                if let Some(v08) = self.v08_components.as_mut() {
+                    v08.insert(name.clone(), schema.clone());
+                }
+            }
+        }
+    }
+}
+
+impl ModelTextStream {
+    /// A stream that detects the family from the text and knows the basic catalogs'
+    /// reference and required properties.
+    pub fn new(limits: Limits) -> Self {
+        Self::with_family(None, limits)
+    }
+
+    /// [`Self::new`] with the family fixed (`None` detects it).
+    pub fn with_family(family: Option<Family>, limits: Limits) -> Self {
         Self {
-            parser: ModelTextParser::new(opts, limits),
+            parser: ModelTextParser::new(ModelTextOptions::basic(family), limits),
         }
     }
 
@@ -80,6 +105,25 @@ impl ModelTextStream {
     /// The parser.
     pub fn parser(&self) -> &ModelTextParser {
         &self.parser
+    }
+
+    /// Placeholders the messages applied so far no longer refer to, as `(surface id,
+    /// component id)`: a host that applies the messages to its own store through
+    /// [`Self::feed`] removes them after each call ([`crate::Renderer::feed_model_text`]
+    /// does, see [`Self::retire_placeholders`]). Drained by this call.
+    pub fn take_retired(&mut self) -> Vec<(String, String)> {
+        self.parser.take_retired_placeholders()
+    }
+
+    /// Remove the placeholders of [`Self::take_retired`] from `store`.
+    pub fn retire_placeholders(&mut self, store: &mut SurfaceStore) {
+        for (sid, id) in self.take_retired() {
+            if let Some(s) = store.surface_mut(&sid)
+                && s.components.remove(&id).is_some()
+            {
+                s.components_revision += 1;
+            }
+        }
     }
 
     /// Feed a chunk of model text (cut anywhere); each completed message goes through
