@@ -27,8 +27,13 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-#[allow(dead_code)] // the call recording is read by tests of the flight server, not here
-#[path = "../mcp_demo_server/flight_server.rs"]
+// The flight example of the root's `examples/mcp_demo_server`, included as it is (an
+// embedding example of the library, so it stays there).
+#[expect(
+    dead_code,
+    reason = "the call recording is read by tests of the flight server, not here"
+)]
+#[path = "../../../examples/mcp_demo_server/flight_server.rs"]
 mod flight_server;
 
 /// The payload URI of the dashboard; updates are announced for it.
