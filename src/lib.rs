@@ -56,8 +56,9 @@
 //! assert_eq!(surface.data.get("/greeting"), Some(&serde_json::json!("Hello")));
 //! ```
 
-#![forbid(unsafe_code)]
-// Library code never unwraps or panics on data; tests and examples may.
+// `unsafe_code` is forbidden by the workspace's [lints] (Cargo.toml). Library code never
+// unwraps or panics on data; tests and examples may (a [lints] entry would reach the
+// integration tests' helpers too, hence this attribute).
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)

@@ -13,6 +13,12 @@
 //!
 //! The library part holds what the tools share with the library's tests.
 
+// Library code never unwraps or panics; tests may (see the workspace's Cargo.toml).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 /// The two tree-explosion component graphs (`tests/explosions/mod.rs` at the repository's
 /// root, shared with the library's `hostile` and `limits` tests).
 #[path = "../../../tests/explosions/mod.rs"]

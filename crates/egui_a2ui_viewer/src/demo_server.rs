@@ -259,7 +259,6 @@ fn tools_json() -> Value {
 
 impl DemoServer {
     fn text_and_payload(
-        &self,
         context: &RequestContext<RoleServer>,
         meta: &Value,
         text: &str,
@@ -360,7 +359,7 @@ impl ServerHandler for DemoServer {
                 .trim()
         };
         match request.name.as_ref() {
-            "contact_form" => self.text_and_payload(
+            "contact_form" => Self::text_and_payload(
                 &context,
                 &meta,
                 "Showing a contact form with name, email, topic and message.",
@@ -400,7 +399,7 @@ impl ServerHandler for DemoServer {
                     "Dashboard: {} requests/s, p95 {} ms, {} % errors.",
                     values["m"]["rps"], values["m"]["p95"], values["m"]["err"]
                 );
-                let response = self.text_and_payload(
+                let response = Self::text_and_payload(
                     &context,
                     &meta,
                     &text,

@@ -53,6 +53,12 @@
 //! [`gallery::GalleryGroup`] line to [`gallery::GROUPS`]. Components of an extended catalog
 //! they use are registered in [`gallery::catalog`] (as `Gauge` is).
 
+// Library code never unwraps or panics; tests may (see the workspace's Cargo.toml).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod activity;
 mod app;
 pub mod demo_server;
