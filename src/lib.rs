@@ -20,11 +20,10 @@
 //! ```
 //!
 //! A whole eframe program is [`examples/minimal.rs`][minimal] (under 60 lines: a file or
-//! standard input in, actions out); the bundled viewer (`cargo run --example viewer`,
-//! [`examples/viewer`][viewer]) hosts sample streams and real MCP servers.
+//! standard input in, actions out); the repository's viewer (`cargo run --example viewer`,
+//! the workspace crate `crates/egui_a2ui_viewer`) hosts sample streams and real MCP servers.
 //!
 //! [minimal]: https://docs.rs/crate/egui_a2ui/latest/source/examples/minimal.rs
-//! [viewer]: https://docs.rs/crate/egui_a2ui/latest/source/examples/viewer/main.rs
 //!
 //! What every host uses is at the crate root: [`Renderer`] and [`RendererOptions`],
 //! [`Catalog`] (with [`ComponentRenderer`] and [`ComponentContext`] for components of your
