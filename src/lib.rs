@@ -20,11 +20,10 @@
 //! ```
 //!
 //! A whole eframe program is [`examples/minimal.rs`][minimal] (under 60 lines: a file or
-//! standard input in, actions out); the bundled viewer (`cargo run --example viewer`,
-//! [`examples/viewer`][viewer]) hosts sample streams and real MCP servers.
+//! standard input in, actions out); the repository's viewer (`cargo run --example viewer`,
+//! the workspace crate `crates/egui_a2ui_viewer`) hosts sample streams and real MCP servers.
 //!
 //! [minimal]: https://docs.rs/crate/egui_a2ui/latest/source/examples/minimal.rs
-//! [viewer]: https://docs.rs/crate/egui_a2ui/latest/source/examples/viewer/main.rs
 //!
 //! What every host uses is at the crate root: [`Renderer`] and [`RendererOptions`],
 //! [`Catalog`] (with [`ComponentRenderer`] and [`ComponentContext`] for components of your
@@ -56,8 +55,9 @@
 //! assert_eq!(surface.data.get("/greeting"), Some(&serde_json::json!("Hello")));
 //! ```
 
-#![forbid(unsafe_code)]
-// Library code never unwraps or panics on data; tests and examples may.
+// `unsafe_code` is forbidden by the workspace's [lints] (Cargo.toml). Library code never
+// unwraps or panics on data; tests and examples may (a [lints] entry would reach the
+// integration tests' helpers too, hence this attribute).
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)

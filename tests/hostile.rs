@@ -128,6 +128,7 @@ fn deep_json(levels: usize) -> Vec<u8> {
     s
 }
 
+#[expect(clippy::too_many_lines, reason = "a table of cases, a few lines each")]
 fn cases() -> Vec<Case> {
     let x = || create("x");
     let mut v = vec![

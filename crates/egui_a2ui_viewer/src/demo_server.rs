@@ -27,8 +27,13 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-#[allow(dead_code)] // the call recording is read by tests of the flight server, not here
-#[path = "../mcp_demo_server/flight_server.rs"]
+// The flight example of the root's `examples/mcp_demo_server`, included as it is (an
+// embedding example of the library, so it stays there).
+#[expect(
+    dead_code,
+    reason = "the call recording is read by tests of the flight server, not here"
+)]
+#[path = "../../../examples/mcp_demo_server/flight_server.rs"]
 mod flight_server;
 
 /// The payload URI of the dashboard; updates are announced for it.
@@ -254,7 +259,6 @@ fn tools_json() -> Value {
 
 impl DemoServer {
     fn text_and_payload(
-        &self,
         context: &RequestContext<RoleServer>,
         meta: &Value,
         text: &str,
@@ -355,7 +359,7 @@ impl ServerHandler for DemoServer {
                 .trim()
         };
         match request.name.as_ref() {
-            "contact_form" => self.text_and_payload(
+            "contact_form" => Self::text_and_payload(
                 &context,
                 &meta,
                 "Showing a contact form with name, email, topic and message.",
@@ -395,7 +399,7 @@ impl ServerHandler for DemoServer {
                     "Dashboard: {} requests/s, p95 {} ms, {} % errors.",
                     values["m"]["rps"], values["m"]["p95"], values["m"]["err"]
                 );
-                let response = self.text_and_payload(
+                let response = Self::text_and_payload(
                     &context,
                     &meta,
                     &text,

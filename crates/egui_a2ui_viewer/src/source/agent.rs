@@ -8,20 +8,24 @@ use egui_a2ui::mcp::{
     AppSession, CallRef, SessionHub, SessionState, SplitPolicy, UiExtensionSettings,
 };
 use egui_a2ui::render::DrawState;
-use egui_a2ui::{Event, Limits, SurfaceStore};
+use egui_a2ui::{Catalog, Event, Limits, SurfaceStore};
 use serde_json::{Value, json};
 
-use super::app::{View, ViewerApp};
 use super::mcp_host;
+use super::{Source, Status};
+use crate::activity::{ActivityLog, LogKind};
 
-pub(super) struct ToolInfo {
-    pub(super) name: String,
-    pub(super) title: String,
-    pub(super) description: String,
-    pub(super) example: String,
+struct ToolInfo {
+    name: String,
+    title: String,
+    description: String,
+    example: String,
 }
 
-pub(super) fn example_args(schema: Option<&Value>) -> String {
+/// Example arguments for a tool's input schema: a zero, `false`, or empty value per
+/// property (`"SFO"` for a `destination`).
+#[must_use]
+pub fn example_args(schema: Option<&Value>) -> String {
     let Some(props) = schema
         .and_then(|s| s.get("properties"))
         .and_then(Value::as_object)
@@ -43,7 +47,7 @@ pub(super) fn example_args(schema: Option<&Value>) -> String {
     Value::Object(m).to_string()
 }
 
-pub(super) enum Pending {
+enum Pending {
     Tool {
         session: String,
     },
@@ -54,44 +58,50 @@ pub(super) enum Pending {
     },
 }
 
-pub(super) enum Status {
-    Connecting,
-    Connected(String),
-    Closed(String),
+struct SessionView {
+    id: String,
+    tool: String,
+    args: Value,
+    texts: Vec<(String, bool)>,
 }
 
-pub(super) struct SessionView {
-    pub(super) id: String,
-    pub(super) tool: String,
-    pub(super) args: Value,
-    pub(super) texts: Vec<(String, bool)>,
-}
-
-/// The MCP side: connection, tools, sessions.
-pub(super) struct Agent {
-    pub(super) label: String,
-    pub(super) server_id: String,
-    pub(super) handle: mcp_host::Handle,
-    pub(super) status: Status,
-    pub(super) tools: Vec<ToolInfo>,
-    pub(super) chosen: usize,
-    pub(super) args: String,
-    pub(super) args_error: Option<String>,
-    pub(super) hub: SessionHub,
+/// An MCP server over stdio (`--mcp`, the built-in demo agent): the connection, the tools,
+/// and one session per tool call, each owning its surfaces, all drawn by one `DrawState`.
+/// Actions on a surface become `tools/call` requests on the server.
+pub struct AgentSource {
+    label: String,
+    server_id: String,
+    handle: mcp_host::Handle,
+    status: Status,
+    tools: Vec<ToolInfo>,
+    chosen: usize,
+    args: String,
+    args_error: Option<String>,
+    hub: SessionHub,
     /// One drawing state for every session's store (each session owns its surfaces).
-    pub(super) draw: DrawState,
-    pub(super) sessions: Vec<SessionView>,
-    pub(super) pending: HashMap<u64, Pending>,
-    pub(super) next_id: u64,
-    pub(super) uri_owner: HashMap<String, String>,
-    pub(super) auto_call: Option<String>,
-    pub(super) settings: UiExtensionSettings,
+    draw: DrawState,
+    catalog: Catalog,
+    sessions: Vec<SessionView>,
+    pending: HashMap<u64, Pending>,
+    next_id: u64,
+    uri_owner: HashMap<String, String>,
+    auto_call: Option<String>,
+    settings: UiExtensionSettings,
 }
 
-impl ViewerApp {
-    pub(super) fn connect(&mut self, label: String, program: String, args: Vec<String>) {
-        let handle = mcp_host::spawn(program, args, self.ctx.clone());
-        self.agent = Some(Agent {
+impl AgentSource {
+    /// Start `program args` and connect to it over its stdin/stdout (on a thread of its
+    /// own); `label` names it in the gallery.
+    #[must_use]
+    pub fn spawn(
+        label: String,
+        program: String,
+        args: Vec<String>,
+        catalog: Catalog,
+        ctx: egui::Context,
+    ) -> Self {
+        let handle = mcp_host::spawn(program, args, ctx);
+        Self {
             label,
             server_id: "agent".into(),
             handle,
@@ -101,44 +111,35 @@ impl ViewerApp {
             args: "{}".into(),
             args_error: None,
             hub: SessionHub::new(),
-            draw: DrawState::new(self.catalog.clone()),
+            draw: DrawState::new(catalog.clone()),
+            catalog,
             sessions: Vec::new(),
             pending: HashMap::new(),
             next_id: 1,
             uri_owner: HashMap::new(),
             auto_call: None,
             settings: UiExtensionSettings::native_a2ui(),
-        });
-        self.view = View::Agent;
-    }
-
-    pub(super) fn poll_agent(&mut self) {
-        let mut replies = Vec::new();
-        if let Some(a) = &self.agent {
-            while let Ok(r) = a.handle.rx.try_recv() {
-                replies.push(r);
-            }
-        }
-        for r in replies {
-            self.on_reply(r);
-        }
-        // `--call`: once the tools are known.
-        let ready = self
-            .agent
-            .as_ref()
-            .is_some_and(|a| matches!(a.status, Status::Connected(_)) && a.auto_call.is_some());
-        if ready && let Some(call) = self.agent.as_mut().and_then(|a| a.auto_call.take()) {
-            let (name, args) = call
-                .split_once(char::is_whitespace)
-                .unwrap_or((call.as_str(), "{}"));
-            self.call_tool(name.to_owned(), args.trim().to_owned());
         }
     }
 
-    pub(super) fn on_reply(&mut self, r: mcp_host::Reply) {
-        let Some(a) = self.agent.as_mut() else {
-            return;
-        };
+    /// Call `TOOL {"json": "args"}` once the server's tools are known (`--call`).
+    #[must_use]
+    pub fn with_auto_call(mut self, call: Option<String>) -> Self {
+        self.auto_call = call;
+        self
+    }
+
+    /// The sessions' surfaces, as (session id, store).
+    #[must_use]
+    pub fn session_stores(&self) -> Vec<(String, &SurfaceStore)> {
+        self.hub
+            .sessions()
+            .map(|s| (s.id().to_owned(), s.store()))
+            .collect()
+    }
+
+    fn on_reply(&mut self, r: mcp_host::Reply, log: &mut ActivityLog) {
+        let a = self;
         match r {
             mcp_host::Reply::Connected { server, tools } => {
                 a.hub.tools_mut().insert_tools_list(&a.server_id, &tools);
@@ -173,11 +174,11 @@ impl ViewerApp {
                 if let Some(t) = a.tools.first() {
                     a.args = t.example.clone();
                 }
-                a.status = Status::Connected(server.clone());
-                self.log("note", format!("connected to {server}"), &tools);
+                a.status = Status::Open(server.clone());
+                log.log(LogKind::Note, format!("connected to {server}"), &tools);
             }
             mcp_host::Reply::Closed(msg) => {
-                a.status = Status::Closed(msg.clone());
+                a.status = Status::Failed(msg.clone());
                 let pending: Vec<(u64, Pending)> = a.pending.drain().collect();
                 for (_, p) in pending {
                     match p {
@@ -191,10 +192,9 @@ impl ViewerApp {
                         }
                     }
                 }
-                let label = a.label.clone();
-                self.error("mcp", format!("{label}: {msg}"));
+                log.error("mcp", format!("{}: {msg}", a.label));
             }
-            mcp_host::Reply::CallDone { id, result } => self.on_call_done(id, result),
+            mcp_host::Reply::CallDone { id, result } => a.on_call_done(id, result, log),
             mcp_host::Reply::ResourceUpdated { uri, result } => {
                 let owner = a.uri_owner.get(&uri).cloned();
                 match (owner, result) {
@@ -212,18 +212,16 @@ impl ViewerApp {
                         }
                     }
                     (None, _) => {}
-                    (Some(_), Err(e)) => self.error("mcp", format!("resources/read {uri}: {e}")),
+                    (Some(_), Err(e)) => log.error("mcp", format!("resources/read {uri}: {e}")),
                 }
             }
         }
     }
 
     /// The user (standing in for the model) calls a model-visible tool.
-    pub(super) fn call_tool(&mut self, name: String, args_text: String) {
-        let Some(a) = self.agent.as_mut() else {
-            return;
-        };
-        let args = match serde_json::from_str::<Value>(&args_text) {
+    fn call_tool(&mut self, name: &str, args_text: &str, log: &mut ActivityLog) {
+        let a = self;
+        let args = match serde_json::from_str::<Value>(args_text) {
             Ok(Value::Object(m)) => m,
             Ok(_) => {
                 a.args_error = Some("the arguments must be a JSON object".into());
@@ -239,13 +237,13 @@ impl ViewerApp {
         a.next_id += 1;
         let session_id = format!("call-{id}");
         let session = a.hub.open(
-            AppSession::new(&session_id, &a.server_id, &name, self.catalog.catalogs())
+            AppSession::new(&session_id, &a.server_id, name, a.catalog.catalogs())
                 .with_policy(SplitPolicy::for_settings(&a.settings)),
         );
         session.on_tool_input(Value::Object(args.clone()));
         a.sessions.push(SessionView {
             id: session_id.clone(),
-            tool: name.clone(),
+            tool: name.to_owned(),
             args: Value::Object(args.clone()),
             texts: Vec::new(),
         });
@@ -260,20 +258,18 @@ impl ViewerApp {
             id,
             params: params.clone(),
         });
-        self.log(
-            "tools/call",
+        log.log(
+            LogKind::ToolsCall,
             format!("call {name}"),
             &json!({"jsonrpc": "2.0", "method": "tools/call", "params": params}),
         );
         if sent.is_err() {
-            self.on_call_done(id, Err("the MCP connection is closed".into()));
+            a.on_call_done(id, Err("the MCP connection is closed".into()), log);
         }
     }
 
-    pub(super) fn on_call_done(&mut self, id: u64, result: Result<Value, String>) {
-        let Some(a) = self.agent.as_mut() else {
-            return;
-        };
+    fn on_call_done(&mut self, id: u64, result: Result<Value, String>, log: &mut ActivityLog) {
+        let a = self;
         let Some(p) = a.pending.remove(&id) else {
             return;
         };
@@ -287,7 +283,11 @@ impl ViewerApp {
                 };
                 match result {
                     Ok(r) => {
-                        logs.push(("result", format!("result of {}", s.tool_name()), r.clone()));
+                        logs.push((
+                            LogKind::Result,
+                            format!("result of {}", s.tool_name()),
+                            r.clone(),
+                        ));
                         match s.on_tool_result(&r) {
                             Ok(out) => {
                                 for p in &out.split.payloads {
@@ -327,7 +327,7 @@ impl ViewerApp {
                 tool,
             } => match result {
                 Ok(r) => {
-                    logs.push(("result", format!("result of {tool}"), r.clone()));
+                    logs.push((LogKind::Result, format!("result of {tool}"), r.clone()));
                     match a.hub.on_action_result(&call, &r) {
                         Ok(out) => {
                             errors.extend(out.errors.iter().map(|e| format!("{session}: {e}")));
@@ -349,22 +349,20 @@ impl ViewerApp {
             },
         }
         for (kind, title, v) in logs {
-            self.log(kind, title, &v);
+            log.log(kind, title, &v);
         }
         for e in errors {
-            self.error("mcp", e);
+            log.error("mcp", e);
         }
     }
 
     /// Events of one agent session: actions become `tools/call` on its server.
-    pub(super) fn route_agent_events(&mut self, session: &str, events: Vec<Event>) {
+    fn route_events(&mut self, session: &str, events: Vec<Event>, log: &mut ActivityLog) {
+        let a = self;
         for e in events {
             match &e {
                 Event::Action(ev) => {
-                    self.log_action(ev);
-                    let Some(a) = self.agent.as_mut() else {
-                        return;
-                    };
+                    log.log_action(ev);
                     match a.hub.on_action(session, ev) {
                         Ok(req) => {
                             let id = a.next_id;
@@ -382,35 +380,72 @@ impl ViewerApp {
                                 id,
                                 params: params.clone(),
                             });
-                            self.log(
-                                "tools/call",
+                            log.log(
+                                LogKind::ToolsCall,
                                 format!("call {} (from {})", req.name, req.surface_id),
                                 &json!({"jsonrpc": "2.0", "method": "tools/call", "params": params}),
                             );
                             if sent.is_err() {
-                                self.on_call_done(id, Err("the MCP connection is closed".into()));
+                                a.on_call_done(id, Err("the MCP connection is closed".into()), log);
                             }
                         }
-                        Err(err) => self.error("mcp", format!("action {}: {err}", ev.name)),
+                        Err(err) => log.error("mcp", format!("action {}: {err}", ev.name)),
                     }
                 }
                 Event::Error(err) => {
-                    self.log(
-                        "a2ui",
+                    log.log(
+                        LogKind::A2ui,
                         format!("error {} (no MCP channel for it)", err.error.code()),
                         &err.to_message(),
                     );
-                    self.error(session, err.error.to_string());
+                    log.error(session, err.error.to_string());
                 }
-                other => self.log_other_event(other),
+                other => log.log_other_event(other),
             }
         }
     }
+}
 
-    pub(super) fn agent_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(a) = self.agent.as_mut() else {
-            return;
-        };
+impl Source for AgentSource {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn status(&self) -> Status {
+        self.status.clone()
+    }
+
+    fn poll(&mut self, _ctx: &egui::Context, log: &mut ActivityLog) {
+        let replies: Vec<mcp_host::Reply> = self.handle.rx.try_iter().collect();
+        for r in replies {
+            self.on_reply(r, log);
+        }
+        // `--call`: once the tools are known.
+        if matches!(self.status, Status::Open(_))
+            && let Some(call) = self.auto_call.take()
+        {
+            let (name, args) = call
+                .split_once(char::is_whitespace)
+                .unwrap_or((call.as_str(), "{}"));
+            self.call_tool(name, args.trim(), log);
+        }
+    }
+
+    fn stores(&self) -> Vec<(String, &SurfaceStore)> {
+        self.hub
+            .sessions()
+            .map(|s| (format!("{} · ", s.id()), s.store()))
+            .collect()
+    }
+
+    fn is_busy(&self) -> bool {
+        matches!(self.status, Status::Connecting)
+            || !self.pending.is_empty()
+            || self.auto_call.is_some()
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, log: &mut ActivityLog) {
+        let a = &mut *self;
         ui.horizontal(|ui| {
             ui.add(egui::Label::new(RichText::new(&a.label).heading()).truncate())
                 .on_hover_text(&a.label);
@@ -419,10 +454,10 @@ impl ViewerApp {
                     ui.spinner();
                     ui.weak("connecting over MCP stdio…");
                 }
-                Status::Connected(s) => {
+                Status::Open(s) => {
                     ui.weak(format!("MCP · {s}"));
                 }
-                Status::Closed(m) => {
+                Status::Failed(m) | Status::Ended(m) => {
                     ui.colored_label(ui.visuals().error_fg_color, m);
                 }
             }
@@ -451,7 +486,7 @@ impl ViewerApp {
                             .code_editor()
                             .desired_width(ui.available_width() - 90.0),
                     );
-                    let connected = matches!(a.status, Status::Connected(_));
+                    let connected = matches!(a.status, Status::Open(_));
                     if ui
                         .add_enabled(connected, egui::Button::new("Call tool"))
                         .clicked()
@@ -559,10 +594,10 @@ impl ViewerApp {
                 }
             });
         for (session, events) in routed {
-            self.route_agent_events(&session, events);
+            self.route_events(&session, events, log);
         }
         if let Some((name, args)) = call {
-            self.call_tool(name, args);
+            self.call_tool(&name, &args, log);
         }
     }
 }

@@ -1,6 +1,10 @@
 //! The gallery: bundled sample streams (the official examples and our showcase streams in
-//! `assets/samples/`), a generated 100 000-row list, and the viewer's catalog with one
-//! host-registered component (`Gauge`).
+//! the repository's `assets/samples/`), a generated 100 000-row list, and the viewer's catalog
+//! with one host-registered component (`Gauge`).
+//!
+//! A new group of samples is a folder of `.json` / `.jsonl` streams under `assets/samples/`
+//! and one line in [`GROUPS`]; components of an extended catalog they use are registered in
+//! [`catalog`].
 
 use std::path::{Path, PathBuf};
 
@@ -11,14 +15,54 @@ use serde_json::{Value, json};
 /// The catalog id of the showcase's custom component.
 pub const SHOWCASE_CATALOG: &str = "https://github.com/egui_a2ui/catalogs/viewer-showcase.json";
 
-/// Where the bundled samples live.
+/// Where the bundled samples live: `assets/samples/` at the repository's root.
+#[must_use]
 pub fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/samples")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/samples")
+}
+
+/// One group of the gallery: a folder of streams under [`samples_dir`].
+#[derive(Clone, Copy, Debug)]
+pub struct GalleryGroup {
+    /// The heading in the gallery.
+    pub name: &'static str,
+    /// The folder under [`samples_dir`] (its `.json` and `.jsonl` files, sorted by name).
+    pub folder: &'static str,
+    /// Whether the group starts expanded.
+    pub open: bool,
+}
+
+/// The gallery's groups, in order. The showcase comes first, with its generated list.
+pub const GROUPS: &[GalleryGroup] = &[
+    GalleryGroup {
+        name: "Showcase",
+        folder: "showcase",
+        open: true,
+    },
+    GalleryGroup {
+        name: "Official v0.9",
+        folder: "official/v0_9",
+        open: true,
+    },
+    GalleryGroup {
+        name: "Official v0.8",
+        folder: "official/v0_8",
+        open: false,
+    },
+];
+
+/// Whether group `name` starts expanded (groups not in [`GROUPS`], such as "Opened", do).
+#[must_use]
+pub fn group_open(name: &str) -> bool {
+    GROUPS
+        .iter()
+        .find(|g| g.name == name)
+        .is_none_or(|g| g.open)
 }
 
 /// Where a sample's messages come from.
 #[derive(Clone, Debug)]
-pub enum Source {
+pub enum SampleData {
     /// Document bytes (any form `parse_document` accepts).
     Bytes(std::sync::Arc<Vec<u8>>),
     /// Generated on demand.
@@ -37,10 +81,11 @@ pub struct Sample {
     /// One line about it.
     pub description: String,
     /// The messages.
-    pub source: Source,
+    pub data: SampleData,
 }
 
 /// The viewer's catalog: the basic catalog plus `Gauge`, served under [`SHOWCASE_CATALOG`].
+#[must_use]
 pub fn catalog() -> Catalog {
     let mut c = Catalog::basic().with_catalog_id(SHOWCASE_CATALOG, Version::V0_9);
     c.register("Gauge", gauge);
@@ -118,6 +163,7 @@ pub const BIG_LIST_ROWS: usize = 100_000;
 
 /// A list of 100 000 rows bound to the data model: a template `List`, virtualised by the
 /// renderer. Generated at startup instead of committing a 5 MB file.
+#[must_use]
 pub fn big_list() -> Vec<Value> {
     let rows: Vec<Value> = (0..BIG_LIST_ROWS)
         .map(|i| {
@@ -203,7 +249,7 @@ fn read_group(dir: &Path, group: &str, out: &mut Vec<Sample>, errors: &mut Vec<S
                     title,
                     key: stem,
                     description,
-                    source: Source::Bytes(std::sync::Arc::new(bytes)),
+                    data: SampleData::Bytes(std::sync::Arc::new(bytes)),
                 });
             }
             Err(e) => errors.push(format!("cannot read {}: {e}", path.display())),
@@ -211,20 +257,40 @@ fn read_group(dir: &Path, group: &str, out: &mut Vec<Sample>, errors: &mut Vec<S
     }
 }
 
-/// Every bundled sample, showcase first. Missing files become error notes, never a panic.
+/// Every bundled sample, group by group as [`GROUPS`] lists them. Missing files become error
+/// notes, never a panic.
+#[must_use]
 pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
     let dir = samples_dir();
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    read_group(&dir.join("showcase"), "Showcase", &mut out, &mut errors);
+    for g in GROUPS {
+        let first = out.len();
+        read_group(&dir.join(g.folder), g.name, &mut out, &mut errors);
+        if g.folder == "showcase" {
+            showcase(&mut out[first..]);
+            out.push(Sample {
+                group: g.name.into(),
+                title: "100,000-row list".into(),
+                key: "100k-list".into(),
+                description: "Generated at startup; a virtualised template List.".into(),
+                data: SampleData::Generated(big_list),
+            });
+        }
+    }
+    (out, errors)
+}
+
+/// The showcase streams in their order, with their titles and descriptions.
+fn showcase(samples: &mut [Sample]) {
     let order = ["form-validation", "dashboard", "custom-component"];
-    out.sort_by_key(|s| {
+    samples.sort_by_key(|s| {
         order
             .iter()
             .position(|k| *k == s.key)
             .unwrap_or(order.len())
     });
-    for s in out.iter_mut() {
+    for s in samples.iter_mut() {
         let (t, d) = match s.key.as_str() {
             "form-validation" => (
                 "Form with validation",
@@ -240,33 +306,14 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
             ),
             _ => continue,
         };
-        s.title = t.to_owned();
-        s.description = d.to_owned();
+        t.clone_into(&mut s.title);
+        d.clone_into(&mut s.description);
     }
-    out.push(Sample {
-        group: "Showcase".into(),
-        title: "100,000-row list".into(),
-        key: "100k-list".into(),
-        description: "Generated at startup; a virtualised template List.".into(),
-        source: Source::Generated(big_list),
-    });
-    read_group(
-        &dir.join("official/v0_9"),
-        "Official v0.9",
-        &mut out,
-        &mut errors,
-    );
-    read_group(
-        &dir.join("official/v0_8"),
-        "Official v0.8",
-        &mut out,
-        &mut errors,
-    );
-    (out, errors)
 }
 
 /// The index of the sample `name` names: exact key, then exact title, then a key or title
 /// containing it (case-insensitive).
+#[must_use]
 pub fn find(samples: &[Sample], name: &str) -> Option<usize> {
     let n = name.to_lowercase();
     samples

@@ -6,17 +6,22 @@
 use std::path::Path;
 
 use egui_a2ui::stream::model_text::{ModelTextEvent, ModelTextStream};
-use egui_a2ui::{Catalog, Limits, Renderer};
+use egui_a2ui::{Catalog, Limits, Renderer, SurfaceStore};
+
+use super::{Source, Status};
+use crate::activity::ActivityLog;
 
 /// Bytes per simulated token.
 pub const CHUNK_BYTES: usize = 4;
 
-/// A recorded answer being replayed.
-pub struct ModelStreamPlayer {
+/// A recorded answer being replayed (`--model-stream`). It fills the whole window: the
+/// recording has no agent to answer, so there is nothing for the side panels to show.
+pub struct ModelStreamSource {
     /// The renderer the answer streams into.
     pub renderer: Renderer,
     stream: ModelTextStream,
     name: String,
+    label: String,
     text: Vec<u8>,
     pos: usize,
     tps: f64,
@@ -28,8 +33,11 @@ pub struct ModelStreamPlayer {
     first_component_at: Option<usize>,
 }
 
-impl ModelStreamPlayer {
+impl ModelStreamSource {
     /// Load `path`; `tps` tokens per second (≤ 0: one chunk per frame).
+    ///
+    /// # Errors
+    /// When the file cannot be read.
     pub fn open(path: &Path, tps: f64, catalog: Catalog) -> Result<Self, String> {
         let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Self::from_bytes(
@@ -43,10 +51,12 @@ impl ModelStreamPlayer {
     }
 
     /// Replay `text`.
+    #[must_use]
     pub fn from_bytes(name: String, text: Vec<u8>, tps: f64, catalog: Catalog) -> Self {
         Self {
             renderer: Renderer::new(catalog),
             stream: ModelTextStream::new(Limits::default()),
+            label: format!("Model stream: {name}"),
             name,
             text,
             pos: 0,
@@ -96,35 +106,59 @@ impl ModelStreamPlayer {
     }
 
     /// Bytes fed so far.
+    #[must_use]
     pub fn position(&self) -> usize {
         self.pos
     }
 
     /// Bytes fed when a surface first became visible.
+    #[must_use]
     pub fn first_component_at(&self) -> Option<usize> {
         self.first_component_at
     }
 
     /// The whole answer has been fed.
+    #[must_use]
     pub fn finished(&self) -> bool {
         self.finished
     }
 
     /// The prose so far.
+    #[must_use]
     pub fn prose(&self) -> &str {
         &self.prose
     }
 
     /// Errors so far.
+    #[must_use]
     pub fn errors(&self) -> &[String] {
         &self.errors
     }
+}
 
-    /// Advance by wall time and draw: prose on the left, surfaces on the right.
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
-        let now = ui.input(|i| i.time);
+impl Source for ModelStreamSource {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn status(&self) -> Status {
+        if self.finished {
+            Status::Ended("end of the answer".into())
+        } else {
+            Status::Open(format!("{} tokens/s", self.tps))
+        }
+    }
+
+    /// Advance by wall time.
+    fn poll(&mut self, ctx: &egui::Context, _log: &mut ActivityLog) {
+        let now = ctx.input(|i| i.time);
         let start = *self.start_time.get_or_insert(now);
         if self.tps > 0.0 {
+            #[expect(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "a non-negative token count, far below usize::MAX"
+            )]
             let due = ((now - start) * self.tps) as usize;
             let done = self.pos.div_ceil(CHUNK_BYTES);
             self.advance_chunks(due.saturating_sub(done));
@@ -132,8 +166,16 @@ impl ModelStreamPlayer {
             self.advance_chunks(1);
         }
         if !self.finished {
-            ui.ctx().request_repaint();
+            ctx.request_repaint();
         }
+    }
+
+    fn stores(&self) -> Vec<(String, &SurfaceStore)> {
+        vec![(String::new(), self.renderer.store())]
+    }
+
+    /// Prose on the left, surfaces on the right.
+    fn ui(&mut self, ui: &mut egui::Ui, _log: &mut ActivityLog) {
         ui.horizontal(|ui| {
             ui.heading(format!("Model stream: {}", self.name));
             ui.weak(format!(

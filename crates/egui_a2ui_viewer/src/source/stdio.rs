@@ -17,7 +17,7 @@ pub enum Input {
 }
 
 /// Start reading stdin; every arrival asks `ctx` for a repaint.
-pub fn spawn_reader(ctx: egui::Context) -> Receiver<Input> {
+pub fn spawn_reader(ctx: egui::Context) -> std::io::Result<Receiver<Input>> {
     let (tx, rx) = channel();
     std::thread::Builder::new()
         .name("stdin-reader".into())
@@ -40,15 +40,14 @@ pub fn spawn_reader(ctx: egui::Context) -> Receiver<Input> {
                     return;
                 }
             }
-        })
-        .expect("spawn the stdin reader");
-    rx
+        })?;
+    Ok(rx)
 }
 
 static WRITER: std::sync::Mutex<Option<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(None);
 
 /// Start the stdout writer: each string sent is written as one line and flushed.
-pub fn spawn_writer() -> Sender<String> {
+pub fn spawn_writer() -> std::io::Result<Sender<String>> {
     let (tx, rx) = channel::<String>();
     let handle = std::thread::Builder::new()
         .name("stdout-writer".into())
@@ -59,12 +58,11 @@ pub fn spawn_writer() -> Sender<String> {
                     return;
                 }
             }
-        })
-        .expect("spawn the stdout writer");
+        })?;
     if let Ok(mut w) = WRITER.lock() {
         *w = Some(handle);
     }
-    tx
+    Ok(tx)
 }
 
 /// At exit, once the window (and with it every sender) is gone: let the writer print what

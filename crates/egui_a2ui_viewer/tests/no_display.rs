@@ -11,7 +11,7 @@ fn viewer() -> PathBuf {
     let path = dir.join("examples").join("viewer");
     if !path.exists() {
         let status = Command::new(env!("CARGO"))
-            .args(["build", "--example", "viewer"])
+            .args(["build", "-p", "egui_a2ui_viewer", "--example", "viewer"])
             .status()
             .expect("run cargo build");
         assert!(status.success(), "cargo build --example viewer failed");

@@ -23,7 +23,7 @@ fn viewer_bin() -> PathBuf {
     let path = dir.join("examples").join("viewer");
     if !path.exists() {
         let status = std::process::Command::new(env!("CARGO"))
-            .args(["build", "--example", "viewer"])
+            .args(["build", "-p", "egui_a2ui_viewer", "--example", "viewer"])
             .status()
             .expect("run cargo build");
         assert!(status.success(), "cargo build --example viewer failed");

@@ -2,14 +2,10 @@
 //! the first components of a recorded answer are on screen while their `<a2ui-json>` block
 //! is still open, the prose is shown, and the whole answer ends with every component.
 
-#[allow(dead_code, unused_imports)]
-#[path = "../examples/viewer/main.rs"]
-mod viewer;
-
+use egui_a2ui_viewer::source::ModelStreamSource;
+use egui_a2ui_viewer::{App as ViewerApp, Cli};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use viewer::Cli;
-use viewer::app::ViewerApp;
 
 fn harness(cli: Cli) -> Harness<'static, ViewerApp> {
     let placeholder = ViewerApp::new(
@@ -28,8 +24,7 @@ fn harness(cli: Cli) -> Harness<'static, ViewerApp> {
 
 #[test]
 fn model_stream_shows_components_before_the_block_closes() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/samples/model/restaurant_booking_v09.txt");
+    let path = egui_a2ui_viewer::gallery::samples_dir().join("model/restaurant_booking_v09.txt");
     let text = std::fs::read_to_string(&path).expect("recording");
     let close = text.find("</a2ui-json>").expect("close tag");
     // A huge tps would replay everything in the first frame; drive the player by hand.
@@ -44,7 +39,10 @@ fn model_stream_shows_components_before_the_block_closes() {
     // Feed chunk by chunk until the title is drawn.
     let mut fed = 0;
     while h.query_by_label_contains("Trattoria Da Enzo").is_none() {
-        let m = h.state_mut().model_stream().expect("player");
+        let m = h
+            .state_mut()
+            .source_mut::<ModelStreamSource>()
+            .expect("player");
         m.advance_chunks(8);
         fed = m.position();
         assert!(fed < text.len(), "title never drawn");
@@ -62,13 +60,16 @@ fn model_stream_shows_components_before_the_block_closes() {
     assert!(h.query_all_by_label_contains("Not now").next().is_none());
     // The rest of the answer: the button arrives, the closing prose too.
     h.state_mut()
-        .model_stream()
+        .source_mut::<ModelStreamSource>()
         .expect("player")
         .advance_chunks(usize::MAX / 8);
     h.run_steps(3);
     assert!(h.query_all_by_label_contains("Not now").next().is_some());
     assert!(h.query_by_label_contains("A couple of tips").is_some());
-    let m = h.state_mut().model_stream().expect("player");
+    let m = h
+        .state_mut()
+        .source_mut::<ModelStreamSource>()
+        .expect("player");
     assert!(m.finished());
     assert!(m.errors().is_empty(), "{:?}", m.errors());
 }

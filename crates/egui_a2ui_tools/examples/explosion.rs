@@ -1,4 +1,5 @@
-//! Reproduces the two tree-explosion attacks of issue 14 and reports what one conformance
+//! Reproduces the two tree-explosion attacks (a shared-children graph and a self-expanding
+//! template) and reports what one conformance
 //! dump or one rendered frame of them costs. Run it under `/usr/bin/time -v` (with a
 //! `ulimit -v` safety net) to read the peak memory:
 //!
@@ -18,8 +19,7 @@ use std::time::Instant;
 use egui_a2ui::{Catalog, Renderer};
 use serde_json::{Value, json};
 
-#[path = "../tests/explosions/mod.rs"]
-mod explosions;
+use egui_a2ui_tools::explosions;
 
 const CAT9: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 

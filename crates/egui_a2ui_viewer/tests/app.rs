@@ -3,18 +3,14 @@
 //! the demo agent (a real `viewer --serve-demo` child over stdio): search → select →
 //! confirmation.
 
-#[allow(dead_code, unused_imports)]
-#[path = "../examples/viewer/main.rs"]
-mod viewer;
-
 use std::time::{Duration, Instant};
 
 use egui::accesskit::Role;
+use egui_a2ui_viewer::source::AgentSource;
+use egui_a2ui_viewer::{App as ViewerApp, Cli, LogKind, View};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use serde_json::json;
-use viewer::Cli;
-use viewer::app::{View, ViewerApp};
 
 fn viewer_bin() -> std::path::PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
@@ -22,7 +18,7 @@ fn viewer_bin() -> std::path::PathBuf {
     let path = dir.join("examples").join("viewer");
     if !path.exists() {
         let status = std::process::Command::new(env!("CARGO"))
-            .args(["build", "--example", "viewer"])
+            .args(["build", "-p", "egui_a2ui_viewer", "--example", "viewer"])
             .status()
             .expect("run cargo build");
         assert!(status.success(), "cargo build --example viewer failed");
@@ -100,10 +96,11 @@ fn gallery_lists_every_bundled_stream_and_renders_them_without_errors() {
     assert!(keys.len() >= 4 + 35 + 29, "{} samples", keys.len());
     assert!(official_v09 > 0);
     assert!(
-        h.state().error_entries().is_empty(),
+        h.state().log().errors().is_empty(),
         "{:?}",
         h.state()
-            .error_entries()
+            .log()
+            .errors()
             .iter()
             .map(|e| &e.text)
             .collect::<Vec<_>>()
@@ -285,13 +282,13 @@ fn gallery_actions_are_logged_as_a2ui_messages_and_tools_calls() {
     assert!(matches!(h.state().view(), View::Sample(_)));
     h.get_by_label("Send email").click();
     h.run_steps(2);
-    let log = h.state().log_entries();
-    let kinds: Vec<&str> = log.iter().map(|e| e.kind).collect();
+    let log = h.state().log().entries();
+    let kinds: Vec<LogKind> = log.iter().map(|e| e.kind).collect();
     assert!(
-        kinds.contains(&"a2ui") && kinds.contains(&"tools/call"),
+        kinds.contains(&LogKind::A2ui) && kinds.contains(&LogKind::ToolsCall),
         "{kinds:?}"
     );
-    let call = log.iter().find(|e| e.kind == "tools/call").unwrap();
+    let call = log.iter().find(|e| e.kind == LogKind::ToolsCall).unwrap();
     let v: serde_json::Value = serde_json::from_str(&call.json).unwrap();
     assert_eq!(v["method"], "tools/call");
     // sendDataModel: true: the data model rides along in _meta.
@@ -331,7 +328,7 @@ fn malformed_input_shows_errors_instead_of_crashing() {
     };
     let mut h = harness(missing);
     wait_for(&mut h, "the read error", |h| {
-        h.state().error_entries().iter().any(|e| e.source == "open")
+        h.state().log().errors().iter().any(|e| e.source == "open")
     });
 }
 
@@ -343,7 +340,7 @@ fn a_failing_agent_command_leaves_the_gallery_usable() {
     };
     let mut h = harness(cli);
     wait_for(&mut h, "the connection error", |h| {
-        h.state().error_entries().iter().any(|e| e.source == "mcp")
+        h.state().log().errors().iter().any(|e| e.source == "mcp")
     });
     h.get_by_label("Form with validation").click();
     h.run_steps(2);
@@ -400,7 +397,8 @@ fn flight_search_select_and_confirmation(bin: &std::path::Path) -> Harness<'stat
         ..Cli::default()
     };
     let mut h = harness(cli);
-    assert!(matches!(h.state().view(), View::Agent));
+    assert!(matches!(h.state().view(), View::Live(_)));
+    assert!(h.state().source::<AgentSource>().is_some());
     wait_for(&mut h, "the flight list", |h| {
         h.query_all_by_label("Select").count() == 3
     });
@@ -427,9 +425,10 @@ fn flight_search_select_and_confirmation(bin: &std::path::Path) -> Harness<'stat
     assert_eq!(h.query_all_by_label("Select").count(), 0);
     let calls: Vec<serde_json::Value> = h
         .state()
-        .log_entries()
+        .log()
+        .entries()
         .iter()
-        .filter(|e| e.kind == "tools/call")
+        .filter(|e| e.kind == LogKind::ToolsCall)
         .map(|e| serde_json::from_str(&e.json).unwrap())
         .collect();
     assert_eq!(calls.len(), 2);
@@ -454,7 +453,8 @@ fn demo_agent_dashboard_updates_live() {
     };
     let mut h = harness(cli);
     let tick = |h: &Harness<'static, ViewerApp>| {
-        h.state().agent_stores().iter().find_map(|(_, s)| {
+        let agent = h.state().source::<AgentSource>()?;
+        agent.session_stores().iter().find_map(|(_, s)| {
             s.surface("dashboard")
                 .and_then(|d| d.data.get("/tick").cloned())
         })
@@ -469,7 +469,8 @@ fn demo_agent_dashboard_updates_live() {
     wait_for(&mut h, "the refresh", |h| tick(h) != before);
     assert!(
         h.state()
-            .log_entries()
+            .log()
+            .entries()
             .iter()
             .any(|e| e.title.contains("refresh_dashboard"))
     );
