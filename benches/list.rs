@@ -58,7 +58,7 @@ fn main() {
                 }
                 for _ in 0..5 {
                     frame(&ctx, &input, |ui| {
-                        r.ui(ui);
+                        let _ = r.ui(ui);
                     });
                 }
                 (n, r, ctx)
@@ -70,7 +70,7 @@ fn main() {
                 g.bench_function(format!("{n}"), |b| {
                     b.iter(|| {
                         frame(ctx, &input, |ui| {
-                            r.ui(ui);
+                            let _ = r.ui(ui);
                         })
                     })
                 });
@@ -85,12 +85,12 @@ fn main() {
                 20,
                 || {
                     frame(ctx, &input, |ui| {
-                        r.ui(ui);
+                        let _ = r.ui(ui);
                     });
                 },
                 || {
                     frame(ctx0, &input, |ui| {
-                        r0.ui(ui);
+                        let _ = r0.ui(ui);
                     });
                 },
             );

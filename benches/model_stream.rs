@@ -41,7 +41,7 @@ fn recording(file: &str) -> Vec<u8> {
 /// Whether a frame of `r` draws any text shape.
 fn draws_text(ctx: &egui::Context, input: &egui::RawInput, r: &mut Renderer) -> bool {
     let mut out = ctx.run_ui(input.clone(), |ui| {
-        r.ui(ui);
+        let _ = r.ui(ui);
     });
     out.textures_delta.clear();
     fn any_text(s: &egui::Shape) -> bool {

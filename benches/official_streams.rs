@@ -179,7 +179,7 @@ fn main() {
 
     // Each round ingests the whole set once; several passes per round for a stable time.
     let rounds = 21;
-    let (sa, sb, sr) = paired_with_setup(rounds, &every, SurfaceStore::new, |st, s| {
+    let (sa, sb, sr) = paired_with_setup(rounds, &every, SurfaceStore::basic, |st, s| {
         st.feed_document(&s.jsonl)
     });
     let (ra, _, rr) = paired_with_setup(
@@ -221,7 +221,7 @@ fn main() {
         None,
     );
     for (label, streams) in &all {
-        let (_, _, r) = paired_with_setup(rounds, streams, SurfaceStore::new, |st, s| {
+        let (_, _, r) = paired_with_setup(rounds, streams, SurfaceStore::basic, |st, s| {
             st.feed_document(&s.jsonl)
         });
         summary(

@@ -34,7 +34,7 @@ fn renderer(limits: Limits) -> Renderer {
     .expect("bystander components");
     r.apply_value(&data("b", "/msg", json!("still here")))
         .expect("bystander data");
-    r.take_events();
+    let _ = r.take_events();
     r
 }
 

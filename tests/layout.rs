@@ -48,7 +48,7 @@ fn harness(r: Renderer) -> Harness<'static, Renderer> {
         .build_ui_state(
             |ui, r: &mut Renderer| {
                 ui.scope_builder(UiBuilder::new().max_rect(HOST), |ui| {
-                    r.ui(ui);
+                    let _ = r.ui(ui);
                 });
             },
             r,

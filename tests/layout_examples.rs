@@ -28,7 +28,7 @@ fn every_basic_example_lays_out_within_the_window_without_panicking() {
             // The accessible-name check stays on (the build runs it once settled).
             .build_ui_state(
                 |ui, r: &mut Renderer| {
-                    r.ui(ui);
+                    let _ = r.ui(ui);
                 },
                 r,
             );

@@ -192,11 +192,11 @@ fn partial_surface_draws_mid_message() {
     let ctx = egui::Context::default();
     let mut labels = Vec::new();
     let mut first = ctx.run_ui(egui::RawInput::default(), |ui| {
-        renderer.ui(ui);
+        let _ = renderer.ui(ui);
     });
     first.textures_delta.clear();
     let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
-        renderer.ui(ui);
+        let _ = renderer.ui(ui);
     });
     out.textures_delta.clear();
     for shape in out.shapes.iter() {

@@ -385,7 +385,7 @@ mod tests {
         for _ in 0..6 {
             let mut out = ctx.run_ui(input.clone(), |ui| {
                 ScrollArea::vertical().show(ui, |ui| {
-                    r.ui(ui);
+                    let _ = r.ui(ui);
                     height = ui.min_rect().height();
                 });
             });
@@ -394,7 +394,7 @@ mod tests {
         r.record_geometry(true);
         let mut out = ctx.run_ui(input, |ui| {
             ScrollArea::vertical().show(ui, |ui| {
-                r.ui(ui);
+                let _ = r.ui(ui);
             });
         });
         out.textures_delta.clear();

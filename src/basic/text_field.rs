@@ -313,6 +313,22 @@ pub(crate) fn sanitize_numeric_if_needed(s: &str) -> String {
     }
 }
 
+/// The reference's field box on `style`: `item_spacing.y` of `gap` between the label, the
+/// box and the message, a 1 px border in every state, corners of `radius`.
+fn field_style(style: &mut egui::Style, gap: f32, radius: u8) {
+    style.spacing.item_spacing.y = gap;
+    let widgets = &mut style.visuals.widgets;
+    widgets.inactive.bg_stroke = widgets.noninteractive.bg_stroke;
+    widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
+    for w in [
+        &mut widgets.inactive,
+        &mut widgets.hovered,
+        &mut widgets.active,
+    ] {
+        w.corner_radius = egui::CornerRadius::same(radius);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,21 +356,5 @@ mod tests {
         assert_eq!(b.as_str(), "1.234");
         b.replace_with("x-1.5y");
         assert_eq!(b.as_str(), "-1.5");
-    }
-}
-
-/// The reference's field box on `style`: `item_spacing.y` of `gap` between the label, the
-/// box and the message, a 1 px border in every state, corners of `radius`.
-fn field_style(style: &mut egui::Style, gap: f32, radius: u8) {
-    style.spacing.item_spacing.y = gap;
-    let widgets = &mut style.visuals.widgets;
-    widgets.inactive.bg_stroke = widgets.noninteractive.bg_stroke;
-    widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
-    for w in [
-        &mut widgets.inactive,
-        &mut widgets.hovered,
-        &mut widgets.active,
-    ] {
-        w.corner_radius = egui::CornerRadius::same(radius);
     }
 }

@@ -390,14 +390,14 @@ impl SurfaceStore {
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.limits.clone();
         crate::stream::for_each_message_text(bytes, &limits, |f| {
-            self.apply_framed_text(f);
+            let _ = self.apply_framed_text(f); // a rejection is kept in `errors()`
         });
     }
 
     /// Apply already-framed messages in order, numbering each.
     pub fn apply_frames(&mut self, frames: Vec<Framed>) {
         for f in frames {
-            self.apply_framed(f);
+            let _ = self.apply_framed(f); // a rejection is kept in `errors()`
         }
     }
 

@@ -247,7 +247,7 @@ impl Renderer {
         let mut decoder =
             std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
         decoder.feed_text_each(chunk, |f| {
-            self.apply_framed_text(f);
+            let _ = self.apply_framed_text(f); // a rejection is queued as an event
         });
         self.decoder = decoder;
     }
@@ -257,7 +257,7 @@ impl Renderer {
         let mut decoder =
             std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
         decoder.finish_text(|f| {
-            self.apply_framed_text(f);
+            let _ = self.apply_framed_text(f); // a rejection is queued as an event
         });
         self.decoder = decoder;
     }
@@ -266,7 +266,7 @@ impl Renderer {
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.store.limits().clone();
         crate::stream::for_each_message_text(bytes, &limits, |f| {
-            self.apply_framed_text(f);
+            let _ = self.apply_framed_text(f); // a rejection is queued as an event
         });
     }
 
@@ -279,6 +279,7 @@ impl Renderer {
     }
 
     /// Take the events queued since the last call (also returned by [`Self::ui`]).
+    #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn take_events(&mut self) -> Vec<Event> {
         self.draw.take_events(&self.store)
     }
@@ -295,11 +296,13 @@ impl Renderer {
     }
 
     /// Draw every visible surface, one after another, and return the frame's events.
+    #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Vec<Event> {
         self.draw.ui(&mut self.store, ui)
     }
 
     /// Draw one surface (nothing if it is not visible) and return the frame's events.
+    #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn surface_ui(&mut self, surface_id: &str, ui: &mut egui::Ui) -> Vec<Event> {
         self.draw.surface_ui(&mut self.store, surface_id, ui)
     }
@@ -472,6 +475,7 @@ impl DrawState {
 
     /// Take the events queued for `store` since the last call (also returned by
     /// [`Self::ui`]): its errors, replies and `callAgentFunction` requests.
+    #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn take_events(&mut self, store: &SurfaceStore) -> Vec<Event> {
         let Some(state) = self.stores.get_mut(&store.id()) else {
             return Vec::new();
@@ -504,6 +508,7 @@ impl DrawState {
 
     /// Draw every visible surface of `store`, one after another, and return the events of
     /// this store queued since the last call.
+    #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn ui(&mut self, store: &mut SurfaceStore, ui: &mut egui::Ui) -> Vec<Event> {
         self.install_for_frame(ui.ctx());
         self.settle(store);
@@ -520,6 +525,7 @@ impl DrawState {
 
     /// Draw one surface of `store` (nothing if it is not visible) and return the events of
     /// this store queued since the last call.
+    #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn surface_ui(
         &mut self,
         store: &mut SurfaceStore,
@@ -648,7 +654,7 @@ mod tests {
         let ctx = egui::Context::default();
         let frame = |r: &mut Renderer| {
             let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
-                r.ui(ui);
+                let _ = r.ui(ui);
             });
             out.textures_delta.clear();
         };

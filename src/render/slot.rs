@@ -310,6 +310,7 @@ pub struct Placed {
 /// let mut catalog = egui_a2ui::Catalog::basic();
 /// catalog.register("Grid", grid);
 /// ```
+#[must_use = "a slot draws nothing until `.show(ui, add)`"]
 pub struct Slot {
     key: Id,
     rect: Rect,

@@ -8,7 +8,7 @@ use egui_a2ui::mcp::{
     AppSession, CallRef, SessionHub, SessionState, SplitPolicy, UiExtensionSettings,
 };
 use egui_a2ui::render::DrawState;
-use egui_a2ui::{Catalog, Event, Limits, SurfaceStore};
+use egui_a2ui::{Catalog, Event, SurfaceStore};
 use serde_json::{Value, json};
 
 use super::mcp_host;
