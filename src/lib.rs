@@ -76,6 +76,7 @@ pub mod protocol;
 pub mod render;
 mod rpc;
 pub mod stream;
+pub mod suite;
 mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;
