@@ -626,15 +626,12 @@ impl Runner {
                 }
             }
         }
-        #[allow(unused_mut)]
+        // `strictMode` asks for the SDKs' strict validation: topology and catalog
+        // membership of component types and functions ([`SurfaceStore::set_strict`]). The
+        // JSON-schema validator of the `validation` feature is not used here: it knows
+        // only the basic catalogs, and the results must not depend on a feature.
         let mut store = SurfaceStore::with_config(known, self.limits.clone());
-        let strict = case.get("strictMode").and_then(Value::as_bool) == Some(true);
-        #[cfg(feature = "validation")]
-        if strict {
-            let v = crate::validate::SchemaValidator::basic().map_err(|e| e.to_string())?;
-            store.set_validator(Some(std::sync::Arc::new(v)));
-        }
-        let _ = strict;
+        store.set_strict(case.get("strictMode").and_then(Value::as_bool) == Some(true));
         Ok(Processor {
             store,
             functions: FunctionRegistry::basic(),
@@ -1170,12 +1167,17 @@ impl Runner {
         let result = if case.get("surface").is_some() {
             self.evaluate_on_surface(case, version, name, &args, &data, &functions)
         } else {
+            // As the harnesses do without a surface: the function's implementation is
+            // invoked directly (no argument schema check), with bound arguments resolved.
             let cx = EvalContext::new(&data, "/", version, &functions, &self.limits)
                 .with_locale(&locale);
-            let mut call = Map::new();
-            call.insert("call".into(), json!(name));
-            call.insert("args".into(), args);
-            let r = cx.call(&call);
+            let resolved: Map<String, Value> = args
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), cx.resolve_deep(v)))
+                .collect();
+            let r = cx.call_resolved(name, &resolved);
             match (r, cx.take_diagnostics().into_iter().next()) {
                 (Ok(_), Some(e)) => Err(e),
                 (r, _) => r,
@@ -1219,34 +1221,40 @@ impl Runner {
             .get("surface")
             .and_then(|s| s.get("catalogId"))
             .and_then(Value::as_str);
-        let named = case.get("catalogId").and_then(Value::as_str);
-        let chosen = if version.family() == Version::V1_0 {
-            named.or(default)
-        } else {
-            default
-        };
-        let Some(chosen) = chosen else {
-            return Err(A2uiError::CatalogNotFound(format!(
-                "the call names no catalogId and the surface has no default catalogId ({name})"
-            )));
-        };
-        let Some(cat) = available.iter().find(|c| c.id == chosen) else {
-            return Err(A2uiError::CatalogNotFound(chosen.to_owned()));
-        };
-        let declared = cat
-            .functions
-            .as_ref()
-            .is_some_and(|f| f.iter().any(|n| n == name));
-        if !declared {
-            return Err(A2uiError::Expression {
-                expression: name.to_owned(),
-                message: format!("Unrecognized function '{name}' in catalog {chosen}"),
-            });
+        let mut known = KnownCatalogs::empty();
+        for c in &available {
+            register(&mut known, c);
         }
-        let cx = EvalContext::new(data, "/", version, functions, &self.limits);
         let mut call = Map::new();
         call.insert("call".into(), json!(name));
+        if let Some(id) = case.get("catalogId") {
+            call.insert("catalogId".into(), id.clone());
+        }
         call.insert("args".into(), args.clone());
+        let call = Value::Object(call);
+        if version.family() == Version::V1_0 {
+            // The crate's own resolution, as for a call in a component (a nested call
+            // resolves its own catalog); the function must be one its catalog declares.
+            crate::model::check_call_catalogs(&call, default, &known, true)?;
+        } else {
+            let declared = default
+                .and_then(|d| known.get(d))
+                .and_then(|c| c.functions.as_ref())
+                .is_none_or(|f| f.iter().any(|n| n == name));
+            if default.is_none_or(|d| known.get(d).is_none()) {
+                return Err(A2uiError::CatalogNotFound(
+                    default.unwrap_or_default().into(),
+                ));
+            }
+            if !declared {
+                return Err(A2uiError::Expression {
+                    expression: name.to_owned(),
+                    message: format!("Unrecognized function '{name}'"),
+                });
+            }
+        }
+        let cx = EvalContext::new(data, "/", version, functions, &self.limits);
+        let call = call.as_object().cloned().unwrap_or_default();
         cx.call(&call)
     }
 }

@@ -123,6 +123,7 @@ pub struct SurfaceStore {
     errors: Vec<ReportedError>,
     messages_seen: usize,
     revision: u64,
+    strict: bool,
     #[cfg(feature = "validation")]
     validator: Option<Arc<crate::validate::SchemaValidator>>,
 }
@@ -166,6 +167,7 @@ impl Clone for SurfaceStore {
             errors: self.errors.clone(),
             messages_seen: self.messages_seen,
             revision: self.revision,
+            strict: self.strict,
             #[cfg(feature = "validation")]
             validator: self.validator.clone(),
         }
@@ -193,6 +195,7 @@ impl SurfaceStore {
             errors: Vec::new(),
             messages_seen: 0,
             revision: 0,
+            strict: false,
             #[cfg(feature = "validation")]
             validator: None,
         }
@@ -278,6 +281,19 @@ impl SurfaceStore {
     #[cfg(feature = "validation")]
     pub fn set_validator(&mut self, validator: Option<Arc<crate::validate::SchemaValidator>>) {
         self.validator = validator;
+    }
+
+    /// Strict mode, as the official conformance suites' `strictMode`: a component type
+    /// must be one its catalog defines and a function one its catalog declares (v1.0:
+    /// also a system function that exists), else the message is rejected. Off by default:
+    /// a renderer draws what it can and shows a placeholder for the rest.
+    pub fn set_strict(&mut self, strict: bool) {
+        self.strict = strict;
+    }
+
+    /// Whether strict mode is on ([`Self::set_strict`]).
+    pub fn is_strict(&self) -> bool {
+        self.strict
     }
 
     /// The one apply path: apply one framed message (what [`crate::stream`] yields: a
@@ -425,9 +441,9 @@ impl SurfaceStore {
                 Ok(Applied::Changed { surface_id })
             }
             Message::DeleteSurface { surface_id } => {
-                if self.surfaces.shift_remove(&surface_id).is_none() {
-                    return Err(A2uiError::SurfaceNotFound(surface_id));
-                }
+                // Deleting a surface that does not exist is a no-op (the official
+                // message-processor suite, `test_delete_non_existent_surface_is_safe_noop`).
+                self.surfaces.shift_remove(&surface_id);
                 Ok(Applied::Deleted { surface_id })
             }
             m @ (Message::CallRendererFunction { .. } | Message::AgentFunctionResponse { .. }) => {
@@ -565,8 +581,31 @@ impl SurfaceStore {
                                 ),
                             ));
                         }
-                        Some(_) => {}
+                        Some(cat) => {
+                            super::strict::check_calls(
+                                &d.props,
+                                default,
+                                &self.catalogs,
+                                self.strict,
+                                &base(),
+                            )?;
+                            let ty = d.wire_component().map(str::to_owned).or_else(|| {
+                                existing
+                                    .and_then(|s| s.components.get(&d.id))
+                                    .map(|c| c.wire_component().to_owned())
+                            });
+                            if self.strict
+                                && let Some(ty) = ty
+                            {
+                                super::strict::check_type(Some(cat), &ty, &self.catalogs, &base())?;
+                            }
+                        }
                     }
+                } else if self.strict
+                    && let Some(ty) = d.wire_component()
+                {
+                    let cat = existing.and_then(|s| s.catalog_id.as_deref());
+                    super::strict::check_type(cat, ty, &self.catalogs, &base())?;
                 }
                 let known = existing.and_then(|s| s.components.get(&d.id));
                 if known.is_none() {

@@ -1,0 +1,163 @@
+//! Catalog resolution of function calls (v1.0) and the store's strict mode
+//! ([`SurfaceStore::set_strict`](super::SurfaceStore::set_strict)): the checks the official
+//! conformance suites pin for `updateComponents`.
+//!
+//! From v1.0 a call runs in the catalog its own `catalogId` names, else in the surface
+//! default catalog, else it fails; a nested call resolves its own catalog (it does not
+//! inherit its caller's). That holds in every mode. Strict mode adds: a component type
+//! must be one its catalog defines, a function one its catalog declares, and a system
+//! function (`@...`) one that exists.
+
+use serde_json::Value;
+
+use super::{KnownCatalogs, Props};
+use crate::error::A2uiError;
+use crate::protocol::Version;
+
+/// The system functions of v1.0.
+const SYSTEM_FUNCTIONS: &[&str] = &["@index"];
+
+/// Check every function call in a v1.0 component's (normalised) properties: each names a
+/// catalog the renderer has, or the surface has a default. `at` is the JSON pointer of
+/// the component in its message.
+pub(crate) fn check_calls(
+    props: &Props,
+    default: Option<&str>,
+    known: &KnownCatalogs,
+    strict: bool,
+    at: &str,
+) -> Result<(), A2uiError> {
+    for (k, v) in props.iter() {
+        let path = format!("{at}/{}", crate::protocol::escape_pointer(k));
+        check_value(v, default, known, strict, &path, 0)?;
+    }
+    Ok(())
+}
+
+/// Check the catalog resolution of the calls in one v1.0 dynamic value (in the bare
+/// vocabulary: `{"call", "catalogId"?, "args"}`), as [`SurfaceStore`](super::SurfaceStore)
+/// does for each component: each call names a catalog the renderer has, or `default` is
+/// the surface default; with `strict`, each function is one its catalog declares.
+pub fn check_call_catalogs(
+    value: &Value,
+    default: Option<&str>,
+    known: &KnownCatalogs,
+    strict: bool,
+) -> Result<(), A2uiError> {
+    check_value(value, default, known, strict, "", 0)
+}
+
+pub(crate) fn check_value(
+    v: &Value,
+    default: Option<&str>,
+    known: &KnownCatalogs,
+    strict: bool,
+    at: &str,
+    depth: usize,
+) -> Result<(), A2uiError> {
+    // The message's nesting is bounded by `Limits::max_json_depth` before parsing; this
+    // guard only keeps a hand-built value from recursing without end.
+    if depth > 256 {
+        return Ok(());
+    }
+    match v {
+        Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                check_value(x, default, known, strict, &format!("{at}/{i}"), depth + 1)?;
+            }
+            Ok(())
+        }
+        Value::Object(o) if o.contains_key("componentId") => Ok(()),
+        Value::Object(o) => {
+            if let Some(Value::String(name)) = o.get("call") {
+                check_call(name, o.get("catalogId"), default, known, strict, at)?;
+            }
+            for (k, x) in o {
+                if k == "call" || k == "catalogId" {
+                    continue;
+                }
+                let path = format!("{at}/{}", crate::protocol::escape_pointer(k));
+                check_value(x, default, known, strict, &path, depth + 1)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_call(
+    name: &str,
+    catalog_id: Option<&Value>,
+    default: Option<&str>,
+    known: &KnownCatalogs,
+    strict: bool,
+    at: &str,
+) -> Result<(), A2uiError> {
+    if name.starts_with('@') {
+        if strict && !SYSTEM_FUNCTIONS.contains(&name) {
+            return Err(A2uiError::validation(
+                at,
+                format!("undefined system function {name:?}"),
+            ));
+        }
+        return Ok(());
+    }
+    let id = match catalog_id {
+        Some(Value::String(id)) => id.as_str(),
+        Some(other) => {
+            return Err(A2uiError::validation(
+                format!("{at}/catalogId"),
+                format!("the catalogId of a call to {name:?} must be a string, not {other}"),
+            ));
+        }
+        None => default.ok_or_else(|| {
+            A2uiError::validation(
+                format!("{at}/catalogId"),
+                format!(
+                    "the call to {name:?} names no catalogId and the surface has no default catalogId"
+                ),
+            )
+        })?,
+    };
+    let Some(info) = known.get(id) else {
+        return Err(A2uiError::CatalogNotFound(id.to_owned()));
+    };
+    if info.version.family() != Version::V1_0 {
+        return Err(A2uiError::validation(
+            format!("{at}/catalogId"),
+            format!(
+                "the call to {name:?} names catalog {id:?}, a {} catalog, on a v1.0 surface",
+                info.version
+            ),
+        ));
+    }
+    if strict
+        && let Some(declared) = &info.functions
+        && !declared.iter().any(|f| f == name)
+    {
+        return Err(A2uiError::validation(
+            at,
+            format!("Unrecognized function '{name}' in catalog {id:?}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Strict mode: the component type must be one the catalog defines.
+pub(crate) fn check_type(
+    catalog_id: Option<&str>,
+    component: &str,
+    known: &KnownCatalogs,
+    at: &str,
+) -> Result<(), A2uiError> {
+    let Some(id) = catalog_id else {
+        return Ok(());
+    };
+    match known.get(id) {
+        Some(info) if !info.has_component(component) => Err(A2uiError::validation(
+            format!("{at}/component"),
+            format!("component type '{component}' is not in catalog {id:?}"),
+        )),
+        _ => Ok(()),
+    }
+}
