@@ -1594,11 +1594,16 @@ impl Runner {
             .into_iter()
             .flatten()
         {
-            let callers = match meta.get("allowedCallers").and_then(Value::as_str) {
-                Some("rendererOnly") => AllowedCallers::RendererOnly,
-                Some("agentOnly") => AllowedCallers::AgentOnly,
-                _ => AllowedCallers::RendererOrAgent,
-            };
+            let callers = meta
+                .get("allowedCallers")
+                .or_else(|| meta.get("callableFrom"))
+                .and_then(Value::as_str)
+                .and_then(AllowedCallers::from_wire)
+                .unwrap_or(AllowedCallers::RendererOrAgent);
+            let activation = meta
+                .get("requiresUserActivation")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
             let fname = name.clone();
             let f = FnFunction::new(name.clone(), move |a: &Map<String, Value>, _cx| match fname
                 .as_str()
@@ -1611,32 +1616,101 @@ impl Runner {
                 )),
                 _ => Ok(Value::Null),
             })
-            .with_callers(callers);
+            .with_callers(callers)
+            .with_user_activation(activation);
             catalog.register_function(f);
         }
+        let activated = args
+            .get("userActivationPresent")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         if let Some(message) = args.get("message") {
-            let Some(call) = message.get("callRendererFunction") else {
-                return Err("handle_rpc message is not a callRendererFunction".into());
+            let parsed = crate::protocol::parse_message(message);
+            if let Some(want) = expect.get("error") {
+                return match parsed {
+                    Err(e) => want
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .filter(|m| !e.to_string().contains(m))
+                        .map_or(Ok(()), |m| Err(format!("error {e} does not name {m:?}"))),
+                    Ok(_) => Err("expected the message to be rejected".into()),
+                };
+            }
+            let env = parsed.map_err(|e| format!("unexpected error: {e}"))?;
+            let got = match env.message {
+                crate::protocol::Message::CallRendererFunction {
+                    function_call_id,
+                    call,
+                } => crate::rpc::answer_renderer_function_with(
+                    &function_call_id,
+                    &call,
+                    &catalog,
+                    &self.limits,
+                    activated,
+                ),
+                // An agent's response to a call the renderer made: recorded, not answered.
+                _ => Value::Null,
             };
-            let id = call
-                .get("functionCallId")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let func = call
-                .get("callFunction")
-                .cloned()
-                .map(crate::protocol::reserved::normalize_value)
-                .unwrap_or_default();
-            let got = crate::rpc::answer_renderer_function(id, &func, &catalog, &self.limits);
             let want = expect.get("response").cloned().unwrap_or(Value::Null);
             return rpc_matches(&want, &got);
         }
-        if args.get("outboundCall").is_some() {
-            return Err(
-                "outbound callAgentFunction correlation is not exposed as a call API".into(),
-            );
+        if let (Some(out), Some(inbound)) = (args.get("outboundCall"), args.get("inboundResponse"))
+        {
+            return self.agent_call_round_trip(out, inbound, &expect);
         }
         Err("handle_rpc case without a message".into())
+    }
+
+    /// `callAgentFunction` and its `agentFunctionResponse`: a binding needs a function the
+    /// renderer lacks, the renderer asks the agent (our own `functionCallId`: the renderer
+    /// numbers its calls), the response with that id resolves the binding.
+    fn agent_call_round_trip(&self, out: &Value, inbound: &Value, expect: &Value) -> Check {
+        let calls = crate::eval::agent_calls::AgentCalls::default();
+        let surface = out
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .unwrap_or("main");
+        let func = out.get("callFunction").cloned().unwrap_or_default();
+        let func = crate::protocol::reserved::normalize_value(func);
+        let name = func.get("call").and_then(Value::as_str).unwrap_or_default();
+        let fargs = func
+            .get("args")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let catalog = func.get("catalogId").and_then(Value::as_str);
+        use crate::eval::agent_calls::AgentCallState;
+        if !matches!(
+            calls.lookup(surface, name, &fargs, catalog),
+            AgentCallState::Pending
+        ) {
+            return Err("the first lookup should be pending".into());
+        }
+        let sent = calls.drain_outgoing();
+        let [sent] = sent.as_slice() else {
+            return Err(format!(
+                "{} callAgentFunction messages sent, 1 expected",
+                sent.len()
+            ));
+        };
+        let env = crate::protocol::parse_message(inbound).map_err(|e| e.to_string())?;
+        let crate::protocol::Message::AgentFunctionResponse { result, .. } = env.message else {
+            return Err("inboundResponse is not an agentFunctionResponse".into());
+        };
+        if !calls.answer(&sent.function_call_id, result) {
+            return Err("the response did not match the pending call".into());
+        }
+        match calls.lookup(surface, name, &fargs, catalog) {
+            AgentCallState::Done(v) => {
+                let want = expect.get("result").cloned().unwrap_or(Value::Null);
+                if json_eq(&v, &want) {
+                    Ok(())
+                } else {
+                    Err(format!("result {} != {}", compact(&v), compact(&want)))
+                }
+            }
+            _ => Err("the call is not resolved after its response".into()),
+        }
     }
 
     fn from_json(&self, case: &Value) -> Handled {
@@ -1711,6 +1785,13 @@ impl Runner {
 }
 
 fn rpc_matches(want: &Value, got: &Value) -> Check {
+    if want.is_null() {
+        return if got.is_null() {
+            Ok(())
+        } else {
+            Err(format!("no response expected, got {}", compact(got)))
+        };
+    }
     let mismatch = || format!("response {} != {}", compact(got), compact(want));
     if want.get("version").is_some() && want.get("version") != got.get("version") {
         return Err(mismatch());
@@ -1748,9 +1829,6 @@ fn rpc_matches(want: &Value, got: &Value) -> Check {
             return Err(mismatch());
         }
         return Ok(());
-    }
-    if want.is_null() {
-        return Err(format!("no response expected, got {}", compact(got)));
     }
     subset(want, got)
 }

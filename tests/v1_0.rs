@@ -37,9 +37,10 @@ fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 1, "always exactly one reply");
     assert_eq!(out[0]["version"], "v1.0");
-    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
-    assert_eq!(out[0]["error"]["functionCallId"], "c1");
-    assert!(out[0]["error"].get("surfaceId").is_none());
+    let resp = &out[0]["rendererFunctionResponse"];
+    assert_eq!(resp["error"]["code"], "INVALID_FUNCTION_CALL");
+    assert_eq!(resp["functionCallId"], "c1");
+    assert!(resp.get("value").is_none());
 }
 
 #[test]
@@ -55,9 +56,9 @@ fn an_unknown_function_or_catalog_gets_invalid_function_call() {
     assert_eq!(out.len(), 2);
     assert!(
         out.iter()
-            .all(|m| m["error"]["code"] == "INVALID_FUNCTION_CALL")
+            .all(|m| m["rendererFunctionResponse"]["error"]["code"] == "INVALID_FUNCTION_CALL")
     );
-    assert_eq!(out[1]["error"]["functionCallId"], "c3");
+    assert_eq!(out[1]["rendererFunctionResponse"]["functionCallId"], "c3");
 }
 
 #[test]
@@ -491,11 +492,84 @@ fn call_renderer_function_accepts_the_at_call_spelling() {
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["version"], "v1.0");
-    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
+    let err = &out[0]["rendererFunctionResponse"]["error"];
+    assert_eq!(err["code"], "INVALID_FUNCTION_CALL");
     assert!(
-        out[0]["error"]["message"]
+        err["message"]
             .as_str()
             .is_some_and(|m| m.contains("launchMissiles")),
         "the @call name was read: {out:?}"
     );
+}
+
+#[test]
+fn an_agent_cannot_call_open_url_which_requires_user_activation() {
+    let mut catalog = Catalog::basic();
+    // Even a host that lets agents call its own URL opener keeps the gesture rule.
+    catalog.register_function(
+        FnFunction::new("openDocs", |_args, _cx| Ok(json!(true)))
+            .with_callers(AllowedCallers::RendererOrAgent)
+            .with_user_activation(true),
+    );
+    let mut r = Renderer::new(catalog);
+    r.apply_value(&call(
+        "u1",
+        "openUrl",
+        json!({"url": "https://example.com"}),
+    ))
+    .expect("applies");
+    r.apply_value(&call("u2", "openDocs", json!({})))
+        .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(out.len(), 2);
+    for (m, id) in out.iter().zip(["u1", "u2"]) {
+        let resp = &m["rendererFunctionResponse"];
+        assert_eq!(resp["functionCallId"], id);
+        assert_eq!(resp["error"]["code"], "INVALID_FUNCTION_CALL", "{m}");
+    }
+    assert!(
+        out[1]["rendererFunctionResponse"]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("user activation")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_failing_agent_callable_function_answers_execution_error() {
+    let mut catalog = Catalog::basic();
+    catalog.register_function(
+        FnFunction::new("explode", |_args, _cx| Err("boom".to_owned()))
+            .with_callers(AllowedCallers::RendererOrAgent),
+    );
+    let mut r = Renderer::new(catalog);
+    r.apply_value(&call("e1", "explode", json!({})))
+        .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(
+        out[0],
+        json!({"version": "v1.0", "rendererFunctionResponse": {"functionCallId": "e1",
+            "error": {"code": "EXECUTION_ERROR", "message": "boom"}}})
+    );
+}
+
+#[test]
+fn allowed_callers_reads_both_spellings() {
+    use egui_a2ui::eval::AllowedCallers as A;
+    assert_eq!(
+        A::of_definition(&json!({"allowedCallers": "agentOnly"})),
+        A::AgentOnly
+    );
+    assert_eq!(
+        A::of_definition(&json!({"callableFrom": "rendererOrAgent"})),
+        A::RendererOrAgent
+    );
+    // The new key wins over the old one; the default is rendererOnly.
+    assert_eq!(
+        A::of_definition(&json!({"allowedCallers": "rendererOnly", "callableFrom": "agentOnly"})),
+        A::RendererOnly
+    );
+    assert_eq!(A::of_definition(&json!({})), A::RendererOnly);
+    assert_eq!(A::from_wire("nobody"), None);
+    assert_eq!(A::RendererOrAgent.as_str(), "rendererOrAgent");
 }

@@ -406,6 +406,7 @@ pub(super) fn component_fields(
     if version == Version::V1_0 {
         props.remove("catalogId");
         let at_catalog = props.remove("@catalogId");
+        reserved::check_reserved_keys(&props, &base())?;
         let renamed = reserved::normalize_component_props(&mut props);
         if at_catalog.is_some() || !renamed.is_empty() {
             // The conformance dump speaks the wire vocabulary: keep the `@` names.
