@@ -791,9 +791,32 @@ fn resolve_surface(p: &Processor, s: &Surface) -> (Vec<(String, Resolved)>, Vec<
         p: &Processor,
         s: &Surface,
         n: &TreeNode,
+        parent: Option<&str>,
         out: &mut Vec<(String, Resolved)>,
         errors: &mut Vec<A2uiError>,
     ) {
+        // v1.0 composition rules, checked as the renderer checks them when it draws.
+        if n.kind == NodeKind::Normal
+            && s.version.family() == Version::V1_0
+            && let Some(c) = s.component(&n.id)
+        {
+            let parent_type = parent
+                .and_then(|pid| s.component(pid))
+                .map_or_else(|| "Surface".to_owned(), |pc| pc.wire_component().to_owned());
+            let catalog = c.catalog_id().or(s.catalog_id.as_deref());
+            if let Err(parent_rule) =
+                p.store
+                    .catalogs()
+                    .check_composition(catalog, &parent_type, c.wire_component())
+            {
+                errors.push(A2uiError::Unallowed {
+                    parent_rule,
+                    child: n.id.clone(),
+                    child_type: c.wire_component().to_owned(),
+                    parent_type,
+                });
+            }
+        }
         if n.kind == NodeKind::Normal {
             let idx = n
                 .scope
@@ -816,11 +839,11 @@ fn resolve_surface(p: &Processor, s: &Surface) -> (Vec<(String, Resolved)>, Vec<
             }
         }
         for c in &n.children {
-            walk(p, s, c, out, errors);
+            walk(p, s, c, Some(&n.id), out, errors);
         }
     }
     if let Some(t) = &tree {
-        walk(p, s, t, &mut out, &mut errors);
+        walk(p, s, t, None, &mut out, &mut errors);
     }
     for id in s.components.keys() {
         if !out.iter().any(|(x, _)| x == id)
