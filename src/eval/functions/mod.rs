@@ -23,6 +23,7 @@ pub(crate) mod format_string;
 pub(crate) mod locale;
 mod locale_data;
 pub(crate) mod logic;
+pub(crate) mod mcp;
 pub(crate) mod open_url;
 pub(crate) mod pluralize;
 pub(crate) mod pyfmt;
