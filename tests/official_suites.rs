@@ -151,3 +151,92 @@ fn fixture_root_is_the_parent_of_conformance() {
     );
     assert_eq!(repo_root_of(Path::new("/tmp/not-a-suite.yaml")), None);
 }
+
+/// The `validation` feature accepts what the suites accept: every message of a strict case
+/// (`validate`, or `strictMode: true`) that expects no error, uses only the basic catalogs
+/// and is not a listed deviation passes the JSON-schema validator (the schemas spell
+/// `path`/`call`; the suites and the v1 basic catalog `@path`/`@call`). Permissive cases
+/// are left out: they send components the basic catalog does not define (a `Button` with a
+/// `title`) on purpose.
+#[cfg(feature = "validation")]
+#[test]
+fn the_schema_validator_accepts_every_valid_suite_message() {
+    use serde_json::Value;
+    let validator = egui_a2ui::SchemaValidator::basic().expect("validator");
+    let basic_only = |case: &Value| {
+        case.get("catalogs").is_none()
+            && case
+                .get("catalog")
+                .is_none_or(|c| c.get("components").is_none() && c.get("catalogSchema").is_none())
+            && case
+                .get("catalogPaths")
+                .and_then(Value::as_array)
+                .is_none_or(|p| {
+                    p.iter()
+                        .filter_map(Value::as_str)
+                        .all(|p| p.contains("basic/") || p.contains("standard_catalog"))
+                })
+    };
+    let messages_of = |v: Option<&Value>| -> Vec<Value> {
+        match v {
+            Some(Value::Array(a)) => a.clone(),
+            Some(Value::Object(o)) if o.contains_key("messages") => {
+                o["messages"].as_array().cloned().unwrap_or_default()
+            }
+            Some(m @ Value::Object(_)) => vec![m.clone()],
+            _ => Vec::new(),
+        }
+    };
+    let mut checked = 0;
+    let mut at_forms = 0;
+    let mut rejected = Vec::new();
+    let listed = deviations();
+    for file in FILES {
+        let text = std::fs::read_to_string(core_dir().join(file)).expect("suite");
+        let cases: Value = serde_yaml_ng::from_str(&text).expect("yaml");
+        for case in cases.as_array().into_iter().flatten() {
+            let action = case["action"].as_str().unwrap_or_default();
+            let strict = action == "validate" || case["strictMode"] == Value::Bool(true);
+            let name = case["name"].as_str().unwrap_or_default();
+            if !matches!(action, "process_messages" | "validate")
+                || !strict
+                || listed.get(*file).is_some_and(|d| d.contains_key(name))
+                || !basic_only(case)
+                || case.get("expectError").is_some()
+                || case.get("expect_error").is_some()
+            {
+                continue;
+            }
+            let steps: Vec<Value> = match case.get("steps").and_then(Value::as_array) {
+                Some(s) => s.clone(),
+                None => vec![case.clone()],
+            };
+            if steps
+                .iter()
+                .any(|s| s.get("expectError").is_some() || s.get("expect_error").is_some())
+            {
+                continue;
+            }
+            for s in &steps {
+                let mut ms = messages_of(s.get("messages"));
+                ms.extend(messages_of(s.get("payload")));
+                for m in ms {
+                    checked += 1;
+                    let text = m.to_string();
+                    at_forms +=
+                        usize::from(text.contains("\"@path\"") || text.contains("\"@call\""));
+                    if let Err(e) = validator.validate(&m) {
+                        rejected.push(format!("{file} {}: {e}", case["name"]));
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "{checked} messages checked ({at_forms} with @path/@call), {} rejected",
+        rejected.len()
+    );
+    assert!(checked >= 25, "only {checked} messages checked");
+    assert!(at_forms >= 5, "only {at_forms} messages use @path/@call");
+    assert!(rejected.is_empty(), "{}", rejected.join("\n"));
+}

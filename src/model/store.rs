@@ -627,7 +627,10 @@ impl SurfaceStore {
                 });
             }
         }
+        let strict = self.strict;
         let surface = self.target(surface_id, version)?;
+        // Strict mode checks the topology of the result and rolls back when it fails.
+        let backup = strict.then(|| surface.components.clone());
         for d in defs {
             let ComponentDef {
                 id,
@@ -664,6 +667,12 @@ impl SurfaceStore {
             };
             // Replace in place (keeping its first-arrival place) or append.
             surface.components.upsert(&key, make);
+        }
+        if let Some(before) = backup
+            && let Err(e) = super::strict::check_topology(surface)
+        {
+            surface.components = before;
+            return Err(e);
         }
         surface.components_revision += 1;
         Ok(())

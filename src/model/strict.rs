@@ -10,7 +10,9 @@
 
 use serde_json::Value;
 
-use super::{KnownCatalogs, Props};
+use std::collections::HashMap;
+
+use super::{Component, KnownCatalogs, Props, Surface};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 
@@ -160,4 +162,94 @@ pub(crate) fn check_type(
         )),
         _ => Ok(()),
     }
+}
+
+/// The child ids a component names, without data: `child`, `trigger`, `content`, a
+/// `children` list or template `componentId`, and `tabs[].child`.
+fn static_children(c: &Component) -> Vec<&str> {
+    let mut out = Vec::new();
+    for slot in ["child", "trigger", "content", "children", "tabs"] {
+        match c.props.get(slot) {
+            Some(Value::String(id)) => out.push(id.as_str()),
+            Some(Value::Array(items)) => {
+                for it in items {
+                    match it {
+                        Value::String(id) => out.push(id.as_str()),
+                        Value::Object(o) => {
+                            if let Some(Value::String(id)) = o.get("child") {
+                                out.push(id.as_str());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Some(Value::Object(o)) => {
+                if let Some(Value::String(id)) = o.get("componentId") {
+                    out.push(id.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Strict mode: after an `updateComponents`, the surface's components form one tree from
+/// the root: the root exists, every child reference resolves, nothing is its own
+/// ancestor, and every component is reachable from the root.
+pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
+    let at = "/updateComponents/components";
+    let root = surface.root_id.as_str();
+    if !surface.components.contains_key(root) {
+        return Err(A2uiError::validation(
+            at,
+            format!("Missing root component: no component has the id {root:?}"),
+        ));
+    }
+    for (id, c) in surface.components.iter() {
+        for child in static_children(c) {
+            if !surface.components.contains_key(child) {
+                return Err(A2uiError::validation(
+                    at,
+                    format!("Dangling reference: {id:?} refers to {child:?}, which does not exist"),
+                ));
+            }
+        }
+    }
+    // Iterative depth-first walk: 1 = on the current path, 2 = done.
+    let mut state: HashMap<&str, u8> = HashMap::new();
+    let mut stack: Vec<(&str, usize)> = vec![(root, 0)];
+    state.insert(root, 1);
+    while let Some((id, next)) = stack.pop() {
+        let children = surface
+            .components
+            .get(id)
+            .map(|c| static_children(c))
+            .unwrap_or_default();
+        if let Some(child) = children.get(next).copied() {
+            stack.push((id, next + 1));
+            match state.get(child) {
+                Some(1) => return Err(A2uiError::Cycle(child.to_owned())),
+                Some(_) => {}
+                None => {
+                    state.insert(child, 1);
+                    stack.push((child, 0));
+                }
+            }
+        } else {
+            state.insert(id, 2);
+        }
+    }
+    if let Some(orphan) = surface
+        .components
+        .keys()
+        .find(|k| !state.contains_key(k.as_str()))
+    {
+        return Err(A2uiError::validation(
+            at,
+            format!("Orphaned component: {orphan:?} is not reachable from the root {root:?}"),
+        ));
+    }
+    Ok(())
 }
