@@ -521,6 +521,7 @@ fn categories(e: &A2uiError) -> &'static [&'static str] {
         A2uiError::Expression { .. } | A2uiError::AgentFunction { .. } => {
             &["ExpressionError", "ParseError", "ValidationError"]
         }
+        A2uiError::MissingDataBinding { .. } => &["DataError"],
     }
 }
 

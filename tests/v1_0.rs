@@ -573,3 +573,101 @@ fn allowed_callers_reads_both_spellings() {
     assert_eq!(A::from_wire("nobody"), None);
     assert_eq!(A::RendererOrAgent.as_str(), "rendererOrAgent");
 }
+
+fn warnings(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Error(c) => match &c.error {
+                egui_a2ui::A2uiError::MissingDataBinding { path } => Some(path.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_missing_data_binding_is_warned_once_per_path() {
+    let doc = v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["a", "b", "c"]},
+            {"id": "a", "component": "Text", "text": {"@path": "/absent"}},
+            {"id": "b", "component": "Text", "text": {"@path": "/absent"}},
+            {"id": "c", "component": "Text", "text": {"@path": "/present"}}
+        ]),
+        json!({"present": "here"}),
+    );
+    let mut h = harness(&doc);
+    h.run();
+    h.run();
+    assert_eq!(warnings(&h.state().events), ["/absent"]);
+    let w = h
+        .state()
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Error(c) if c.error.is_warning() => Some(c.to_message()),
+            _ => None,
+        })
+        .expect("a warning");
+    assert_eq!(w["error"]["code"], "MISSING_DATA_BINDING");
+    assert_eq!(w["error"]["surfaceId"], "s");
+}
+
+#[test]
+fn a_check_waiting_for_an_agent_function_is_pending_not_failed() {
+    let doc = v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["go"]},
+            {"id": "go", "component": "Button", "child": "go-label",
+             "checks": [{"condition": {"@call": "codeIsFree", "args": {"code": {"@path": "/code"}}},
+                         "message": "That code is taken"}],
+             "action": {"event": {"name": "claim"}}},
+            {"id": "go-label", "component": "Text", "text": "Claim"}
+        ]),
+        json!({"code": "X1"}),
+    );
+    let mut h = harness(&doc);
+    h.run();
+    let id = replies(&h.state().events)
+        .iter()
+        .find_map(|m| {
+            m["callAgentFunction"]["functionCallId"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .expect("the check asked the agent");
+    // Pending: the action is blocked, but no failure message is shown.
+    h.get_by_label("Claim").click();
+    h.run();
+    assert!(actions(&h).is_empty());
+    assert!(h.query_by_label("That code is taken").is_none());
+    agent(
+        &mut h,
+        json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": id, "value": true}}),
+    );
+    h.run();
+    h.get_by_label("Claim").click();
+    h.run();
+    assert_eq!(actions(&h).len(), 1);
+}
+
+#[test]
+fn the_v0_9_action_shorthand_is_an_event() {
+    let doc = inputs_common::v09_doc(
+        json!([
+            {"id": "root", "component": "Button", "child": "l",
+             "action": {"name": "go", "context": {"x": {"path": "/x"}}}},
+            {"id": "l", "component": "Text", "text": "Go"}
+        ]),
+        json!({"x": 7}),
+    );
+    let mut h = harness(&doc);
+    h.get_by_label("Go").click();
+    h.run();
+    let a = actions(&h);
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].name, "go");
+    assert_eq!(a[0].context["x"], 7);
+}
