@@ -168,6 +168,7 @@ impl KnownCatalogs {
             .and_then(Value::as_str)
             .ok_or_else(|| A2uiError::validation("/catalogId", "a catalog needs a catalogId"))?
             .to_owned();
+        super::strict::check_definition_names(doc)?;
         let comps = doc.get("components").and_then(Value::as_object);
         let names: Vec<&str> = comps
             .map(|m| m.keys().map(String::as_str).collect())

@@ -434,6 +434,17 @@ impl SurfaceStore {
                 // `DataModel::byte_size`); a write past it is refused and changes nothing.
                 // Writes of one message before a refused one stay applied.
                 let max = self.limits.max_data_model_bytes;
+                // A path is a JSON pointer: empty or starting with `/`, checked before
+                // the surface is looked up.
+                if let Some(w) = writes
+                    .iter()
+                    .find(|w| !w.path.is_empty() && !w.path.starts_with('/'))
+                {
+                    return Err(A2uiError::validation(
+                        "/updateDataModel/path",
+                        format!("{:?} is not a JSON pointer", w.path),
+                    ));
+                }
                 let surface = self.target(&surface_id, version)?;
                 for w in writes {
                     surface.data.set_within(&w.path, w.value, max)?;
@@ -453,10 +464,21 @@ impl SurfaceStore {
     }
 
     fn create_surface(&mut self, cs: CreateSurface, version: Version) -> Result<(), A2uiError> {
-        if let Some(cat) = &cs.catalog_id
-            && self.catalogs.get(cat).is_none()
-        {
-            return Err(A2uiError::CatalogNotFound(cat.clone()));
+        if let Some(cat) = &cs.catalog_id {
+            match self.catalogs.get(cat) {
+                None => return Err(A2uiError::CatalogNotFound(cat.clone())),
+                // A catalog of another protocol version cannot be a surface's default.
+                Some(info) if info.version.family() != version.family() => {
+                    return Err(A2uiError::validation(
+                        "/createSurface/catalogId",
+                        format!(
+                            "catalog {cat:?} is a {} catalog; it does not match message protocol version ({version})",
+                            info.version
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
         }
         if version == Version::V0_8 {
             // beginRendering may follow surfaceUpdates that created the surface implicitly.
@@ -571,6 +593,20 @@ impl SurfaceStore {
                     match d.catalog_id.as_deref().or(default) {
                         Some(cat) if self.catalogs.get(cat).is_none() => {
                             return Err(A2uiError::CatalogNotFound(cat.to_owned()));
+                        }
+                        Some(cat)
+                            if self
+                                .catalogs
+                                .get(cat)
+                                .is_some_and(|c| c.version.family() != Version::V1_0) =>
+                        {
+                            return Err(A2uiError::validation(
+                                format!("{}/catalogId", base()),
+                                format!(
+                                    "component {:?} names {cat:?}, a catalog of another protocol version",
+                                    d.id
+                                ),
+                            ));
                         }
                         None => {
                             return Err(A2uiError::validation(

@@ -253,3 +253,60 @@ pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
     }
     Ok(())
 }
+
+/// v1.0 catalog definitions name components, their properties, functions and function
+/// arguments with UAX #31 identifiers (`conformance/core/catalog.yaml`): `My-Component`,
+/// an en dash or an Armenian hyphen are refused.
+pub(crate) fn check_definition_names(doc: &Value) -> Result<(), A2uiError> {
+    let ident = crate::eval::functions::args::is_identifier;
+    let bad = |what: &str, path: String, name: &str| {
+        Err(A2uiError::validation(
+            path,
+            format!("Invalid UAX #31 {what} identifier {name:?}"),
+        ))
+    };
+    let props_of = |schema: &Value| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut push = |s: &Value| {
+            if let Some(Value::Object(p)) = s.get("properties") {
+                out.extend(p.keys().cloned());
+            }
+        };
+        push(schema);
+        if let Some(Value::Array(parts)) = schema.get("allOf") {
+            parts.iter().for_each(&mut push);
+        }
+        out
+    };
+    if let Some(Value::Object(components)) = doc.get("components") {
+        for (name, schema) in components {
+            if !ident(name) {
+                return bad("component", format!("/components/{name}"), name);
+            }
+            for p in props_of(schema) {
+                if !ident(&p) {
+                    return bad("property", format!("/components/{name}/properties/{p}"), &p);
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(functions)) = doc.get("functions") {
+        for (name, def) in functions {
+            if !ident(name) {
+                return bad("function", format!("/functions/{name}"), name);
+            }
+            let args = def
+                .pointer("/properties/args/properties")
+                .or_else(|| def.pointer("/parameters/properties"))
+                .or_else(|| def.get("parameters").filter(|p| p.get("type").is_none()));
+            if let Some(Value::Object(args)) = args {
+                for a in args.keys() {
+                    if !ident(a) {
+                        return bad("argument", format!("/functions/{name}/args/{a}"), a);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
