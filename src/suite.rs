@@ -1753,7 +1753,28 @@ impl Runner {
             o.insert("catalogId".into(), id.clone());
         }
         let mut known = KnownCatalogs::empty();
-        let registered = known.register_definition(&d);
+        let registered = if version.family() == Version::V1_0 {
+            known.register_definition(&d)
+        } else {
+            // Before v1.0 a catalog is its id and component names.
+            let c = CaseCatalog::from_doc(
+                d.get("catalogId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                version,
+                &d,
+            );
+            if c.id.is_empty() {
+                Err(A2uiError::validation(
+                    "/catalogId",
+                    "a catalog needs a catalogId",
+                ))
+            } else {
+                register(&mut known, &c);
+                Ok(c.id)
+            }
+        };
         if let Some(expect) = expect_error_of(case) {
             // Whatever keeps a catalog from loading is a catalog error.
             let as_catalog_error = |e: &Value| {

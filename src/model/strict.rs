@@ -258,6 +258,14 @@ pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
 /// arguments with UAX #31 identifiers (`conformance/core/catalog.yaml`): `My-Component`,
 /// an en dash or an Armenian hyphen are refused.
 pub(crate) fn check_definition_names(doc: &Value) -> Result<(), A2uiError> {
+    // Older catalogs allowed hyphens (`catalog.yaml`, `..._v09_..._allows_hyphen_...`).
+    if doc
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|v| v.trim_start_matches('v').starts_with('0'))
+    {
+        return Ok(());
+    }
     let ident = crate::eval::functions::args::is_identifier;
     let bad = |what: &str, path: String, name: &str| {
         Err(A2uiError::validation(
@@ -292,7 +300,8 @@ pub(crate) fn check_definition_names(doc: &Value) -> Result<(), A2uiError> {
     }
     if let Some(Value::Object(functions)) = doc.get("functions") {
         for (name, def) in functions {
-            if !ident(name) {
+            // System functions keep their `@` (`@index`).
+            if !ident(name.strip_prefix('@').unwrap_or(name)) {
                 return bad("function", format!("/functions/{name}"), name);
             }
             let args = def
