@@ -1550,16 +1550,22 @@ impl Runner {
         }
         let mut raised = apply_batch(&mut store, &messages);
         if raised.is_none()
-            && let Some(fc) = args.get("functionCall")
+            && let Some(fc) = args.get("functionCall").or_else(|| args.get("function_call"))
         {
-            let cat = fc
-                .get("catalogId")
-                .and_then(Value::as_str)
-                .unwrap_or(default);
-            if store.catalogs().get(cat).is_none() {
-                raised = Some(A2uiError::CatalogNotFound(cat.to_owned()));
+            // The crate's own resolution of a call's catalog.
+            let call = crate::protocol::reserved::normalize_value(fc.clone());
+            match crate::model::check_call_catalogs(&call, Some(default), store.catalogs(), false)
+            {
+                Ok(()) => {
+                    selected = Some(
+                        call.get("catalogId")
+                            .and_then(Value::as_str)
+                            .unwrap_or(default)
+                            .to_owned(),
+                    );
+                }
+                Err(e) => raised = Some(e),
             }
-            selected = Some(cat.to_owned());
         }
         if raised.is_none() {
             // A catalog of another protocol version than the surface default's.
