@@ -200,7 +200,7 @@ impl Runner {
             "get_renderer_data_model" => self.data_model_request(case).map(|()| None),
             "handle_rpc" => self.handle_rpc(case).map(|()| None),
             "select_catalog" => self.select_catalog(case).map(|()| None),
-            "from_json" => self.from_json(case),
+            "from_json" => self.load_catalog_case(case),
             "catalog_schema" => Ok(Some(
                 "tests an SDK's catalog_schema serialisation of typed catalog models; \
                  egui_a2ui has no catalog-to-schema generator"
@@ -1550,12 +1550,13 @@ impl Runner {
         }
         let mut raised = apply_batch(&mut store, &messages);
         if raised.is_none()
-            && let Some(fc) = args.get("functionCall").or_else(|| args.get("function_call"))
+            && let Some(fc) = args
+                .get("functionCall")
+                .or_else(|| args.get("function_call"))
         {
             // The crate's own resolution of a call's catalog.
             let call = crate::protocol::reserved::normalize_value(fc.clone());
-            match crate::model::check_call_catalogs(&call, Some(default), store.catalogs(), false)
-            {
+            match crate::model::check_call_catalogs(&call, Some(default), store.catalogs(), false) {
                 Ok(()) => {
                     selected = Some(
                         call.get("catalogId")
@@ -1748,7 +1749,7 @@ impl Runner {
         }
     }
 
-    fn from_json(&self, case: &Value) -> Handled {
+    fn load_catalog_case(&self, case: &Value) -> Handled {
         let doc = match case.get("catalogPath").and_then(Value::as_str) {
             Some(p) => self.read_json(p)?,
             None => case.get("catalog").cloned().unwrap_or_default(),
