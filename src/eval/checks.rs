@@ -20,7 +20,7 @@ pub struct CheckResult {
     pub severity: Option<String>,
     /// v1.0 `validationPending`: the condition waits for an agent function response
     /// (`callAgentFunction`). The rule is not valid yet (an action stays blocked) but has
-    /// not failed either: it has no message, and [`first_failure`] skips it.
+    /// not failed either: it has no message, and the first-failure message a component shows skips it.
     pub pending: bool,
 }
 
