@@ -98,6 +98,15 @@ pub enum A2uiError {
         message: String,
     },
 
+    /// v1.0: a component binds a data-model path that holds no value (reported as a
+    /// warning, once per surface and path, by the renderer; the binding resolves to
+    /// `null`). Code `MISSING_DATA_BINDING`.
+    #[error("warning: missing data binding: nothing at {path}")]
+    MissingDataBinding {
+        /// The absolute JSON pointer bound.
+        path: String,
+    },
+
     /// v1.0: a function the renderer asked the agent to run (`callAgentFunction`) came
     /// back as an error. A binding that needs it resolves to `null`, checks on it fail and
     /// an action whose context needs it is halted. Reported with the `EXPRESSION_ERROR`
@@ -128,11 +137,18 @@ impl A2uiError {
             Self::Cycle(_) => "CIRCULAR_REFERENCE",
             Self::CatalogNotFound(_) => "CATALOG_NOT_FOUND",
             Self::Expression { .. } | Self::AgentFunction { .. } => "EXPRESSION_ERROR",
+            Self::MissingDataBinding { .. } => "MISSING_DATA_BINDING",
             Self::Unallowed {
                 parent_rule: true, ..
             } => "UNALLOWED_PARENT",
             Self::Unallowed { .. } => "UNALLOWED_CHILD",
         }
+    }
+
+    /// Whether this is a warning (`MISSING_DATA_BINDING`) rather than a failure: nothing
+    /// was rejected, the agent may want to know.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Self::MissingDataBinding { .. })
     }
 
     /// Whether the error is reported in the validation form (with a `path`).

@@ -78,6 +78,7 @@ pub mod protocol;
 pub mod render;
 mod rpc;
 pub mod stream;
+pub mod suite;
 pub mod testing;
 mod url_policy;
 #[cfg(feature = "validation")]

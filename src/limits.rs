@@ -116,6 +116,21 @@ pub struct Limits {
     /// [`SplitPolicy::max_payload_bytes`](crate::mcp::SplitPolicy::max_payload_bytes));
     /// a larger payload is dropped, the rest of the result still applies.
     pub max_mcp_payload_bytes: usize,
+    /// Distinct `callMcpTool` calls one [`McpCatalog`](crate::mcp::McpCatalog) makes (each
+    /// `(surface, tool, arguments)` is one). Past it a new call fails at once with
+    /// `LIMIT_EXCEEDED`: a tool whose result feeds its own arguments cannot loop.
+    pub max_mcp_tool_calls: usize,
+    /// Bytes of one `jmespath` expression (MCP catalog).
+    pub max_jmespath_expression_bytes: usize,
+    /// The product of the widths of the multi-selects of one `jmespath` expression: an
+    /// upper bound on how many copies of its input it can build (`[@, @]` chained forty
+    /// times describes 2^40 values).
+    pub max_jmespath_fanout: usize,
+    /// JSON nodes of one value a data function returns (`jmespath`).
+    pub max_function_output_nodes: usize,
+    /// Bytes of the strings one `regexCapture` / `regexReplace` / `split` call reads, and
+    /// of the text `regexReplace` may build.
+    pub max_regex_input_bytes: usize,
     /// Bytes of all A2UI payloads of one MCP tool result together (the default of
     /// [`SplitPolicy::max_result_bytes`](crate::mcp::SplitPolicy::max_result_bytes));
     /// payloads past it are dropped.
@@ -143,6 +158,11 @@ impl Default for Limits {
             max_agent_calls: 4096,
             max_mcp_payload_bytes: 1024 * 1024,
             max_mcp_result_bytes: 4 * 1024 * 1024,
+            max_mcp_tool_calls: 64,
+            max_jmespath_expression_bytes: 4 * 1024,
+            max_jmespath_fanout: 4096,
+            max_function_output_nodes: 100_000,
+            max_regex_input_bytes: 1024 * 1024,
         }
     }
 }

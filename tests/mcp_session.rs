@@ -380,7 +380,7 @@ fn bad_payload_messages_are_reported_and_the_rest_applied() {
     let out = s
         .on_tool_result(&json!({"content": [
             {"type": "resource", "resource": {"uri": "a2ui://x", "mimeType": "application/a2ui+json",
-             "text": "{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}}\nnot json\n{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"missing\"}}"}}
+             "text": "{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json\"}}\nnot json\n{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"missing\",\"components\":[]}}"}}
         ]}))
         .unwrap();
     assert_eq!(out.applied, 1);

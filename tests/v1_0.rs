@@ -37,9 +37,10 @@ fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 1, "always exactly one reply");
     assert_eq!(out[0]["version"], "v1.0");
-    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
-    assert_eq!(out[0]["error"]["functionCallId"], "c1");
-    assert!(out[0]["error"].get("surfaceId").is_none());
+    let resp = &out[0]["rendererFunctionResponse"];
+    assert_eq!(resp["error"]["code"], "INVALID_FUNCTION_CALL");
+    assert_eq!(resp["functionCallId"], "c1");
+    assert!(resp.get("value").is_none());
 }
 
 #[test]
@@ -55,9 +56,9 @@ fn an_unknown_function_or_catalog_gets_invalid_function_call() {
     assert_eq!(out.len(), 2);
     assert!(
         out.iter()
-            .all(|m| m["error"]["code"] == "INVALID_FUNCTION_CALL")
+            .all(|m| m["rendererFunctionResponse"]["error"]["code"] == "INVALID_FUNCTION_CALL")
     );
-    assert_eq!(out[1]["error"]["functionCallId"], "c3");
+    assert_eq!(out[1]["rendererFunctionResponse"]["functionCallId"], "c3");
 }
 
 #[test]
@@ -491,11 +492,182 @@ fn call_renderer_function_accepts_the_at_call_spelling() {
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["version"], "v1.0");
-    assert_eq!(out[0]["error"]["code"], "INVALID_FUNCTION_CALL");
+    let err = &out[0]["rendererFunctionResponse"]["error"];
+    assert_eq!(err["code"], "INVALID_FUNCTION_CALL");
     assert!(
-        out[0]["error"]["message"]
+        err["message"]
             .as_str()
             .is_some_and(|m| m.contains("launchMissiles")),
         "the @call name was read: {out:?}"
     );
+}
+
+#[test]
+fn an_agent_cannot_call_open_url_which_requires_user_activation() {
+    let mut catalog = Catalog::basic();
+    // Even a host that lets agents call its own URL opener keeps the gesture rule.
+    catalog.register_function(
+        FnFunction::new("openDocs", |_args, _cx| Ok(json!(true)))
+            .with_callers(AllowedCallers::RendererOrAgent)
+            .with_user_activation(true),
+    );
+    let mut r = Renderer::new(catalog);
+    r.apply_value(&call(
+        "u1",
+        "openUrl",
+        json!({"url": "https://example.com"}),
+    ))
+    .expect("applies");
+    r.apply_value(&call("u2", "openDocs", json!({})))
+        .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(out.len(), 2);
+    for (m, id) in out.iter().zip(["u1", "u2"]) {
+        let resp = &m["rendererFunctionResponse"];
+        assert_eq!(resp["functionCallId"], id);
+        assert_eq!(resp["error"]["code"], "INVALID_FUNCTION_CALL", "{m}");
+    }
+    assert!(
+        out[1]["rendererFunctionResponse"]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("user activation")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_failing_agent_callable_function_answers_execution_error() {
+    let mut catalog = Catalog::basic();
+    catalog.register_function(
+        FnFunction::new("explode", |_args, _cx| Err("boom".to_owned()))
+            .with_callers(AllowedCallers::RendererOrAgent),
+    );
+    let mut r = Renderer::new(catalog);
+    r.apply_value(&call("e1", "explode", json!({})))
+        .expect("applies");
+    let out = replies(&r.take_events());
+    assert_eq!(
+        out[0],
+        json!({"version": "v1.0", "rendererFunctionResponse": {"functionCallId": "e1",
+            "error": {"code": "EXECUTION_ERROR", "message": "boom"}}})
+    );
+}
+
+#[test]
+fn allowed_callers_reads_both_spellings() {
+    use egui_a2ui::eval::AllowedCallers as A;
+    assert_eq!(
+        A::of_definition(&json!({"allowedCallers": "agentOnly"})),
+        A::AgentOnly
+    );
+    assert_eq!(
+        A::of_definition(&json!({"callableFrom": "rendererOrAgent"})),
+        A::RendererOrAgent
+    );
+    // The new key wins over the old one; the default is rendererOnly.
+    assert_eq!(
+        A::of_definition(&json!({"allowedCallers": "rendererOnly", "callableFrom": "agentOnly"})),
+        A::RendererOnly
+    );
+    assert_eq!(A::of_definition(&json!({})), A::RendererOnly);
+    assert_eq!(A::from_wire("nobody"), None);
+    assert_eq!(A::RendererOrAgent.as_str(), "rendererOrAgent");
+}
+
+fn warnings(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Error(c) => match &c.error {
+                egui_a2ui::A2uiError::MissingDataBinding { path } => Some(path.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_missing_data_binding_is_warned_once_per_path() {
+    let doc = v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["a", "b", "c"]},
+            {"id": "a", "component": "Text", "text": {"@path": "/absent"}},
+            {"id": "b", "component": "Text", "text": {"@path": "/absent"}},
+            {"id": "c", "component": "Text", "text": {"@path": "/present"}}
+        ]),
+        json!({"present": "here"}),
+    );
+    let mut h = harness(&doc);
+    h.run();
+    h.run();
+    assert_eq!(warnings(&h.state().events), ["/absent"]);
+    let w = h
+        .state()
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Error(c) if c.error.is_warning() => Some(c.to_message()),
+            _ => None,
+        })
+        .expect("a warning");
+    assert_eq!(w["error"]["code"], "MISSING_DATA_BINDING");
+    assert_eq!(w["error"]["surfaceId"], "s");
+}
+
+#[test]
+fn a_check_waiting_for_an_agent_function_is_pending_not_failed() {
+    let doc = v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["go"]},
+            {"id": "go", "component": "Button", "child": "go-label",
+             "checks": [{"condition": {"@call": "codeIsFree", "args": {"code": {"@path": "/code"}}},
+                         "message": "That code is taken"}],
+             "action": {"event": {"name": "claim"}}},
+            {"id": "go-label", "component": "Text", "text": "Claim"}
+        ]),
+        json!({"code": "X1"}),
+    );
+    let mut h = harness(&doc);
+    h.run();
+    let id = replies(&h.state().events)
+        .iter()
+        .find_map(|m| {
+            m["callAgentFunction"]["functionCallId"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .expect("the check asked the agent");
+    // Pending: the action is blocked, but no failure message is shown.
+    h.get_by_label("Claim").click();
+    h.run();
+    assert!(actions(&h).is_empty());
+    assert!(h.query_by_label("That code is taken").is_none());
+    agent(
+        &mut h,
+        json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": id, "value": true}}),
+    );
+    h.run();
+    h.get_by_label("Claim").click();
+    h.run();
+    assert_eq!(actions(&h).len(), 1);
+}
+
+#[test]
+fn the_v0_9_action_shorthand_is_an_event() {
+    let doc = inputs_common::v09_doc(
+        json!([
+            {"id": "root", "component": "Button", "child": "l",
+             "action": {"name": "go", "context": {"x": {"path": "/x"}}}},
+            {"id": "l", "component": "Text", "text": "Go"}
+        ]),
+        json!({"x": 7}),
+    );
+    let mut h = harness(&doc);
+    h.get_by_label("Go").click();
+    h.run();
+    let a = actions(&h);
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].name, "go");
+    assert_eq!(a[0].context["x"], 7);
 }

@@ -18,7 +18,14 @@ pub struct CheckResult {
     pub code: Option<String>,
     /// `ValidationResult.severity` (`error`, `warning`, `info`), when returned.
     pub severity: Option<String>,
+    /// v1.0 `validationPending`: the condition waits for an agent function response
+    /// (`callAgentFunction`). The rule is not valid yet (an action stays blocked) but has
+    /// not failed either: it has no message, and the first-failure message a component shows skips it.
+    pub pending: bool,
 }
+
+/// The `code` of a check whose condition waits for an agent function response.
+pub const VALIDATION_PENDING: &str = "validationPending";
 
 /// Evaluate a component's `checks` property in the context's scope; `None` when the
 /// component has no `checks`.
@@ -37,7 +44,21 @@ pub fn evaluate_rule(rule: &Value, cx: &EvalContext<'_>) -> CheckResult {
         other => other,
     };
     let rule_message = rule.get("message").and_then(Value::as_str);
-    let result = cx.resolve(condition);
+    // A context of its own, so "pending" is this rule's alone.
+    let own = cx.at_scope(cx.scope);
+    let result = own.resolve(condition);
+    for d in own.take_diagnostics() {
+        cx.diagnose(d);
+    }
+    if own.is_pending() {
+        return CheckResult {
+            valid: false,
+            message: None,
+            code: Some(VALIDATION_PENDING.to_owned()),
+            severity: None,
+            pending: true,
+        };
+    }
     let (valid, own_message, code, severity) = match &result {
         Value::Object(m) => (
             m.get("valid").and_then(Value::as_bool).unwrap_or(false),
@@ -61,6 +82,7 @@ pub fn evaluate_rule(rule: &Value, cx: &EvalContext<'_>) -> CheckResult {
         message,
         code,
         severity,
+        pending: false,
     }
 }
 
@@ -68,7 +90,7 @@ pub fn evaluate_rule(rule: &Value, cx: &EvalContext<'_>) -> CheckResult {
 pub fn first_failure(results: &[CheckResult]) -> Option<&str> {
     results
         .iter()
-        .find(|r| !r.valid)
+        .find(|r| !r.valid && !r.pending)
         .map(|r| r.message.as_deref().unwrap_or("Validation failed"))
 }
 

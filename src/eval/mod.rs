@@ -293,6 +293,17 @@ impl<'a> EvalContext<'a> {
         self
     }
 
+    /// Mark the value being resolved as waiting for an answer from outside (an agent
+    /// function response, an MCP tool result).
+    pub(crate) fn mark_pending(&self) {
+        self.pending.set(true);
+    }
+
+    /// The surface being resolved, when the context knows it (the renderer's contexts do).
+    pub(crate) fn surface_id(&self) -> Option<&str> {
+        self.agent_calls.map(|(_, s)| s)
+    }
+
     /// Whether a value resolved so far waits for an agent function response.
     pub fn is_pending(&self) -> bool {
         self.pending.get()

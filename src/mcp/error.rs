@@ -60,6 +60,14 @@ pub enum McpError {
     #[error("no session for tool call {0:?}")]
     UnknownSession(String),
 
+    /// `callMcpTool` made as many distinct calls as
+    /// [`Limits::max_mcp_tool_calls`](crate::Limits::max_mcp_tool_calls) allows.
+    #[error("callMcpTool call limit reached ({limit} distinct calls)")]
+    CallLimit {
+        /// The limit.
+        limit: usize,
+    },
+
     /// A value could not be converted to or from an rmcp type.
     #[error("rmcp conversion failed: {0}")]
     Conversion(String),

@@ -51,6 +51,7 @@
 //! ```
 
 mod capabilities;
+mod catalog;
 mod error;
 #[cfg(feature = "rmcp")]
 pub mod rmcp;
@@ -59,6 +60,10 @@ mod split;
 mod tools;
 
 pub use capabilities::{A2uiCatalogCapability, UiExtensionSettings};
+pub use catalog::{
+    IFRAME_CATALOG_V0_9, IFRAME_CATALOG_V1_0, MCP_CATALOG_DEFINITION, MCP_CATALOG_V1_0, McpCatalog,
+    McpWrite,
+};
 pub use error::McpError;
 pub use session::{
     ActionMapFn, ActionMapping, AppSession, CallRef, MappedCall, ResultOutcome, SessionHub,

@@ -43,6 +43,24 @@ pub const BASIC_COMPONENTS: &[&str] = &[
     "DateTimeInput",
 ];
 
+/// The 14 functions the basic catalogs of v0.9 and v1.0 declare (`catalogs/basic/v1`).
+pub const BASIC_FUNCTIONS: &[&str] = &[
+    "required",
+    "regex",
+    "length",
+    "numeric",
+    "email",
+    "formatString",
+    "formatNumber",
+    "formatCurrency",
+    "formatDate",
+    "pluralize",
+    "openUrl",
+    "and",
+    "or",
+    "not",
+];
+
 /// The minimal catalog's components.
 pub const MINIMAL_COMPONENTS: &[&str] = &["Text", "Row", "Column", "Button", "TextField"];
 
@@ -66,6 +84,9 @@ pub struct CatalogInfo {
     pub components: Vec<String>,
     /// v1.0 `allowedParents` / `allowedChildren` by component type.
     pub composition: HashMap<String, Composition>,
+    /// The function names the catalog declares, when known (`None`: not declared, calls
+    /// are not checked against it).
+    pub functions: Option<Vec<String>>,
 }
 
 impl CatalogInfo {
@@ -108,6 +129,8 @@ impl Catalogs {
         k.register(BASIC_CATALOG_V0_9, Version::V0_9, BASIC_COMPONENTS);
         k.register(MINIMAL_CATALOG_V0_9, Version::V0_9, MINIMAL_COMPONENTS);
         k.register(BASIC_CATALOG_V1_0, Version::V1_0, BASIC_COMPONENTS);
+        k.declare_functions(BASIC_CATALOG_V0_9, BASIC_FUNCTIONS);
+        k.declare_functions(BASIC_CATALOG_V1_0, BASIC_FUNCTIONS);
         k
     }
 
@@ -146,10 +169,23 @@ impl Catalogs {
                 version,
                 components: Vec::new(),
                 composition: HashMap::new(),
+                functions: None,
             });
         for c in components {
             if !entry.has_component(c) {
                 entry.components.push((*c).to_owned());
+            }
+        }
+    }
+
+    /// Declare function names of a registered catalog (added to those it declares).
+    pub fn declare_functions(&mut self, id: &str, names: &[&str]) {
+        if let Some(info) = self.catalogs.get_mut(id) {
+            let list = info.functions.get_or_insert_with(Vec::new);
+            for n in names {
+                if !list.iter().any(|x| x == n) {
+                    list.push((*n).to_owned());
+                }
             }
         }
     }
@@ -162,6 +198,7 @@ impl Catalogs {
             .and_then(Value::as_str)
             .ok_or_else(|| A2uiError::validation("/catalogId", "a catalog needs a catalogId"))?
             .to_owned();
+        super::strict::check_definition_names(doc)?;
         let comps = doc.get("components").and_then(Value::as_object);
         let names: Vec<&str> = comps
             .map(|m| m.keys().map(String::as_str).collect())
@@ -175,6 +212,19 @@ impl Catalogs {
                     .collect::<Vec<_>>()
             })
         };
+        // `functions`: an object keyed by name (v1.0) or a list of `{name}` (v0.9).
+        let functions: Option<Vec<&str>> = match doc.get("functions") {
+            Some(Value::Object(m)) => Some(m.keys().map(String::as_str).collect()),
+            Some(Value::Array(a)) => Some(
+                a.iter()
+                    .filter_map(|f| f.get("name").and_then(Value::as_str).or(f.as_str()))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        if let Some(names) = functions {
+            self.declare_functions(&id, &names);
+        }
         if let (Some(comps), Some(info)) = (comps, self.catalogs.get_mut(&id)) {
             for (name, def) in comps {
                 let c = Composition {

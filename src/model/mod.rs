@@ -6,16 +6,20 @@ mod component_map;
 pub(crate) mod data_model;
 mod props;
 mod store;
+mod strict;
 mod surface;
 pub(crate) mod tree;
 
-pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS};
+pub use catalogs::{
+    BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS,
+};
 pub use component::Component;
 pub use component_map::ComponentMap;
 pub use data_model::DataModel;
 pub(crate) use props::PropsStack;
 pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
 pub use store::{Applied, Rejected, StoreId, SurfaceStore, surface_id_hint};
+pub use strict::check_call_catalogs;
 pub use surface::Surface;
 pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};
 

@@ -123,6 +123,7 @@ pub struct SurfaceStore {
     errors: Vec<ReportedError>,
     messages_seen: usize,
     revision: u64,
+    strict: bool,
     #[cfg(feature = "validation")]
     validator: Option<Arc<crate::validate::SchemaValidator>>,
 }
@@ -167,6 +168,7 @@ impl Clone for SurfaceStore {
             errors: self.errors.clone(),
             messages_seen: self.messages_seen,
             revision: self.revision,
+            strict: self.strict,
             #[cfg(feature = "validation")]
             validator: self.validator.clone(),
         }
@@ -204,6 +206,7 @@ impl SurfaceStore {
             errors: Vec::new(),
             messages_seen: 0,
             revision: 0,
+            strict: false,
             #[cfg(feature = "validation")]
             validator: None,
         }
@@ -286,6 +289,19 @@ impl SurfaceStore {
     #[cfg(feature = "validation")]
     pub fn set_validator(&mut self, validator: Option<Arc<crate::validate::SchemaValidator>>) {
         self.validator = validator;
+    }
+
+    /// Strict mode, as the official conformance suites' `strictMode`: a component type
+    /// must be one its catalog defines and a function one its catalog declares (v1.0:
+    /// also a system function that exists), else the message is rejected. Off by default:
+    /// a renderer draws what it can and shows a placeholder for the rest.
+    pub fn set_strict(&mut self, strict: bool) {
+        self.strict = strict;
+    }
+
+    /// Whether strict mode is on ([`Self::set_strict`]).
+    pub fn is_strict(&self) -> bool {
+        self.strict
     }
 
     /// The one apply path: apply one framed message (what [`crate::stream`] yields: a
@@ -426,6 +442,17 @@ impl SurfaceStore {
                 // `DataModel::byte_size`); a write past it is refused and changes nothing.
                 // Writes of one message before a refused one stay applied.
                 let max = self.limits.max_data_model_bytes;
+                // A path is a JSON pointer: empty or starting with `/`, checked before
+                // the surface is looked up.
+                if let Some(w) = writes
+                    .iter()
+                    .find(|w| !w.path.is_empty() && !w.path.starts_with('/'))
+                {
+                    return Err(A2uiError::validation(
+                        "/updateDataModel/path",
+                        format!("{:?} is not a JSON pointer", w.path),
+                    ));
+                }
                 let surface = self.target(&surface_id, version)?;
                 for w in writes {
                     surface.data.set_within(&w.path, w.value, max)?;
@@ -433,9 +460,9 @@ impl SurfaceStore {
                 Ok(Applied::Changed { surface_id })
             }
             Message::DeleteSurface { surface_id } => {
-                if self.surfaces.shift_remove(&surface_id).is_none() {
-                    return Err(A2uiError::SurfaceNotFound(surface_id));
-                }
+                // Deleting a surface that does not exist is a no-op (the official
+                // message-processor suite, `test_delete_non_existent_surface_is_safe_noop`).
+                self.surfaces.shift_remove(&surface_id);
                 Ok(Applied::Deleted { surface_id })
             }
             m @ (Message::CallRendererFunction { .. } | Message::AgentFunctionResponse { .. }) => {
@@ -445,10 +472,21 @@ impl SurfaceStore {
     }
 
     fn create_surface(&mut self, cs: CreateSurface, version: Version) -> Result<(), A2uiError> {
-        if let Some(cat) = &cs.catalog_id
-            && self.catalogs.get(cat).is_none()
-        {
-            return Err(A2uiError::CatalogNotFound(cat.clone()));
+        if let Some(cat) = &cs.catalog_id {
+            match self.catalogs.get(cat) {
+                None => return Err(A2uiError::CatalogNotFound(cat.clone())),
+                // A catalog of another protocol version cannot be a surface's default.
+                Some(info) if info.version.family() != version.family() => {
+                    return Err(A2uiError::validation(
+                        "/createSurface/catalogId",
+                        format!(
+                            "catalog {cat:?} is a {} catalog; it does not match message protocol version ({version})",
+                            info.version
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
         }
         if version == Version::V0_8 {
             // beginRendering may follow surfaceUpdates that created the surface implicitly.
@@ -564,6 +602,20 @@ impl SurfaceStore {
                         Some(cat) if self.catalogs.get(cat).is_none() => {
                             return Err(A2uiError::CatalogNotFound(cat.to_owned()));
                         }
+                        Some(cat)
+                            if self
+                                .catalogs
+                                .get(cat)
+                                .is_some_and(|c| c.version.family() != Version::V1_0) =>
+                        {
+                            return Err(A2uiError::validation(
+                                format!("{}/catalogId", base()),
+                                format!(
+                                    "component {:?} names {cat:?}, a catalog of another protocol version",
+                                    d.id
+                                ),
+                            ));
+                        }
                         None => {
                             return Err(A2uiError::validation(
                                 format!("{}/catalogId", base()),
@@ -573,8 +625,31 @@ impl SurfaceStore {
                                 ),
                             ));
                         }
-                        Some(_) => {}
+                        Some(cat) => {
+                            super::strict::check_calls(
+                                &d.props,
+                                default,
+                                &self.catalogs,
+                                self.strict,
+                                &base(),
+                            )?;
+                            let ty = d.wire_component().map(str::to_owned).or_else(|| {
+                                existing
+                                    .and_then(|s| s.components.get(&d.id))
+                                    .map(|c| c.wire_component().to_owned())
+                            });
+                            if self.strict
+                                && let Some(ty) = ty
+                            {
+                                super::strict::check_type(Some(cat), &ty, &self.catalogs, &base())?;
+                            }
+                        }
                     }
+                } else if self.strict
+                    && let Some(ty) = d.wire_component()
+                {
+                    let cat = existing.and_then(|s| s.catalog_id.as_deref());
+                    super::strict::check_type(cat, ty, &self.catalogs, &base())?;
                 }
                 let known = existing.and_then(|s| s.components.get(&d.id));
                 if known.is_none() {
@@ -596,7 +671,10 @@ impl SurfaceStore {
                 });
             }
         }
+        let strict = self.strict;
         let surface = self.target(surface_id, version)?;
+        // Strict mode checks the topology of the result and rolls back when it fails.
+        let backup = strict.then(|| surface.components.clone());
         for d in defs {
             let ComponentDef {
                 id,
@@ -633,6 +711,12 @@ impl SurfaceStore {
             };
             // Replace in place (keeping its first-arrival place) or append.
             surface.components.upsert(&key, make);
+        }
+        if let Some(before) = backup
+            && let Err(e) = super::strict::check_topology(surface)
+        {
+            surface.components = before;
+            return Err(e);
         }
         surface.components_revision += 1;
         Ok(())

@@ -16,6 +16,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::error::A2uiError;
 use crate::model::Props;
 
 /// Component-level reserved keys: the `@` spelling and the bare key it stands for.
@@ -58,6 +59,66 @@ fn normalize_object(obj: Map<String, Value>) -> Map<String, Value> {
         out.insert(key, normalize_value(v));
     }
     out
+}
+
+/// Whether a key is reserved (`^@([^@]|$)`: one `@`, not the `@@` escape).
+fn is_reserved(key: &str) -> bool {
+    key.starts_with('@') && !key.starts_with("@@")
+}
+
+/// The `@` keys a dynamic value may carry (`conformance/core/reserved_keys.yaml`).
+const VALUE_KEYS: &[&str] = &["@path", "@call", "@catalogId"];
+
+/// v1.0 reserved-key rules for one component's properties (before [`normalize_component_props`]):
+/// a key of the form `^@([^@]|$)` is either one the protocol defines (the component-level
+/// [`COMPONENT_KEYS`], `@path` / `@call` in a value) or an error; literal data spells such
+/// a key `@@...`. `at` is the component's JSON pointer in its message.
+pub fn check_reserved_keys(props: &Props, at: &str) -> Result<(), A2uiError> {
+    for (k, v) in props.iter() {
+        let path = format!("{at}/{}", crate::protocol::escape_pointer(k));
+        if is_reserved(k) && !COMPONENT_KEYS.iter().any(|(at_key, _)| *at_key == k) {
+            return Err(reserved_error(&path, k));
+        }
+        check_value_keys(v, &path, 0)?;
+    }
+    Ok(())
+}
+
+fn reserved_error(path: &str, key: &str) -> A2uiError {
+    A2uiError::validation(
+        path,
+        format!(
+            "INVALID_RESERVED_KEY: {key:?} is a reserved key the protocol does not define; \
+             a literal key starting with @ is written @@"
+        ),
+    )
+}
+
+fn check_value_keys(v: &Value, at: &str, depth: usize) -> Result<(), A2uiError> {
+    // Nesting is bounded by `Limits::max_json_depth` before parsing; this only guards a
+    // hand-built value.
+    if depth > 256 {
+        return Ok(());
+    }
+    match v {
+        Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                check_value_keys(x, &format!("{at}/{i}"), depth + 1)?;
+            }
+            Ok(())
+        }
+        Value::Object(obj) => {
+            for (k, x) in obj {
+                let path = format!("{at}/{}", crate::protocol::escape_pointer(k));
+                if is_reserved(k) && !VALUE_KEYS.contains(&k.as_str()) {
+                    return Err(reserved_error(&path, k));
+                }
+                check_value_keys(x, &path, depth + 1)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Does this v1.0 value use any `@` spelling that [`normalize_value`] rewrites?

@@ -379,6 +379,16 @@ pub(super) fn component_fields(
     version: Version,
     base: impl Fn() -> String,
 ) -> Result<ComponentDef, A2uiError> {
+    // The v0.9 action shorthand `{name, context}` (no `event` key) is an event action
+    // (`conformance/core/actions.yaml`; web_core 0.12.0 reads it too).
+    if let Some(Value::Object(action)) = props.get_mut("action")
+        && action.get("name").is_some_and(Value::is_string)
+        && !action.contains_key("event")
+        && !action.contains_key("functionCall")
+    {
+        let event = std::mem::take(action);
+        action.insert("event".into(), Value::Object(event));
+    }
     let catalog_id = if version == Version::V1_0 {
         let read = |key: &str| match props.get(key) {
             None => Ok(None),
@@ -406,6 +416,7 @@ pub(super) fn component_fields(
     if version == Version::V1_0 {
         props.remove("catalogId");
         let at_catalog = props.remove("@catalogId");
+        reserved::check_reserved_keys(&props, &base())?;
         let renamed = reserved::normalize_component_props(&mut props);
         if at_catalog.is_some() || !renamed.is_empty() {
             // The conformance dump speaks the wire vocabulary: keep the `@` names.

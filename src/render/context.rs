@@ -174,6 +174,23 @@ impl SurfaceFrame<'_> {
         f(cache)
     }
 
+    /// v1.0 `MISSING_DATA_BINDING`: a warning, once per surface and path, for each
+    /// property bound to a path that holds nothing.
+    fn report_missing_bindings(&mut self, component: &Component, scope: &str) {
+        for (_, v) in component.props.iter() {
+            if let DynamicKind::Path(p) = dynamic_kind(v) {
+                let path = crate::model::data_model::resolve_path(p, scope);
+                let found = crate::model::data_model::get_pointer(self.surface.data.root(), &path);
+                if matches!(found, Ok(None)) {
+                    self.report_once(
+                        format!("missing-binding:{path}"),
+                        A2uiError::MissingDataBinding { path },
+                    );
+                }
+            }
+        }
+    }
+
     /// Report an error once per surface and key (never once per frame).
     fn report_once(&mut self, key: String, error: A2uiError) {
         if self.reported_unknown.insert((self.surface.id.clone(), key)) {
@@ -264,6 +281,7 @@ impl SurfaceFrame<'_> {
             return missing_placeholder(ui, id);
         };
         if self.surface.version == crate::protocol::Version::V1_0 {
+            self.report_missing_bindings(&component, scope);
             let parent_type = match self.guards.parent() {
                 None => "Surface".to_owned(),
                 Some(pid) => self

@@ -24,6 +24,7 @@ pub(crate) mod locale;
 mod locale_data;
 mod locale_types;
 pub(crate) mod logic;
+pub(crate) mod mcp;
 pub(crate) mod open_url;
 pub(crate) mod pluralize;
 pub(crate) mod pyfmt;
@@ -50,11 +51,50 @@ pub enum AllowedCallers {
     RendererOrAgent,
 }
 
+impl AllowedCallers {
+    /// Read a catalog's `allowedCallers` (`rendererOnly`, `agentOnly`,
+    /// `rendererOrAgent`), or the older `callableFrom` spelling of the same rule
+    /// (`renderer`, `agent`, `rendererOrAgent`/`both`); `None` for anything else.
+    pub fn from_wire(s: &str) -> Option<Self> {
+        match s {
+            "rendererOnly" | "renderer" => Some(Self::RendererOnly),
+            "agentOnly" | "agent" => Some(Self::AgentOnly),
+            "rendererOrAgent" | "both" | "agentOrRenderer" => Some(Self::RendererOrAgent),
+            _ => None,
+        }
+    }
+
+    /// The v1.0 wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::RendererOnly => "rendererOnly",
+            Self::AgentOnly => "agentOnly",
+            Self::RendererOrAgent => "rendererOrAgent",
+        }
+    }
+
+    /// The callers a v1.0 catalog function definition declares: `allowedCallers`, else
+    /// the older `callableFrom`, else the spec default `rendererOnly`.
+    pub fn of_definition(def: &Value) -> Self {
+        def.get("allowedCallers")
+            .or_else(|| def.get("callableFrom"))
+            .and_then(Value::as_str)
+            .and_then(Self::from_wire)
+            .unwrap_or_default()
+    }
+}
+
 /// A function callable from A2UI bindings.
 pub trait Function: Send + Sync {
     /// Who may call it; the basic catalog's functions are renderer-only.
     fn allowed_callers(&self) -> AllowedCallers {
         AllowedCallers::RendererOnly
+    }
+
+    /// Whether it may only run in answer to a user gesture (v1.0 `requiresUserActivation`;
+    /// `openUrl` does): an agent's `callRendererFunction` is then refused.
+    fn requires_user_activation(&self) -> bool {
+        false
     }
 
     /// The name agents call it by.
@@ -79,6 +119,7 @@ pub struct FnFunction<F> {
     name: String,
     f: F,
     callers: AllowedCallers,
+    user_activation: bool,
 }
 
 impl<F> FnFunction<F>
@@ -91,12 +132,19 @@ where
             name: name.into(),
             f,
             callers: AllowedCallers::RendererOnly,
+            user_activation: false,
         }
     }
 
     /// Let agents call it too (`callRendererFunction`), or only them.
     pub fn with_callers(mut self, callers: AllowedCallers) -> Self {
         self.callers = callers;
+        self
+    }
+
+    /// Require a user gesture (`requiresUserActivation`): agents' calls are refused.
+    pub fn with_user_activation(mut self, required: bool) -> Self {
+        self.user_activation = required;
         self
     }
 }
@@ -111,6 +159,10 @@ where
 
     fn allowed_callers(&self) -> AllowedCallers {
         self.callers
+    }
+
+    fn requires_user_activation(&self) -> bool {
+        self.user_activation
     }
 
     fn call(&self, args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {

@@ -36,6 +36,11 @@ impl Function for OpenUrl {
         "openUrl"
     }
 
+    /// `catalogs/basic/v1`: `openUrl` has `requiresUserActivation: true`.
+    fn requires_user_activation(&self) -> bool {
+        true
+    }
+
     fn check_args(&self, raw: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<(), String> {
         let params = if cx.version == Version::V1_0 {
             URL_V1_0
