@@ -10,7 +10,7 @@
 use jiff::civil::Date;
 use serde_json::Value;
 
-use super::util::{input_name, label_ui};
+use super::util::{input_name, label_ui, name_node};
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `DateRange` component.
@@ -24,6 +24,35 @@ pub(super) fn parse_date(s: &str) -> Option<Date> {
 
 fn iso(d: Date) -> String {
     d.strftime("%Y-%m-%d").to_string()
+}
+
+/// Name the year, month and day combo boxes of an open date picker popup (egui_extras
+/// leaves them unnamed).
+fn name_picker_combo_boxes(ui: &egui::Ui, salt: &str) {
+    let area = ui.make_persistent_id(Some(salt));
+    let layer = egui::LayerId::new(egui::Order::Foreground, area);
+    let ctx = ui.ctx();
+    let ids: Vec<egui::Id> = ctx.viewport(|vp| {
+        vp.this_pass
+            .widgets
+            .get_layer(layer)
+            .map(|w| w.id)
+            .collect()
+    });
+    let mut names = ["Year", "Month", "Day"].into_iter();
+    for id in ids {
+        if !ctx.has_accesskit_node(id) {
+            continue;
+        }
+        let unnamed = ctx
+            .accesskit_node_builder(id, |n| {
+                n.role() == egui::accesskit::Role::ComboBox && n.label().is_none()
+            })
+            .unwrap_or(false);
+        if unnamed && let Some(name) = names.next() {
+            name_node(ui, id, name);
+        }
+    }
 }
 
 impl ComponentRenderer for DateRange {
@@ -76,6 +105,7 @@ impl ComponentRenderer for DateRange {
                     let described = format!("{name} {which}");
                     ui.ctx()
                         .accesskit_node_builder(r.id, |n| n.set_description(described));
+                    name_picker_combo_boxes(ui, salt);
                     if r.changed() {
                         let d = clamp(date);
                         if which == "start" {

@@ -616,6 +616,12 @@ impl ComponentRenderer for Table {
                                         && selection_value.as_f64() == identity.as_f64()));
                             row.set_selected(selected);
                             for (ci, c) in columns.iter().enumerate() {
+                                let text = if c.template.is_none() {
+                                    let v = record.as_ref().and_then(|r| r.get(&c.key));
+                                    cell_text(cx, c, v)
+                                } else {
+                                    String::new()
+                                };
                                 let (_, cell) = row.col(|ui| {
                                     let templated = c.template.as_ref().zip(scope.as_ref());
                                     if let Some((tpl, scope)) = templated {
@@ -627,8 +633,6 @@ impl ComponentRenderer for Table {
                                         };
                                         cx.child_ui(ui, &child);
                                     } else {
-                                        let v = record.as_ref().and_then(|r| r.get(&c.key));
-                                        let text = cell_text(cx, c, v);
                                         let layout = match c.align {
                                             Align::Max => Layout::right_to_left(Align::Center),
                                             Align::Center => Layout::centered_and_justified(
@@ -637,23 +641,19 @@ impl ComponentRenderer for Table {
                                             Align::Min => Layout::left_to_right(Align::Center),
                                         };
                                         ui.with_layout(layout, |ui| {
-                                            ui.add(egui::Label::new(text).truncate());
+                                            ui.add(egui::Label::new(text.as_str()).truncate());
                                         });
                                     }
                                 });
                                 let cell_name = if c.template.is_some() {
-                                    c.label.clone()
+                                    let v = record.as_ref().and_then(|r| r.get(&c.key));
+                                    Some(cell_text(cx, c, v))
+                                        .filter(|t| !t.is_empty())
+                                        .unwrap_or_else(|| c.label.clone())
                                 } else {
-                                    cell_text(cx, c, record.as_ref().and_then(|r| r.get(&c.key)))
+                                    text
                                 };
-                                ui_cell_node(
-                                    cell.ctx.clone(),
-                                    cell.id,
-                                    &cell_name,
-                                    shown,
-                                    ci,
-                                    selected,
-                                );
+                                cell_node(&cell, &cell_name, shown, ci, selected);
                             }
                             if row.response().clicked() {
                                 clicked_row = Some(src);
@@ -711,20 +711,13 @@ impl ComponentRenderer for Table {
 }
 
 /// Make a body cell's node a `Cell` named by its text, at its row and column.
-fn ui_cell_node(
-    ctx: egui::Context,
-    id: egui::Id,
-    name: &str,
-    row: usize,
-    column: usize,
-    selected: bool,
-) {
-    let name = name.to_owned();
-    ctx.accesskit_node_builder(id, |node| {
-        node.set_role(Role::Cell);
-        if !name.is_empty() {
-            node.set_label(name);
-        }
+fn cell_node(cell: &egui::Response, name: &str, row: usize, column: usize, selected: bool) {
+    cell.widget_info(|| {
+        let mut info = egui::WidgetInfo::labeled(Role::Cell, true, name);
+        info.selected = Some(selected);
+        info
+    });
+    cell.ctx.accesskit_node_builder(cell.id, |node| {
         node.set_row_index(row);
         node.set_column_index(column);
         node.set_selected(selected);
