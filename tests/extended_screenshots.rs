@@ -12,7 +12,7 @@ use egui_a2ui::Renderer;
 
 /// (sample stem, theme, window size).
 const SHOTS: &[(&str, egui::Theme, (f32, f32))] = &[
-    ("dashboard", egui::Theme::Light, (640.0, 820.0)),
+    ("sales-dashboard", egui::Theme::Light, (640.0, 820.0)),
     ("data-grid", egui::Theme::Light, (760.0, 560.0)),
     ("settings-form", egui::Theme::Dark, (480.0, 620.0)),
 ];

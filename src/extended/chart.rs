@@ -29,7 +29,7 @@ use crate::{A2uiError, ComponentContext, ComponentRenderer};
 pub struct Chart;
 
 /// Buckets a line or area is decimated to (two points each).
-const LINE_BUCKETS: usize = 1000;
+const LINE_BUCKETS: usize = 500;
 /// Scatter points drawn at most.
 const SCATTER_POINTS: usize = 4000;
 /// Bars of one series drawn at most (more are averaged in buckets).
