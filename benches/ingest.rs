@@ -27,7 +27,7 @@ fn parse_only(doc: &[u8]) -> usize {
 }
 
 fn ingest_store(doc: &[u8]) -> SurfaceStore {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.feed_document(doc);
     s
 }

@@ -53,7 +53,7 @@ fn measure(
 
 fn main() {
     let rows = size(1_400, 50);
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     // Settle the store's own capacities (surface table) before measuring.
     measure(&mut store, &mixed_components(2), None);
 

@@ -158,7 +158,7 @@ fn main() {
     // Every example applies cleanly (the bench measures ingest, not error reporting).
     for (label, streams) in &all {
         for s in streams {
-            let mut store = SurfaceStore::new();
+            let mut store = SurfaceStore::basic();
             store.feed_document(&s.jsonl);
             assert!(
                 store.errors().is_empty(),

@@ -20,10 +20,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::catalog::Catalog;
 use crate::model::SurfaceStore;
 use crate::protocol::Version;
 use crate::render::Renderer;
+use crate::render::catalog::Catalog;
 
 /// Metadata key of the renderer capabilities in v0.8, v0.9 and v0.9.1.
 pub const CLIENT_CAPABILITIES_KEY: &str = "a2uiClientCapabilities";
@@ -36,7 +36,7 @@ pub const RENDERER_DATA_MODEL_KEY: &str = "a2uiRendererDataModel";
 
 /// The catalog ids `catalog` serves for one protocol family, in registration order.
 pub fn supported_catalog_ids(catalog: &Catalog, family: Version) -> Vec<String> {
-    let known = catalog.known_catalogs();
+    let known = catalog.catalogs();
     let mut out: Vec<String> = Vec::new();
     for id in catalog.catalog_ids() {
         let served = known

@@ -7,7 +7,7 @@
 //! ```
 //! use egui_a2ui::{SurfaceStore, conformance, eval::FunctionRegistry};
 //!
-//! let mut store = SurfaceStore::new();
+//! let mut store = SurfaceStore::basic();
 //! store.feed_document(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}"#);
 //! let doc = conformance::dump(&store, &FunctionRegistry::basic());
 //! assert_eq!(doc["format"], "a2ui-oracle/1");

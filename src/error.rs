@@ -148,7 +148,7 @@ impl A2uiError {
         match self {
             Self::Unallowed { child, .. } => Some(format!(
                 "/components/{}",
-                crate::protocol::escape_pointer(child)
+                child.replace('~', "~0").replace('/', "~1")
             )),
             Self::Validation { path, .. } => Some(path.clone()),
             Self::Json(_) | Self::UnsupportedVersion(_) => Some(String::new()),

@@ -20,11 +20,10 @@
 //! ```
 //!
 //! A whole eframe program is [`examples/minimal.rs`][minimal] (under 60 lines: a file or
-//! standard input in, actions out); the bundled viewer (`cargo run --example viewer`,
-//! [`examples/viewer`][viewer]) hosts sample streams and real MCP servers.
+//! standard input in, actions out); the repository's viewer (`cargo run --example viewer`,
+//! the workspace crate `crates/egui_a2ui_viewer`) hosts sample streams and real MCP servers.
 //!
 //! [minimal]: https://docs.rs/crate/egui_a2ui/latest/source/examples/minimal.rs
-//! [viewer]: https://docs.rs/crate/egui_a2ui/latest/source/examples/viewer/main.rs
 //!
 //! What every host uses is at the crate root: [`Renderer`] and [`RendererOptions`],
 //! [`Catalog`] (with [`ComponentRenderer`] and [`ComponentContext`] for components of your
@@ -45,7 +44,7 @@
 //! ```
 //! use egui_a2ui::model::SurfaceStore;
 //!
-//! let mut store = SurfaceStore::new();
+//! let mut store = SurfaceStore::basic();
 //! let jsonl = br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
 //! {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/greeting"}}]}}
 //! {"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/greeting","value":"Hello"}}
@@ -56,14 +55,16 @@
 //! assert_eq!(surface.data.get("/greeting"), Some(&serde_json::json!("Hello")));
 //! ```
 
-#![forbid(unsafe_code)]
-// Library code never unwraps or panics on data; tests and examples may.
+// `unsafe_code` is forbidden by the workspace's [lints] (Cargo.toml). Library code never
+// unwraps or panics on data; tests and examples may (a [lints] entry would reach the
+// integration tests' helpers too, hence this attribute).
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
 mod action;
+mod basic;
 pub mod capabilities;
 pub mod catalog;
 pub mod conformance;
@@ -74,10 +75,12 @@ pub mod extended;
 mod limits;
 pub mod mcp;
 pub mod model;
+mod pointer;
 pub mod protocol;
 pub mod render;
 mod rpc;
 pub mod stream;
+pub mod testing;
 mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;

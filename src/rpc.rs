@@ -4,10 +4,10 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::catalog::Catalog;
 use crate::eval::{AllowedCallers, EvalContext};
 use crate::limits::Limits;
 use crate::protocol::Version;
+use crate::render::catalog::Catalog;
 
 /// The code of a refused or failed agent call.
 pub const INVALID_FUNCTION_CALL: &str = "INVALID_FUNCTION_CALL";

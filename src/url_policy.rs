@@ -42,7 +42,7 @@ pub enum UrlRefusal {
     Host(String),
     /// Opening a URL needs a user gesture, and there was none.
     NoUserActivation,
-    /// The host's legacy [`ImagePolicy`](crate::render::ImagePolicy) refused the source.
+    /// The host's legacy [`ImagePolicy`](ImagePolicy) refused the source.
     ImagePolicy,
 }
 
@@ -108,7 +108,7 @@ pub struct UrlPolicy {
     media_schemes: Vec<String>,
     require_user_activation: bool,
     host_filter: Option<HostFilter>,
-    image_policy: Option<Arc<dyn crate::render::ImagePolicy>>,
+    image_policy: Option<Arc<dyn ImagePolicy>>,
 }
 
 /// The schemes that may be opened by default (the implementation [guide]'s `openUrl` rule).
@@ -326,9 +326,9 @@ impl UrlPolicy {
     }
 
     /// Migration from the former `RendererOptions::image_policy`: media sources are decided
-    /// by this [`ImagePolicy`](crate::render::ImagePolicy) instead of the media schemes
+    /// by this [`ImagePolicy`](ImagePolicy) instead of the media schemes
     /// (the host hook still applies).
-    pub fn with_image_policy(mut self, policy: impl crate::render::ImagePolicy + 'static) -> Self {
+    pub fn with_image_policy(mut self, policy: impl ImagePolicy + 'static) -> Self {
         self.image_policy = Some(Arc::new(policy));
         self
     }
@@ -567,5 +567,31 @@ mod tests {
         assert_eq!(media(&url), Ok(()));
         let long_user = format!("https://{}@evil.com/", "a".repeat(10_000));
         assert_eq!(open(&long_user), Err(UrlRefusal::BadHost));
+    }
+}
+
+/// Which URLs images may load from: the former image-only policy, superseded by the one
+/// [`UrlPolicy`] (`RendererOptions::url_policy`), which decides every URL (opening, links,
+/// media). A host with its own `ImagePolicy` keeps it with
+/// `UrlPolicy::default().with_image_policy(its_policy)`.
+pub trait ImagePolicy: Send + Sync {
+    /// Whether the image at `url` may be loaded.
+    fn allows(&self, url: &str) -> bool;
+}
+
+/// The default media rule of [`UrlPolicy`] as an [`ImagePolicy`]: `https:` and
+/// `data:image/*` only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DefaultImagePolicy;
+
+impl ImagePolicy for DefaultImagePolicy {
+    fn allows(&self, url: &str) -> bool {
+        UrlPolicy::default().allows_media(url)
+    }
+}
+
+impl ImagePolicy for UrlPolicy {
+    fn allows(&self, url: &str) -> bool {
+        self.allows_media(url)
     }
 }

@@ -4,6 +4,7 @@
 
 use egui_a2ui::A2uiError;
 use egui_a2ui::mcp::AppSession;
+use egui_a2ui::model::Catalogs;
 use egui_a2ui::model::{Applied, SurfaceStore};
 use egui_a2ui::protocol::Message;
 use egui_a2ui::{Catalog, Event, Renderer, Version};
@@ -21,7 +22,7 @@ fn rejected(a: &Applied) -> &egui_a2ui::model::Rejected {
 
 #[test]
 fn each_message_kind_says_what_it_did() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     let created = s.apply_framed(Ok(
         json!({"version": "v0.9", "createSurface": {"surfaceId": "a", "catalogId": BASIC_V09}}),
     ));
@@ -72,7 +73,7 @@ fn each_message_kind_says_what_it_did() {
 
 #[test]
 fn a_rejection_carries_the_surface_the_version_to_answer_in_and_the_index() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     // A v0.8 surface, created implicitly.
     s.apply_value(
         &json!({"surfaceUpdate": {"surfaceId": "old", "components": [
@@ -120,14 +121,14 @@ fn the_renderer_the_store_and_a_session_agree_on_one_stream() {
         json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": [{"id": "root", "component": "Text", "text": "y"}]}}),
         json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "f", "callFunction": {"call": "now", "args": {}, "catalogId": BASIC_V10}}}),
     );
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     store.feed_document(doc.as_bytes());
 
     let mut r = Renderer::new(Catalog::basic());
     r.feed_jsonl(doc.as_bytes());
     r.finish_jsonl();
 
-    let mut session = AppSession::new("c", "srv", "t");
+    let mut session = AppSession::new("c", "srv", "t", Catalogs::basic());
     let payload = json!({"content": [{"type": "resource", "resource": {
         "uri": "a2ui://x", "mimeType": "application/a2ui+json", "text": doc},
         "_meta": {"ui": {"content": {}}}}]});
@@ -186,7 +187,7 @@ fn the_renderer_the_store_and_a_session_agree_on_one_stream() {
 /// (both versions) and allow `"v0.9.1"` (v0.9.1 schema); now both use one builder.
 #[test]
 fn session_metadata_is_the_capabilities_metadata() {
-    let mut session = AppSession::new("c", "srv", "t");
+    let mut session = AppSession::new("c", "srv", "t", Catalogs::basic());
     let messages = json!([
         {"version": "v0.9.1", "createSurface": {"surfaceId": "new", "catalogId": BASIC_V09, "sendDataModel": true}},
         {"version": "v0.9.1", "updateDataModel": {"surfaceId": "new", "path": "/", "value": {"n": 1}}},
@@ -225,7 +226,7 @@ fn session_metadata_is_the_capabilities_metadata() {
 
 #[test]
 fn a_cloned_store_is_another_store_with_other_surfaces() {
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     store.feed_document(
         br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
 "#,

@@ -362,7 +362,7 @@ fn capabilities_validate_against_the_schema_of_every_version() {
 }
 
 fn store_with_surfaces() -> SurfaceStore {
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     let doc = [
         json!({"version": "v0.9", "createSurface": {"surfaceId": "a", "catalogId": common::BASIC_V09, "sendDataModel": true}}),
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "a", "path": "/name", "value": "Ada"}}),

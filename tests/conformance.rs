@@ -124,7 +124,7 @@ fn ours(stream: &Path, before_delete: bool) -> Value {
     if before_delete {
         frames.pop();
     }
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     store.apply_frames(frames);
     egui_a2ui::conformance::dump(&store, &FunctionRegistry::basic())
 }

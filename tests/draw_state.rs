@@ -15,7 +15,7 @@ const BASIC_V10: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/cata
 /// A store with surface `s` (the same id in every store): a label, a button firing
 /// `action`, and a component of a type no catalog has.
 fn session_store(label: &str, action: &str) -> SurfaceStore {
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     for m in [
         json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V09}}),
         json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
@@ -33,7 +33,7 @@ fn session_store(label: &str, action: &str) -> SurfaceStore {
 
 /// A v1.0 store whose surface `s` binds a function only the agent has.
 fn weather_store() -> SurfaceStore {
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     for m in [
         json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V10}}),
         json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [

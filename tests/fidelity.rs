@@ -1,5 +1,5 @@
 //! Fidelity to the official web renderer: every public v0.9 fixture is laid out headless
-//! (`egui_a2ui::render::layout_geometry`, as `a2ui_dump --geometry 420x560` does) and each
+//! (`egui_a2ui::testing::layout_geometry`, as `a2ui_dump --geometry 420x560` does) and each
 //! component box is compared with the box the official renderer (`@a2ui/lit` 0.11.0) drew
 //! (`tests/data/web-reference/`). The score is the one of the reference tool's
 //! `compare_geometry.py --align root`: the share of the reference's drawn instances that we
@@ -16,7 +16,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use egui_a2ui::render::{GeometryOptions, RendererOptions, layout_geometry};
+use egui_a2ui::render::{GeometryOptions, RendererOptions};
+use egui_a2ui::testing::layout_geometry;
 use serde_json::Value;
 
 /// Pooled share over all public fixtures must reach this.

@@ -15,7 +15,7 @@ fn lines() -> Vec<String> {
 }
 
 fn applied(doc: &[u8]) -> SurfaceStore {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.feed_document(doc);
     s
 }
@@ -72,7 +72,7 @@ fn a_line_split_across_arbitrary_chunks_is_buffered_not_lost() {
             frames.extend(dec.feed(c));
         }
         frames.extend(dec.finish());
-        let mut s = SurfaceStore::new();
+        let mut s = SurfaceStore::basic();
         s.apply_frames(frames);
         assert_complete(&s);
     }
@@ -123,7 +123,7 @@ fn a_stream_cut_mid_message_keeps_what_was_applied_and_a_resend_duplicates_nothi
     let all = format!("{}\n", lines().join("\n"));
     let cut = &all.as_bytes()[..all.len() - 20];
     let mut dec = StreamDecoder::new(Limits::default());
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_frames(dec.feed(cut));
     s.apply_frames(dec.finish());
     // The first two messages applied; the third was cut off and reported.

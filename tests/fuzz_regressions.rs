@@ -12,11 +12,11 @@ use serde_json::json;
 
 /// The body of `fuzz/fuzz_targets/stream_apply.rs`.
 fn stream_apply(data: &[u8]) {
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     store.feed_document(data);
     let split = data.first().map_or(1, |b| usize::from(*b % 16) + 1);
     let mut dec = StreamDecoder::new(Limits::default());
-    let mut store2 = SurfaceStore::new();
+    let mut store2 = SurfaceStore::basic();
     for chunk in data.chunks(split) {
         let frames = dec.feed(chunk);
         store2.apply_frames(frames);

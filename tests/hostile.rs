@@ -128,6 +128,7 @@ fn deep_json(levels: usize) -> Vec<u8> {
     s
 }
 
+#[expect(clippy::too_many_lines, reason = "a table of cases, a few lines each")]
 fn cases() -> Vec<Case> {
     let x = || create("x");
     let mut v = vec![
@@ -495,7 +496,7 @@ const PNG: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAA
 
 #[test]
 fn image_cache_growth_is_bounded_and_released_with_the_surface() {
-    use egui_a2ui::render::data_cache_stats;
+    use egui_a2ui::testing::data_cache_stats;
     let cap = 8_000;
     let mut r = renderer(Limits {
         max_image_cache_bytes: cap,

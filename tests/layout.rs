@@ -618,7 +618,7 @@ fn geometry(components: Value, data: Option<Value>, height: f32) -> Value {
         height,
         ..Default::default()
     };
-    egui_a2ui::render::layout_geometry(doc.as_bytes(), &options, Default::default())
+    egui_a2ui::testing::layout_geometry(doc.as_bytes(), &options, Default::default())
 }
 
 /// `[x, y, w, h]` of instance 0 of `id`, `None` when recorded as drawing nothing.

@@ -25,7 +25,7 @@ fn data(id: &str, path: &str, v: Value) -> Value {
 }
 
 fn store_with(limits: Limits, messages: &[Value]) -> SurfaceStore {
-    let mut s = SurfaceStore::with_config(Default::default(), limits);
+    let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits);
     for m in messages {
         s.apply_value(m).expect("accepted");
     }
@@ -241,7 +241,7 @@ fn a_leading_byte_order_mark_is_skipped_in_every_framing() {
         format!("{}\n{BOM}{}\n{BOM}{}\n", lines()[0], lines()[1], lines()[2]),
     ];
     for doc in docs {
-        let mut s = SurfaceStore::new();
+        let mut s = SurfaceStore::basic();
         s.feed_document(doc.as_bytes());
         assert_complete(&s);
         assert_eq!(s.messages_seen(), 3);
@@ -254,7 +254,7 @@ fn a_leading_byte_order_mark_is_skipped_in_every_framing() {
         frames.extend(dec.feed(b));
     }
     frames.extend(dec.finish());
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_frames(frames);
     assert_complete(&s);
 }
@@ -291,7 +291,7 @@ fn max_message_bytes_applies_to_every_element_of_every_framing() {
         assert_eq!(frames.len(), 4, "{doc:.80}");
         assert_eq!(limit_of(&frames[1]), Some("max_message_bytes"));
         assert!(frames[0].is_ok() && frames[2].is_ok() && frames[3].is_ok());
-        let mut s = SurfaceStore::with_config(Default::default(), limits.clone());
+        let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
         s.feed_document(doc.as_bytes());
         assert_eq!(
             s.surface("s").expect("s").data.get("/t"),
@@ -368,7 +368,7 @@ fn one_too_deep_element_does_not_cost_the_rest_of_the_array() {
         lines()[1],
         lines()[2]
     );
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.feed_document(doc.as_bytes());
     assert_eq!(
         s.surface("s").expect("s").data.get("/t"),
@@ -387,7 +387,7 @@ fn the_data_model_cap_is_per_surface_and_cumulative() {
         max_data_model_bytes: 20_000,
         ..Limits::default()
     };
-    let mut s = SurfaceStore::with_config(Default::default(), limits.clone());
+    let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
     s.apply_value(&create("x")).expect("create");
     let mut refused = None;
     for i in 0..20 {
@@ -453,7 +453,7 @@ fn draw(r: &mut Renderer, ctx: &egui::Context) {
 
 #[test]
 fn the_image_cache_is_bounded_and_a_deleted_surface_releases_its_entries() {
-    use egui_a2ui::render::data_cache_stats;
+    use egui_a2ui::testing::data_cache_stats;
     let mut r = Renderer::new(Catalog::basic());
     for m in images("a", 10, "a").into_iter().chain(images("b", 3, "b")) {
         r.apply_value(&m).expect("accepted");

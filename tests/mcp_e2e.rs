@@ -17,6 +17,7 @@ use egui_a2ui::eval::{EvalContext, FunctionRegistry};
 use egui_a2ui::mcp::{
     AppSession, SessionHub, SessionState, SplitPolicy, ToolCallRequest, UiExtensionSettings,
 };
+use egui_a2ui::model::Catalogs;
 use egui_a2ui::model::SurfaceStore;
 use egui_a2ui::model::{TreeNode, resolve_tree};
 use egui_a2ui::{ActionEvent, now_timestamp};
@@ -146,8 +147,13 @@ async fn flight_search_select_round_trip_over_real_mcp() {
 
     // The agent calls search_flights: a session for that call shows loading, then the result.
     let session = hub.open(
-        AppSession::new("agent-call-1", "flights", "search_flights")
-            .with_policy(SplitPolicy::for_settings(&settings)),
+        AppSession::new(
+            "agent-call-1",
+            "flights",
+            "search_flights",
+            Catalogs::basic(),
+        )
+        .with_policy(SplitPolicy::for_settings(&settings)),
     );
     let args = json!({"destination": "SFO"});
     session.on_tool_input(args.clone());
@@ -303,7 +309,12 @@ async fn host_without_a2ui_capability_gets_text_only() {
         )
         .await
         .unwrap();
-    let mut session = AppSession::new("agent-call-2", "flights", "search_flights");
+    let mut session = AppSession::new(
+        "agent-call-2",
+        "flights",
+        "search_flights",
+        Catalogs::basic(),
+    );
     let outcome = session.on_tool_result(&to_json(&result)).unwrap();
     assert!(outcome.split.payloads.is_empty());
     assert_eq!(session.store().surfaces().count(), 0);
@@ -335,7 +346,12 @@ async fn per_request_capability_meta_is_enough_for_the_server() {
     }))
     .unwrap();
     let result = client.call_tool(params).await.unwrap();
-    let mut session = AppSession::new("agent-call-3", "flights", "search_flights");
+    let mut session = AppSession::new(
+        "agent-call-3",
+        "flights",
+        "search_flights",
+        Catalogs::basic(),
+    );
     let outcome = session.on_tool_result(&to_json(&result)).unwrap();
     assert_eq!(outcome.split.payloads.len(), 1);
     assert!(session.store().surface("flights").unwrap().is_visible());

@@ -7,7 +7,7 @@ use egui_a2ui::mcp::{
     A2uiCatalogCapability, ResourceUiMeta, SplitPolicy, ToolDirectory, ToolUiMeta,
     UiExtensionSettings, Visibility,
 };
-use egui_a2ui::model::KnownCatalogs;
+use egui_a2ui::model::Catalogs;
 use egui_a2ui::protocol::Version;
 use serde_json::{Map, json};
 
@@ -107,7 +107,7 @@ fn catalog_capability_lists_basic_catalogs_per_version() {
 
 #[test]
 fn catalog_capability_follows_the_stores_catalogs() {
-    let mut known = KnownCatalogs::empty();
+    let mut known = Catalogs::empty();
     known.register("urn:acme:v09", Version::V0_9, &["Text"]);
     let v = A2uiCatalogCapability::from_known(&known).to_value();
     assert_eq!(v["v0.9"]["supportedCatalogIds"], json!(["urn:acme:v09"]));

@@ -9,6 +9,7 @@ use egui_a2ui::mcp::{
     ActionMapping, AppSession, MappedCall, McpError, SessionHub, SessionState, ToolDirectory,
 };
 use egui_a2ui::mcp::{TOOL_ERROR, TOOL_NOT_ALLOWED};
+use egui_a2ui::model::Catalogs;
 use egui_a2ui::protocol::Version;
 use serde_json::{Map, Value, json};
 
@@ -69,14 +70,14 @@ fn tools() -> ToolDirectory {
 }
 
 fn ready_session(id: &str) -> AppSession {
-    let mut s = AppSession::new(id, "srv", "search");
+    let mut s = AppSession::new(id, "srv", "search", Catalogs::basic());
     s.on_tool_result(&surface_result("s", false, "ok")).unwrap();
     s
 }
 
 #[test]
 fn tool_input_shows_loading_then_result_is_ready() {
-    let mut s = AppSession::new("c1", "srv", "search");
+    let mut s = AppSession::new("c1", "srv", "search", Catalogs::basic());
     assert_eq!(s.state(), &SessionState::Pending);
     s.on_tool_input(json!({"q": "x"}));
     assert_eq!(
@@ -95,7 +96,7 @@ fn tool_input_shows_loading_then_result_is_ready() {
 
 #[test]
 fn is_error_result_shows_an_error_state() {
-    let mut s = AppSession::new("c1", "srv", "search");
+    let mut s = AppSession::new("c1", "srv", "search", Catalogs::basic());
     s.on_tool_input(json!({}));
     s.on_tool_result(
         &json!({"isError": true, "content": [{"type": "text", "text": "No such city"}]}),
@@ -118,7 +119,7 @@ fn is_error_result_shows_an_error_state() {
 
 #[test]
 fn cancelled_call_shows_cancelled() {
-    let mut s = AppSession::new("c1", "srv", "search");
+    let mut s = AppSession::new("c1", "srv", "search", Catalogs::basic());
     s.on_tool_input(json!({}));
     s.on_cancelled(Some("user stopped".into()));
     assert_eq!(
@@ -132,7 +133,7 @@ fn cancelled_call_shows_cancelled() {
 #[test]
 fn several_payloads_apply_in_array_order() {
     // The second payload updates the surface the first creates: reversed, it would fail.
-    let mut s = AppSession::new("c1", "srv", "search");
+    let mut s = AppSession::new("c1", "srv", "search", Catalogs::basic());
     let create =
         json!([{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": V09_CATALOG}}]);
     let update =
@@ -320,12 +321,12 @@ fn failed_action_call_puts_an_error_on_the_surface() {
 fn send_data_model_attaches_this_sessions_surfaces_only() {
     let mut hub = SessionHub::new();
     *hub.tools_mut() = tools();
-    let mut a = AppSession::new("a", "srv", "search");
+    let mut a = AppSession::new("a", "srv", "search", Catalogs::basic());
     a.on_tool_result(&surface_result("s", true, "")).unwrap();
     a.on_tool_result(&surface_result("quiet", false, ""))
         .unwrap();
     hub.open(a);
-    let mut b = AppSession::new("b", "srv", "search");
+    let mut b = AppSession::new("b", "srv", "search", Catalogs::basic());
     b.on_tool_result(&surface_result("other", true, ""))
         .unwrap();
     hub.open(b);
@@ -348,7 +349,7 @@ fn send_data_model_attaches_this_sessions_surfaces_only() {
 
 #[test]
 fn v1_surfaces_use_the_renderer_data_model_key() {
-    let mut s = AppSession::new("c", "srv", "search");
+    let mut s = AppSession::new("c", "srv", "search", Catalogs::basic());
     s.on_tool_result(&json!({"content": [marked(&json!(
         {"version": "v1.0", "createSurface": {"surfaceId": "s", "sendDataModel": true,
          "dataModel": {"x": true}}}
@@ -375,7 +376,7 @@ fn request_meta_from_the_host_is_copied_into_each_request() {
 
 #[test]
 fn bad_payload_messages_are_reported_and_the_rest_applied() {
-    let mut s = AppSession::new("c", "srv", "search");
+    let mut s = AppSession::new("c", "srv", "search", Catalogs::basic());
     let out = s
         .on_tool_result(&json!({"content": [
             {"type": "resource", "resource": {"uri": "a2ui://x", "mimeType": "application/a2ui+json",

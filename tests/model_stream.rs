@@ -421,3 +421,216 @@ fn utf8_split_anywhere_and_invalid_bytes_never_panic() {
     let all: String = parts.iter().map(|p| p.text.as_str()).collect();
     assert!(all.contains('\u{FFFD}'));
 }
+
+const BASIC_V09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+
+/// For every basic v0.9 component: its properties (the required ones last) and the number
+/// of characters after which the official parser (`a2ui-agent-sdk` 0.8.0,
+/// `DirectJsonStreamParser` over the v0.9 basic catalog, fed one character at a time) first
+/// yields the component. It holds a component back until every required property of its
+/// catalog definition is present (a cut string, an open list or a partial number count as
+/// present) and lets a placeholder stand in until then.
+const FIRST_YIELD_OFFICIAL: [(&str, &str, usize); 18] = [
+    ("Text", r#""variant": "h1", "text": "Hello there""#, 341),
+    (
+        "Image",
+        r#""fit": "cover", "url": "https://e.x/a.png""#,
+        358,
+    ),
+    ("Icon", r#""name": "star""#, 329),
+    ("Video", r#""url": "https://e.x/v.mp4""#, 342),
+    (
+        "AudioPlayer",
+        r#""description": "Theme", "url": "https://e.x/a.mp3""#,
+        372,
+    ),
+    ("Row", r#""justify": "start", "children": ["y"]"#, 347),
+    ("Column", r#""align": "center", "children": ["y"]"#, 349),
+    ("List", r#""direction": "vertical", "children": ["y"]"#, 353),
+    ("Card", r#""child": "y""#, 327),
+    ("Tabs", r#""tabs": [{"title": "A", "child": "y"}]"#, 324),
+    ("Modal", r#""trigger": "y", "content": "z""#, 346),
+    ("Divider", r#""axis": "horizontal""#, 316),
+    (
+        "Button",
+        r#""variant": "primary", "child": "y", "action": {"event": {"name": "go"}}"#,
+        386,
+    ),
+    (
+        "TextField",
+        r#""value": {"path": "/t"}, "label": "Name""#,
+        355,
+    ),
+    ("CheckBox", r#""label": "Ok", "value": {"path": "/c"}"#, 356),
+    (
+        "ChoicePicker",
+        r#""label": "Pick", "options": [{"label": "A", "value": "a"}], "value": {"path": "/p"}"#,
+        405,
+    ),
+    (
+        "Slider",
+        r#""min": 0, "value": {"path": "/s"}, "max": 10"#,
+        360,
+    ),
+    (
+        "DateTimeInput",
+        r#""enableDate": true, "value": {"path": "/d"}"#,
+        366,
+    ),
+];
+
+#[test]
+fn every_basic_component_waits_for_its_required_properties_as_the_official_parser_does() {
+    for (ty, props, official) in FIRST_YIELD_OFFICIAL {
+        let text = format!(
+            r#"<a2ui-json>[{{"version": "v0.9", "createSurface": {{"surfaceId": "s", "catalogId": "{BASIC_V09}"}}}}, {{"version": "v0.9", "updateComponents": {{"surfaceId": "s", "components": [{{"id": "root", "component": "Column", "children": ["x"]}}, {{"id": "x", "component": "{ty}", {props}}}]}}}}]</a2ui-json>"#
+        );
+        let mut stream = ModelTextStream::new(Limits::default());
+        let mut first = None;
+        for (i, b) in text.as_bytes().iter().enumerate() {
+            let mut seen = false;
+            stream.feed(std::slice::from_ref(b), |m| {
+                let comps = m["updateComponents"]["components"].as_array().cloned();
+                seen |= comps
+                    .into_iter()
+                    .flatten()
+                    .any(|c| c["id"] == "x" && c["component"] == ty);
+                Ok(())
+            });
+            if seen && first.is_none() {
+                first = Some(i + 1);
+            }
+        }
+        assert_eq!(
+            first,
+            Some(official),
+            "{ty}: first yielded after {first:?} characters, the official parser after {official} \
+             (at {:?})",
+            &text[..official]
+        );
+    }
+}
+
+/// Component ids per surface, placeholders included (for the retirement test).
+fn all_ids(r: &Renderer) -> Vec<(String, Vec<String>)> {
+    let mut v: Vec<(String, Vec<String>)> = r
+        .store()
+        .surfaces()
+        .map(|s| {
+            let mut ids: Vec<String> = s.components.keys().cloned().collect();
+            ids.sort();
+            (s.id.clone(), ids)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn no_placeholder_is_left_once_the_answer_is_complete() {
+    // The recorded answers send every child, so the component table must end exactly as
+    // the whole answer's, in every chunking.
+    for name in RECORDINGS {
+        let bytes = recording(name);
+        let (reference, _) = whole(&bytes);
+        for chunk in [1, 4, 37, 4096] {
+            let s = stream_in_chunks(&bytes, chunk);
+            assert_eq!(
+                all_ids(&s.renderer),
+                all_ids(&reference),
+                "{name} in {chunk}-byte chunks"
+            );
+        }
+    }
+    // A child that is never sent keeps its placeholder (something refers to it); the
+    // placeholder for the list that was still open goes.
+    let text = format!(
+        r#"<a2ui-json>[{{"version": "v0.9", "createSurface": {{"surfaceId": "s", "catalogId": "{BASIC_V09}"}}}}, {{"version": "v0.9", "updateComponents": {{"surfaceId": "s", "components": [{{"id": "root", "component": "Column", "children": ["a", "never"]}}, {{"id": "a", "component": "Text", "text": "A"}}]}}}}]</a2ui-json>"#
+    );
+    let s = stream_in_chunks(text.as_bytes(), 1);
+    assert_eq!(
+        all_ids(&s.renderer),
+        vec![(
+            "s".to_owned(),
+            vec![
+                "a".to_owned(),
+                "loading_never".to_owned(),
+                "root".to_owned()
+            ]
+        )]
+    );
+}
+
+#[test]
+fn an_error_mid_chunk_does_not_lose_the_rest_of_the_chunk() {
+    // A block of two messages: the first fails ("No root component found"), the second is
+    // right. Cut at every byte (two chunks), the final state must be the whole answer's
+    // without the failed message.
+    let start = format!(
+        r#"<a2ui-json>[{{"version": "v0.9", "createSurface": {{"surfaceId": "s", "catalogId": "{BASIC_V09}"}}}}]</a2ui-json>"#
+    );
+    let failed = r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "stray", "component": "Text", "text": "x"}]}}"#;
+    let good = r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Column", "children": ["a", "b"]}, {"id": "a", "component": "Text", "text": "A"}, {"id": "b", "component": "Icon", "name": "star"}]}}"#;
+    let block = format!("<a2ui-json>[{failed}, {good}]</a2ui-json>Done.");
+    let (reference, _) = whole(format!("{start}<a2ui-json>[{good}]</a2ui-json>Done.").as_bytes());
+    for cut in 0..=block.len() {
+        let mut r = Renderer::new(Catalog::basic());
+        let mut s = ModelTextStream::new(Limits::default());
+        r.feed_model_text(&mut s, start.as_bytes());
+        let mut events = r.feed_model_text(&mut s, &block.as_bytes()[..cut]);
+        events.extend(r.feed_model_text(&mut s, &block.as_bytes()[cut..]));
+        events.extend(r.finish_model_text(&mut s));
+        let errors: Vec<String> = events
+            .iter()
+            .filter_map(|e| match e {
+                ModelTextEvent::Error(e) => Some(e.to_string()),
+                ModelTextEvent::Rejected(e) => Some(e.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            errors,
+            ["No root component (id='root') found in updateComponents"],
+            "cut at {cut}"
+        );
+        let prose: String = events
+            .iter()
+            .filter_map(|e| match e {
+                ModelTextEvent::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(prose, "Done.", "cut at {cut}");
+        assert_eq!(all_ids(&r), all_ids(&reference), "cut at {cut}");
+    }
+}
+
+#[test]
+fn a_host_component_waits_for_the_required_properties_of_its_catalog_definition() {
+    let mut options = model_text::ModelTextOptions::basic(Some(Family::V09));
+    options.add_catalog_definition(&serde_json::json!({
+        "catalogId": "https://example.com/host_catalog.json",
+        "components": {
+            "Rating": {
+                "type": "object",
+                "properties": {"component": {"const": "Rating"}, "stars": {"type": "number"}, "label": {"type": "string"}},
+                "required": ["component", "stars"]
+            }
+        }
+    }));
+    let mut p = ModelTextParser::new(options, Limits::default());
+    let yielded_rating = |parts: Vec<model_text::ResponsePart>| {
+        parts
+            .iter()
+            .flat_map(|p| p.a2ui.iter().flatten())
+            .filter_map(|m| m["updateComponents"]["components"].as_array())
+            .flatten()
+            .any(|c| c["id"] == "r" && c["component"] == "Rating")
+    };
+    let start = format!(
+        r#"<a2ui-json>[{{"version": "v0.9", "createSurface": {{"surfaceId": "s", "catalogId": "{BASIC_V09}"}}}}, {{"version": "v0.9", "updateComponents": {{"surfaceId": "s", "components": [{{"id": "root", "component": "Column", "children": ["r"]}}, {{"id": "r", "component": "Rating", "label": "Food""#
+    );
+    assert!(!yielded_rating(p.feed_str(&start).expect("chunk")));
+    assert!(!yielded_rating(p.feed_str(", ").expect("chunk")));
+    assert!(yielded_rating(p.feed_str(r#""stars": 4"#).expect("chunk")));
+}

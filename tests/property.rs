@@ -123,7 +123,7 @@ proptest! {
     #[test]
     fn random_message_sequences_keep_the_store_consistent(messages in prop::collection::vec(message(), 1..24)) {
         let limits = Limits { max_components: 8, ..Limits::default() };
-        let mut store = SurfaceStore::with_config(Default::default(), limits.clone());
+        let mut store = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
         for m in &messages {
             let _ = store.apply_value(m);
         }

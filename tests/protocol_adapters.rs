@@ -91,7 +91,7 @@ fn v08_components_are_normalised_to_the_v09_vocabulary() {
 
 #[test]
 fn v08_data_model_contents_recurse_into_value_maps() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(&json!({"dataModelUpdate": {"surfaceId": "s", "path": "/user", "contents": [
         {"key": "name", "valueString": "Ada"},
         {"key": "address", "valueMap": [{"key": "city", "valueString": "London"}, {"key": "geo", "valueMap": [{"key": "lat", "valueNumber": 51.5}]}]},
@@ -108,7 +108,7 @@ fn v08_data_model_contents_recurse_into_value_maps() {
 
 #[test]
 fn v08_begin_rendering_makes_the_surface_visible_with_its_root() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "top", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).expect("update");
     assert!(!s.surface("s").expect("s").is_visible());
     s.apply_value(&json!({"beginRendering": {"surfaceId": "s", "root": "top", "styles": {"primaryColor": "#ff0000"}}})).expect("begin");
@@ -124,7 +124,7 @@ fn v08_begin_rendering_makes_the_surface_visible_with_its_root() {
 
 #[test]
 fn v10_create_surface_carries_inline_components_and_data() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(
         &json!({"version": "v1.0", "createSurface": {"surfaceId": "s",
         "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
@@ -145,7 +145,7 @@ fn v10_update_data_model_requires_value_and_null_deletes() {
         )
         .is_err()
     );
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "dataModel": {"a": 1, "b": 2}}})).expect("create");
     s.apply_value(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/a", "value": null}})).expect("delete");
     assert_eq!(s.surface("s").expect("s").data.root(), &json!({"b": 2}));
@@ -154,7 +154,7 @@ fn v10_update_data_model_requires_value_and_null_deletes() {
 #[test]
 fn create_surface_on_a_live_id_is_an_error_and_changes_nothing() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat, "sendDataModel": true}})).expect("create");
     let err = s
         .apply_value(
@@ -167,7 +167,7 @@ fn create_surface_on_a_live_id_is_an_error_and_changes_nothing() {
 
 #[test]
 fn updates_to_an_unknown_surface_are_errors_in_v09() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     let err = s
         .apply_value(
             &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "nope", "value": {}}}),
@@ -179,7 +179,7 @@ fn updates_to_an_unknown_surface_are_errors_in_v09() {
 
 #[test]
 fn an_unknown_catalog_is_refused() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     let err = s.apply_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "https://evil.example/catalog.json"}})).expect_err("unknown catalog");
     assert_eq!(err.code(), "CATALOG_NOT_FOUND");
     assert!(s.surface("s").is_none());
@@ -188,7 +188,7 @@ fn an_unknown_catalog_is_refused() {
 #[test]
 fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_generation() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(
         &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
     )
@@ -221,7 +221,7 @@ fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_gener
 #[test]
 fn duplicate_ids_in_one_message_reject_the_whole_message() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(
         &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
     )
@@ -238,7 +238,7 @@ fn duplicate_ids_in_one_message_reject_the_whole_message() {
 #[test]
 fn delete_surface_frees_everything() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(
         &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
     )
@@ -258,7 +258,7 @@ fn delete_surface_frees_everything() {
 
 #[test]
 fn a_message_for_a_surface_of_another_version_is_refused() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).expect("v0.8");
     let err = s
         .apply_value(

@@ -143,7 +143,7 @@ fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
     use egui_a2ui::SchemaValidator;
     use egui_a2ui::SurfaceStore;
     use serde_json::json;
-    let mut store = SurfaceStore::new();
+    let mut store = SurfaceStore::basic();
     store.set_validator(Some(std::sync::Arc::new(
         SchemaValidator::basic().expect("validator"),
     )));

@@ -2,8 +2,9 @@
 //!
 //! Behind the `snapshots` feature because it builds wgpu (several minutes on 2 cores):
 //! `cargo test --features snapshots --test snapshots`. Rendering needs no GPU: wgpu's GL
-//! backend on Mesa (EGL, llvmpipe) works headless. Bless changes with
-//! `UPDATE_SNAPSHOTS=true` and review the diffs.
+//! backend on Mesa (EGL, llvmpipe) works headless; without Mesa's EGL the test reports
+//! `ignored` with the packages to install (the build script sets `cfg(has_mesa_egl)`). Bless
+//! changes with `UPDATE_SNAPSHOTS=true` and review the diffs.
 //!
 //! The README screenshots are written by the ignored test at the bottom:
 //! `cargo test --features snapshots --test snapshots -- --ignored`.
@@ -139,6 +140,10 @@ fn options() -> SnapshotOptions {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_mesa_egl),
+    ignore = "Mesa EGL not found (libEGL.so.1, libEGL_mesa.so.0, swrast): apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri"
+)]
 fn representative_fixtures_match_their_light_and_dark_snapshots() {
     let mut results = SnapshotResults::new();
     let mut docs: Vec<(&str, String)> = FIXTURES

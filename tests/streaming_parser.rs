@@ -239,6 +239,9 @@ fn parser_for(case: &Value) -> ModelTextParser {
             check,
             sniff_data_model: true,
             v08_components: None,
+            // The suites expect the reference's partial messages (every reachable
+            // component, re-read at every chunk).
+            changed_only: false,
         },
         Limits::default(),
     )

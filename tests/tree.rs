@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 const CAT: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
 fn store(components: Value, data: Value) -> SurfaceStore {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(
         &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": CAT}}),
     )
@@ -60,7 +60,7 @@ fn a_template_over_a_non_array_produces_no_children_in_v09() {
 
 #[test]
 fn v08_templates_iterate_map_keys_in_insertion_order() {
-    let mut s = SurfaceStore::new();
+    let mut s = SurfaceStore::basic();
     s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [
         {"id": "root", "component": {"List": {"children": {"template": {"componentId": "t", "dataBinding": "/items"}}}}},
         {"id": "t", "component": {"Text": {"text": {"path": "name"}}}}]}})).expect("update");

@@ -47,7 +47,7 @@ pub use functions::{AllowedCallers, FnFunction, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
-use crate::model::data_model::{get_pointer, parse_pointer, resolve_path};
+use crate::pointer::{get_pointer, parse_pointer, resolve_path};
 use crate::protocol::Version;
 
 /// Everything needed to resolve a dynamic value: the data model, the scope of the component

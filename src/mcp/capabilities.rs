@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{CLIENT_CAPABILITIES_META_KEY, UI_EXTENSION_ID};
-use crate::model::KnownCatalogs;
+use crate::model::Catalogs;
 use crate::protocol::{
     BASIC_CATALOG_V0_9, BASIC_CATALOG_V1_0, MIME_TYPE, MIME_TYPE_LEGACY, STANDARD_CATALOG_V0_8,
     Version,
@@ -201,7 +201,7 @@ impl A2uiCatalogCapability {
     }
 
     /// Every catalog a store knows, each under its version (v0.9 ones also under v0.9.1).
-    pub fn from_known(known: &KnownCatalogs) -> Self {
+    pub fn from_known(known: &Catalogs) -> Self {
         let mut cap = Self::empty();
         for id in known.ids() {
             if let Some(info) = known.get(id) {

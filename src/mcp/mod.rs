@@ -20,6 +20,7 @@
 //!   results; a [`SessionHub`] keeps a host's sessions.
 //!
 //! ```
+//! use egui_a2ui::model::Catalogs;
 //! use egui_a2ui::mcp::{AppSession, ToolDirectory, UiExtensionSettings};
 //! use serde_json::json;
 //!
@@ -36,7 +37,7 @@
 //! ]}));
 //!
 //! // 3. The agent calls a tool: open a session for that call and feed it the result.
-//! let mut session = AppSession::new("call-1", "flights", "search_flights");
+//! let mut session = AppSession::new("call-1", "flights", "search_flights", Catalogs::basic());
 //! session.on_tool_input(json!({"destination": "SFO"}));
 //! let payload = r#"[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},
 //!                  {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"Hi"}]}}]"#;

@@ -209,13 +209,20 @@ pub struct AppSession {
 
 impl AppSession {
     /// A session for the agent's tool call `call_id` of `tool_name` on `server_id`, with the
-    /// default split policy, DirectByName mapping and an empty store.
-    pub fn new(call_id: &str, server_id: &str, tool_name: &str) -> Self {
+    /// default split policy, DirectByName mapping and an empty store accepting `catalogs`
+    /// (from the host's egui catalog: `catalog.catalogs()`, so its own catalogs are
+    /// accepted; `Catalogs::basic()` for the basic ones only).
+    pub fn new(
+        call_id: &str,
+        server_id: &str,
+        tool_name: &str,
+        catalogs: impl Into<std::sync::Arc<crate::model::Catalogs>>,
+    ) -> Self {
         Self {
             id: call_id.to_owned(),
             server_id: server_id.to_owned(),
             tool_name: tool_name.to_owned(),
-            store: SurfaceStore::new(),
+            store: SurfaceStore::new(catalogs),
             state: SessionState::Pending,
             policy: SplitPolicy::default(),
             mapping: ActionMapping::default(),

@@ -1,6 +1,9 @@
-//! Which catalogs exist and which component types each one has: the allow-list a surface
-//! is checked against. The egui side (`catalog`) adds renderers for these names; this part
-//! is plain data so the core stays egui-free.
+//! The one description of the catalogs a host serves, egui-free: their ids, the component
+//! types each one has (the allow-list a surface is checked against), their v1.0
+//! composition rules, and the functions. A store, an MCP session and the RPC answerer all
+//! read this one description; the egui [`Catalog`](crate::Catalog) adds a renderer per
+//! component type and hands it out with [`Catalog::catalogs`](crate::Catalog::catalogs), so
+//! a host's own catalog reaches every store built from it.
 
 use std::collections::HashMap;
 
@@ -8,6 +11,7 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use crate::error::A2uiError;
+use crate::eval::{Function, FunctionRegistry};
 
 use crate::protocol::{
     BASIC_CATALOG_V0_9, BASIC_CATALOG_V1_0, MINIMAL_CATALOG_V0_9, STANDARD_CATALOG_V0_8, Version,
@@ -71,17 +75,27 @@ impl CatalogInfo {
     }
 }
 
-/// The catalogs a store accepts, by id.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KnownCatalogs {
+/// The catalogs a store accepts, by id, and the functions their surfaces may call.
+#[derive(Clone, Debug)]
+pub struct Catalogs {
     catalogs: IndexMap<String, CatalogInfo>,
+    functions: FunctionRegistry,
 }
 
-impl Default for KnownCatalogs {
-    /// The basic catalogs of v0.8, v0.9 (also v0.9.1) and v1.0, and the minimal catalogs.
+impl Default for Catalogs {
+    /// [`Catalogs::basic`].
     fn default() -> Self {
+        Self::basic()
+    }
+}
+
+impl Catalogs {
+    /// The basic catalogs of v0.8, v0.9 (also v0.9.1) and v1.0, the minimal catalogs, and
+    /// every basic function. What [`Catalog::basic`](crate::Catalog::basic) describes.
+    pub fn basic() -> Self {
         let mut k = Self {
             catalogs: IndexMap::new(),
+            functions: FunctionRegistry::basic(),
         };
         let mut v08: Vec<&str> = BASIC_COMPONENTS
             .iter()
@@ -96,14 +110,30 @@ impl Default for KnownCatalogs {
         k.register(BASIC_CATALOG_V1_0, Version::V1_0, BASIC_COMPONENTS);
         k
     }
-}
 
-impl KnownCatalogs {
-    /// No catalogs at all.
+    /// No catalogs and no functions at all.
     pub fn empty() -> Self {
         Self {
             catalogs: IndexMap::new(),
+            functions: FunctionRegistry::empty(),
         }
+    }
+
+    /// The functions surfaces of these catalogs may call (and the agent may call with
+    /// `callRendererFunction`, where a function allows it).
+    pub fn functions(&self) -> &FunctionRegistry {
+        &self.functions
+    }
+
+    /// Replace the functions.
+    pub fn set_functions(&mut self, functions: FunctionRegistry) {
+        self.functions = functions;
+    }
+
+    /// Register (or replace) a function.
+    pub fn register_function(&mut self, f: impl Function + 'static) -> &mut Self {
+        self.functions.register(f);
+        self
     }
 
     /// Register (or extend) a catalog with component names.

@@ -103,6 +103,11 @@ impl ComponentMap {
         self.set.replace_full(ById(component)).1.map(|c| c.0)
     }
 
+    /// Remove the component with this id (the others keep their order); returns it.
+    pub fn remove(&mut self, id: &str) -> Option<Arc<Component>> {
+        self.set.shift_take(id).map(|c| c.0)
+    }
+
     /// Add or replace the component `id` with what `make` builds from the current one (one
     /// lookup for the common case). `make` must keep the id.
     pub(crate) fn upsert(

@@ -9,7 +9,7 @@ mod store;
 mod surface;
 pub(crate) mod tree;
 
-pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Composition, KnownCatalogs, MINIMAL_COMPONENTS};
+pub use catalogs::{BASIC_COMPONENTS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS};
 pub use component::Component;
 pub use component_map::ComponentMap;
 pub use data_model::DataModel;

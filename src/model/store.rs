@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::{Component, DataModel, KnownCatalogs, Surface};
+use super::{Catalogs, Component, DataModel, Surface};
 use crate::action::ClientError;
 use crate::error::{A2uiError, ReportedError};
 use crate::limits::Limits;
@@ -118,7 +118,7 @@ fn message_version(v: &Value) -> Version {
 pub struct SurfaceStore {
     id: StoreId,
     surfaces: IndexMap<String, Surface, super::IdHasher>,
-    catalogs: KnownCatalogs,
+    catalogs: Arc<Catalogs>,
     limits: Limits,
     errors: Vec<ReportedError>,
     messages_seen: usize,
@@ -128,8 +128,9 @@ pub struct SurfaceStore {
 }
 
 impl Default for SurfaceStore {
+    /// [`SurfaceStore::basic`].
     fn default() -> Self {
-        Self::new()
+        Self::basic()
     }
 }
 
@@ -178,17 +179,27 @@ impl SurfaceStore {
         self.id
     }
 
-    /// An empty store that knows the basic and minimal catalogs, with default limits.
-    pub fn new() -> Self {
-        Self::with_config(KnownCatalogs::default(), Limits::default())
+    /// An empty store that accepts the catalogs `catalogs` describes (and only those), with
+    /// default limits. From an egui [`Catalog`](crate::Catalog):
+    /// `SurfaceStore::new(catalog.catalogs())`, so every catalog the host registered there,
+    /// its own included, is accepted here.
+    pub fn new(catalogs: impl Into<Arc<Catalogs>>) -> Self {
+        Self::with_config(catalogs, Limits::default())
+    }
+
+    /// An empty store that accepts the basic (and minimal) catalogs only, with default
+    /// limits: for hosts that draw nothing else (an egui-free consumer, a test). A host with
+    /// catalogs of its own uses [`Self::new`].
+    pub fn basic() -> Self {
+        Self::new(Catalogs::basic())
     }
 
     /// An empty store with these catalogs and limits.
-    pub fn with_config(catalogs: KnownCatalogs, limits: Limits) -> Self {
+    pub fn with_config(catalogs: impl Into<Arc<Catalogs>>, limits: Limits) -> Self {
         Self {
             id: StoreId::next(),
             surfaces: IndexMap::default(),
-            catalogs,
+            catalogs: catalogs.into(),
             limits,
             errors: Vec::new(),
             messages_seen: 0,
@@ -209,13 +220,13 @@ impl SurfaceStore {
     }
 
     /// The known catalogs.
-    pub fn catalogs(&self) -> &KnownCatalogs {
+    pub fn catalogs(&self) -> &Catalogs {
         &self.catalogs
     }
 
     /// Mutable access to the known catalogs, to register a host's own.
-    pub fn catalogs_mut(&mut self) -> &mut KnownCatalogs {
-        &mut self.catalogs
+    pub fn catalogs_mut(&mut self) -> &mut Catalogs {
+        Arc::make_mut(&mut self.catalogs)
     }
 
     /// Every live surface, in creation order.
@@ -236,10 +247,7 @@ impl SurfaceStore {
 
     /// A surface mutably together with the catalogs and limits (for a frame's walk, without
     /// cloning either).
-    pub fn surface_frame_mut(
-        &mut self,
-        id: &str,
-    ) -> Option<(&mut Surface, &KnownCatalogs, &Limits)> {
+    pub fn surface_frame_mut(&mut self, id: &str) -> Option<(&mut Surface, &Catalogs, &Limits)> {
         self.revision += 1;
         let s = self.surfaces.get_mut(id)?;
         Some((s, &self.catalogs, &self.limits))

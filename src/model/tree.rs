@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use serde_json::Value;
 
-use super::{Component, KnownCatalogs, Surface};
+use super::{Catalogs, Component, Surface};
 use crate::error::A2uiError;
 use crate::limits::Limits;
 use crate::model::data_model::{get_segments, parse_pointer, resolve_path};
@@ -271,7 +271,7 @@ impl TreeNode {
 }
 
 /// Whether the component's catalog defines its type (`false` also for an unknown catalog).
-pub fn is_known_type(surface: &Surface, component: &Component, catalogs: &KnownCatalogs) -> bool {
+pub fn is_known_type(surface: &Surface, component: &Component, catalogs: &Catalogs) -> bool {
     let cat = component.catalog_id().or(surface.catalog_id.as_deref());
     cat.and_then(|c| catalogs.get(c))
         .is_some_and(|c| c.has_component(component.wire_component()))
@@ -352,7 +352,7 @@ impl NodeGuards {
 /// ([`Limits::max_nodes`]), once per walk.
 pub fn resolve_tree(
     surface: &Surface,
-    catalogs: &KnownCatalogs,
+    catalogs: &Catalogs,
     limits: &Limits,
 ) -> (Option<TreeNode>, Vec<A2uiError>) {
     if !surface.components.contains_key(&surface.root_id) {
@@ -378,7 +378,7 @@ pub fn resolve_tree(
 /// The state of one tree walk.
 struct Walk<'a> {
     surface: &'a Surface,
-    catalogs: &'a KnownCatalogs,
+    catalogs: &'a Catalogs,
     limits: &'a Limits,
     guards: NodeGuards,
     errors: Vec<A2uiError>,

@@ -354,7 +354,4 @@ pub(crate) fn only_keys(
     Ok(())
 }
 
-/// Escape one JSON pointer segment (RFC 6901).
-pub(crate) fn escape_pointer(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
+pub(crate) use crate::pointer::escape_pointer;

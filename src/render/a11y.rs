@@ -2,7 +2,7 @@
 //!
 //! Every component is drawn inside its own egui `Ui` (the *wrapper*), which is an AccessKit
 //! node: a `GenericContainer`, or the role its type was registered with
-//! ([`ComponentTraits::role`](crate::catalog::ComponentTraits::role)).
+//! ([`ComponentTraits::role`](crate::render::catalog::ComponentTraits::role)).
 //! `accessibility.label` replaces the name of the component's main node (its response),
 //! `description` describes it, `hidden: true` (v1.0, a DynamicBoolean) hides the wrapper
 //! and so the whole subtree from assistive technology, and `live` (`polite`, `assertive`)
@@ -87,5 +87,65 @@ impl Accessibility {
                 }
             });
         }
+    }
+}
+
+/// Give a widget an accessible name directly (AccessKit `label`).
+pub fn set_accessible_name(ui: &egui::Ui, id: egui::Id, name: &str) {
+    if name.trim().is_empty() {
+        return;
+    }
+    ui.ctx().accesskit_node_builder(id, |node| {
+        node.set_label(name.to_owned());
+    });
+}
+
+/// Tie a control to its visible label, or name it with `fallback` when there is none.
+pub fn name_control(
+    ui: &egui::Ui,
+    response: egui::Response,
+    label: Option<&egui::Response>,
+    fallback: &str,
+) -> egui::Response {
+    match label {
+        Some(l) => response.labelled_by(l.id),
+        None => {
+            set_accessible_name(ui, response.id, fallback);
+            response
+        }
+    }
+}
+
+/// `arrowBack` / `arrow_back` / `arrow-back` → `arrow back`.
+pub fn humanize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' || c == '-' {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    out.trim().to_owned()
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use super::*;
+
+    #[test]
+    fn humanize_splits_camel_case_and_separators() {
+        assert_eq!(humanize("arrowBack"), "arrow back");
+        assert_eq!(humanize("submit_button"), "submit button");
+        assert_eq!(humanize("go-2"), "go 2");
+        assert_eq!(humanize("send"), "send");
     }
 }

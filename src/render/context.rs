@@ -6,10 +6,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::layout::{DerivedStyle, TextEntry, TextWidths};
+use super::catalog::Catalog;
 use super::{RendererOptions, a11y};
 use crate::action::{ActionEvent, ClientError, Event, now_timestamp};
-use crate::catalog::Catalog;
 use crate::error::A2uiError;
 use crate::eval::checks::{CheckResult, evaluate_checks, first_failure};
 use crate::eval::{DynamicKind, EvalContext, coerce, dynamic_kind};
@@ -18,14 +17,14 @@ use crate::model::tree::{
     ChildRef, NodeGuards, NodeKind, Template, child_refs, is_known_type, template_instance,
     template_len, template_of,
 };
-use crate::model::{Component, KnownCatalogs, Surface};
+use crate::model::{Catalogs, Component, Surface};
 use crate::protocol::Version;
 
 /// The state of one surface's walk during a frame.
 pub(crate) struct SurfaceFrame<'f> {
     pub(crate) surface: &'f mut Surface,
     pub(crate) catalog: &'f Catalog,
-    pub(crate) catalogs: &'f KnownCatalogs,
+    pub(crate) catalogs: &'f Catalogs,
     pub(crate) options: &'f RendererOptions,
     pub(crate) limits: &'f Limits,
     pub(crate) events: &'f mut Vec<Event>,
@@ -47,21 +46,22 @@ pub(crate) struct SurfaceFrame<'f> {
 
 /// A component type's renderer and the AccessKit role of its node.
 type TypeEntry = (
-    Arc<dyn crate::catalog::ComponentRenderer>,
+    Arc<dyn super::catalog::ComponentRenderer>,
     Option<egui::accesskit::Role>,
 );
 
 /// What one frame's walk of a surface works out once and reuses.
 #[derive(Default)]
 pub(crate) struct FrameMemo {
-    /// Derived styles: (parent style, variant, derived). egui clones the whole `Style` on
-    /// every `style_mut`/`spacing_mut`; sharing one derived `Arc` per parent style and
-    /// variant makes that one clone per frame instead of one per widget.
-    styles: Vec<(Arc<egui::Style>, DerivedStyle, Arc<egui::Style>)>,
+    /// Shared styles: (parent style, key, derived). egui clones the whole `Style` on every
+    /// `style_mut`/`spacing_mut`; sharing one derived `Arc` per parent style and key makes
+    /// that one clone per frame instead of one per widget (see
+    /// [`ComponentContext::shared_style`]).
+    styles: Vec<(Arc<egui::Style>, egui::Id, Arc<egui::Style>)>,
     /// Component types met this frame: (wire type, type, renderer and role).
     types: Vec<(String, String, Option<TypeEntry>)>,
     /// The `Ui` of a flex slot about to draw one node (see
-    /// [`ComponentContext::slot_child_ui`]).
+    /// [`ComponentContext::child_ui_exclusive`]).
     bare_slot: Option<egui::Id>,
     /// The surface's resolution cache, taken out of egui memory on first use and put back
     /// when the frame ends (see [`ResolveCache`]).
@@ -78,7 +78,8 @@ pub(crate) struct FrameMemo {
 pub(crate) struct ResolveCache {
     revision: (u64, u64),
     strings: egui::IdMap<String>,
-    texts: egui::IdMap<TextEntry>,
+    /// What components derived from a property's string ([`ComponentContext::memo`]).
+    memos: egui::IdMap<Arc<dyn std::any::Any + Send + Sync>>,
     /// Scalar values of path-bound properties (numbers, booleans of sliders and check
     /// boxes); larger values are resolved each time rather than copied here.
     values: egui::IdMap<Value>,
@@ -89,11 +90,11 @@ impl ResolveCache {
     /// past `max` entries (nodes scrolled out of a list and never drawn again).
     fn validate(&mut self, revision: (u64, u64), max: usize) {
         if self.revision != revision
-            || self.strings.len() + self.texts.len() + self.values.len() > max
+            || self.strings.len() + self.memos.len() + self.values.len() > max
         {
             self.revision = revision;
             self.strings.clear();
-            self.texts.clear();
+            self.memos.clear();
             self.values.clear();
         }
     }
@@ -129,45 +130,29 @@ pub(crate) fn has_resolve_cache(ctx: &egui::Context, surface_serial: u64) -> boo
 }
 
 impl FrameMemo {
-    /// `base` changed as `kind` says, shared with every other request this frame.
-    fn style(&mut self, base: &Arc<egui::Style>, kind: DerivedStyle) -> Arc<egui::Style> {
+    /// `base` changed by `change`, shared with every other request for `key` this frame.
+    fn style(
+        &mut self,
+        base: &Arc<egui::Style>,
+        key: egui::Id,
+        change: impl FnOnce(&mut egui::Style),
+    ) -> Arc<egui::Style> {
         if let Some((_, _, derived)) = self
             .styles
             .iter()
-            .find(|(b, k, _)| *k == kind && Arc::ptr_eq(b, base))
+            .find(|(b, k, _)| *k == key && Arc::ptr_eq(b, base))
         {
             return Arc::clone(derived);
         }
         let mut style = (**base).clone();
-        match kind {
-            DerivedStyle::ButtonContent(color) => {
-                style.interaction.selectable_labels = false;
-                if color.is_some() {
-                    style.visuals.override_text_color = color;
-                }
-            }
-            DerivedStyle::ItemSpacingY(y) => style.spacing.item_spacing.y = y,
-            DerivedStyle::Field { gap, radius } => {
-                style.spacing.item_spacing.y = gap;
-                let widgets = &mut style.visuals.widgets;
-                widgets.inactive.bg_stroke = widgets.noninteractive.bg_stroke;
-                widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
-                for w in [
-                    &mut widgets.inactive,
-                    &mut widgets.hovered,
-                    &mut widgets.active,
-                ] {
-                    w.corner_radius = egui::CornerRadius::same(radius);
-                }
-            }
-        }
+        change(&mut style);
         let derived = Arc::new(style);
         // Bounded: a frame sees a handful of parent styles.
         if self.styles.len() >= 64 {
             self.styles.clear();
         }
         self.styles
-            .push((Arc::clone(base), kind, Arc::clone(&derived)));
+            .push((Arc::clone(base), key, Arc::clone(&derived)));
         derived
     }
 }
@@ -353,7 +338,7 @@ impl SurfaceFrame<'_> {
         ));
         // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
         // `live` for the whole subtree, with a telling role for containers. A flex slot
-        // made for this node alone (see `ComponentContext::slot_child_ui`) is that `Ui`
+        // made for this node alone (see `ComponentContext::child_ui_exclusive`) is that `Ui`
         // already: no second one inside it.
         let (response, drawn_rect) = if bare_slot {
             if let Some(role) = role.filter(|r| *r != egui::accesskit::Role::GenericContainer) {
@@ -388,7 +373,7 @@ impl SurfaceFrame<'_> {
     fn draw_component(
         &mut self,
         ui: &mut egui::Ui,
-        renderer: &dyn crate::catalog::ComponentRenderer,
+        renderer: &dyn super::catalog::ComponentRenderer,
         component: Arc<Component>,
         scope: &str,
         index: Option<usize>,
@@ -501,7 +486,7 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &Ren
     ui.separator();
 }
 
-/// What a [`ComponentRenderer`](crate::catalog::ComponentRenderer) gets for one node:
+/// What a [`ComponentRenderer`](super::catalog::ComponentRenderer) gets for one node:
 /// its component, its data scope, and helpers to read bound values, write edits back,
 /// draw children, evaluate checks and fire actions.
 pub struct ComponentContext<'c, 'f> {
@@ -565,19 +550,35 @@ impl ComponentContext<'_, '_> {
         self.frame.box_override = Some(rect);
     }
 
-    /// The egui style of `ui` changed as `kind` says, shared across the frame (see
-    /// [`FrameMemo`]): install it with `UiBuilder::style` or `Ui::set_style`.
-    pub(crate) fn derived_style(&mut self, ui: &egui::Ui, kind: DerivedStyle) -> Arc<egui::Style> {
-        self.frame.memo.style(ui.style(), kind)
-    }
-
-    /// The style of a button's content `Ui` (see [`DerivedStyle::ButtonContent`]).
-    pub(crate) fn button_style(
+    /// The style of `ui` changed by `change`, made once per frame and shared by every
+    /// node that asks with the same `key` under the same parent style: install it with
+    /// `UiBuilder::style` or `Ui::set_style`. egui clones the whole `Style` on every
+    /// `style_mut`/`spacing_mut`, so a component drawn a thousand times that restyles its
+    /// `Ui` that way costs a thousand clones; through here it costs one. `key` must say
+    /// everything `change` depends on (`change` runs only for a new key).
+    ///
+    /// ```
+    /// # fn draw(ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>) {
+    /// let gap = 4.0_f32;
+    /// ui.set_style(cx.shared_style(ui, ("my-gap", gap.to_bits()), |s| {
+    ///     s.spacing.item_spacing.y = gap;
+    /// }));
+    /// # }
+    /// ```
+    pub fn shared_style(
         &mut self,
         ui: &egui::Ui,
-        text_color: Option<egui::Color32>,
+        key: impl std::hash::Hash + std::fmt::Debug,
+        change: impl FnOnce(&mut egui::Style),
     ) -> Arc<egui::Style> {
-        self.derived_style(ui, DerivedStyle::ButtonContent(text_color))
+        self.frame
+            .memo
+            .style(ui.style(), egui::Id::unique(key), change)
+    }
+
+    /// How deep this node is in the surface's tree (the root is at depth 1).
+    pub fn depth(&self) -> usize {
+        self.frame.guards.depth()
     }
 
     /// The limits in force.
@@ -708,14 +709,24 @@ impl ComponentContext<'_, '_> {
             .is_some_and(|v| matches!(dynamic_kind(v), DynamicKind::Path(_)))
     }
 
-    /// A `Text`'s string and what it derives from it, from the resolution cache when the
-    /// surface did not change (only for a literal or path-bound `name`: function calls may
-    /// depend on more than the data model).
-    pub(crate) fn text_entry(
+    /// What this node derives from the string of property `name` (parsed Markdown, a
+    /// measured width, parsed chart series...), made by `make` from the resolved string and
+    /// kept until the surface's components or data model change: a surface nobody changes
+    /// does not derive it again every frame. A property that is a function call is not
+    /// kept (a call may depend on more than the data model). Entries are per node, per
+    /// property and per type `T`.
+    ///
+    /// ```
+    /// # fn draw(ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>) {
+    /// let words: usize = cx.memo("text", |text| text.split_whitespace().count());
+    /// ui.label(format!("{words} words"));
+    /// # }
+    /// ```
+    pub fn memo<T: Clone + Send + Sync + 'static>(
         &self,
         name: &str,
-        make: impl FnOnce(String) -> TextEntry,
-    ) -> TextEntry {
+        make: impl FnOnce(String) -> T,
+    ) -> T {
         let cacheable = match self.component.props.get(name) {
             None => true,
             Some(v) => !matches!(dynamic_kind(v), DynamicKind::Call(_)),
@@ -723,27 +734,46 @@ impl ComponentContext<'_, '_> {
         if !cacheable {
             return make(self.string_uncached(name));
         }
-        let key = self.widget_id.with(("a2ui-text", name));
-        if let Some(e) = self
-            .frame
-            .with_resolve_cache(|c| c.texts.get(&key).cloned())
-        {
+        let key = self.memo_key::<T>(name);
+        if let Some(e) = self.frame.with_resolve_cache(|c| {
+            c.memos
+                .get(&key)
+                .and_then(|e| e.downcast_ref::<T>())
+                .cloned()
+        }) {
             return e;
         }
         let entry = make(self.string_uncached(name));
+        let stored: Arc<dyn std::any::Any + Send + Sync> = Arc::new(entry.clone());
         self.frame
-            .with_resolve_cache(|c| c.texts.insert(key, entry.clone()));
+            .with_resolve_cache(|c| c.memos.insert(key, stored));
         entry
     }
 
-    /// Remember a `Text`'s min-content measurement (see [`TextEntry::min_content`]).
-    pub(crate) fn set_text_min_content(&self, name: &str, min_content: TextWidths) {
-        let key = self.widget_id.with(("a2ui-text", name));
+    /// Change what [`Self::memo`] keeps for property `name` (a measurement taken after
+    /// drawing, say); nothing happens when nothing is kept.
+    pub fn update_memo<T: Clone + Send + Sync + 'static>(
+        &self,
+        name: &str,
+        change: impl FnOnce(&mut T),
+    ) {
+        let key = self.memo_key::<T>(name);
         self.frame.with_resolve_cache(|c| {
-            if let Some(e) = c.texts.get_mut(&key) {
-                e.min_content = Some(min_content);
+            if let Some(mut e) = c
+                .memos
+                .get(&key)
+                .and_then(|e| e.downcast_ref::<T>())
+                .cloned()
+            {
+                change(&mut e);
+                c.memos.insert(key, Arc::new(e));
             }
         });
+    }
+
+    fn memo_key<T: 'static>(&self, name: &str) -> egui::Id {
+        self.widget_id
+            .with(("a2ui-memo", name, std::any::TypeId::of::<T>()))
     }
 
     /// A property as text, `None` when absent or null.
@@ -892,9 +922,11 @@ impl ComponentContext<'_, '_> {
         self.frame.node_ui(ui, &child.id, &child.scope, child.index)
     }
 
-    /// Draw a child node into `ui`, a slot `Ui` made for it alone (nothing else is drawn in
-    /// it): the slot then doubles as the child's own `Ui`, which saves a `Ui` per child.
-    pub(crate) fn slot_child_ui(&mut self, ui: &mut egui::Ui, child: &ChildRef) -> egui::Response {
+    /// Draw a child node into `ui`, a `Ui` the caller made for this child alone (a slot's
+    /// `Ui`, a button's content): `ui` then doubles as the child's own node `Ui` (its
+    /// AccessKit node and role), which saves a `Ui` per child. Draw nothing else into `ui`
+    /// before or after; otherwise use [`Self::child_ui`].
+    pub fn child_ui_exclusive(&mut self, ui: &mut egui::Ui, child: &ChildRef) -> egui::Response {
         self.frame.memo.bare_slot = Some(ui.unique_id());
         let r = self.frame.node_ui(ui, &child.id, &child.scope, child.index);
         self.frame.memo.bare_slot = None;
@@ -902,8 +934,8 @@ impl ComponentContext<'_, '_> {
     }
 
     /// [`Self::child_id_ui`] into a `Ui` made for that child alone (see
-    /// [`Self::slot_child_ui`]).
-    pub(crate) fn bare_child_id_ui(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
+    /// [`Self::child_ui_exclusive`]).
+    pub fn child_id_ui_exclusive(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
         let scope = self.scope.clone();
         self.frame.memo.bare_slot = Some(ui.unique_id());
         let r = self.frame.node_ui(ui, id, &scope, None);

@@ -5,7 +5,8 @@
 use serde_json::Value;
 
 use super::ComponentContext;
-use crate::catalog::NameSource;
+use super::a11y::humanize;
+use super::catalog::NameSource;
 use crate::eval::coerce;
 use crate::model::tree::child_refs;
 
@@ -126,65 +127,9 @@ impl ComponentContext<'_, '_> {
 
     /// A fallback accessible name for an input whose visible label is empty: the
     /// component id, humanised. The renderer applies `accessibility.label` over it.
-    pub(crate) fn fallback_name(&self) -> String {
+    pub fn fallback_name(&self) -> String {
         humanize(&self.component.id)
     }
-}
-
-/// Give a widget an accessible name directly (AccessKit `label`).
-pub(crate) fn set_accessible_name(ui: &egui::Ui, id: egui::Id, name: &str) {
-    if name.trim().is_empty() {
-        return;
-    }
-    ui.ctx().accesskit_node_builder(id, |node| {
-        node.set_label(name.to_owned());
-    });
-}
-
-/// Draw the visible label of an input (nothing for an empty label).
-pub(crate) fn input_label(ui: &mut egui::Ui, text: &str) -> Option<egui::Response> {
-    if text.is_empty() {
-        None
-    } else {
-        Some(ui.label(text))
-    }
-}
-
-/// Tie a control to its visible label, or name it with `fallback` when there is none.
-pub(crate) fn name_control(
-    ui: &egui::Ui,
-    response: egui::Response,
-    label: Option<&egui::Response>,
-    fallback: &str,
-) -> egui::Response {
-    match label {
-        Some(l) => response.labelled_by(l.id),
-        None => {
-            set_accessible_name(ui, response.id, fallback);
-            response
-        }
-    }
-}
-
-/// `arrowBack` / `arrow_back` / `arrow-back` → `arrow back`.
-pub(crate) fn humanize(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c == '_' || c == '-' {
-            if !out.ends_with(' ') && !out.is_empty() {
-                out.push(' ');
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower {
-            out.push(' ');
-        }
-        out.extend(c.to_lowercase());
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-    }
-    out.trim().to_owned()
 }
 
 /// Drop the simple Markdown markers a label may carry (`**bold**`, `` `code` ``, `# `).
@@ -195,40 +140,4 @@ fn strip_markdown(s: &str) -> String {
         .collect::<String>()
         .trim()
         .to_owned()
-}
-
-/// A JSON number for a user-entered value: an integer when the value is integral and
-/// exactly representable, else a float; `None` for NaN or infinity.
-pub(crate) fn number_value(v: f64) -> Option<Value> {
-    if !v.is_finite() {
-        return None;
-    }
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if v.fract() == 0.0 && v.abs() < EXACT {
-        #[allow(clippy::cast_possible_truncation)]
-        let i = v as i64;
-        return Some(Value::from(i));
-    }
-    serde_json::Number::from_f64(v).map(Value::Number)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn humanize_splits_camel_case_and_separators() {
-        assert_eq!(humanize("arrowBack"), "arrow back");
-        assert_eq!(humanize("submit_button"), "submit button");
-        assert_eq!(humanize("go-2"), "go 2");
-        assert_eq!(humanize("send"), "send");
-    }
-
-    #[test]
-    fn number_value_writes_integers_as_integers() {
-        assert_eq!(number_value(50.0), Some(Value::from(50)));
-        assert_eq!(number_value(0.5), Some(serde_json::json!(0.5)));
-        assert_eq!(number_value(f64::NAN), None);
-        assert_eq!(number_value(f64::INFINITY), None);
-    }
 }

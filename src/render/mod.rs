@@ -1,6 +1,6 @@
 //! The egui side: [`DrawState`] draws every visible surface of a [`SurfaceStore`] inside
 //! any `egui::Ui`, walking each surface from its root and handing every node to its
-//! catalog's [`ComponentRenderer`](crate::catalog::ComponentRenderer); [`Renderer`] owns a
+//! catalog's [`ComponentRenderer`](crate::render::catalog::ComponentRenderer); [`Renderer`] owns a
 //! store and a drawing state together.
 //! Every component is wrapped in its own AccessKit node, which carries
 //! `accessibility.hidden` and `live`.
@@ -9,18 +9,19 @@
 //! what was drawn: [`Style`] (spacing and the type scale of the official web renderer),
 //! the bundled fonts ([`install_fonts`], [`extend_definitions`]) and Material icons
 //! ([`icon_glyph`], [`icon_family`]), the cache of decoded `data:` images
-//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`]) the fidelity
+//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`](crate::testing::layout_geometry)) the fidelity
 //! tests compare with the web reference.
 
 pub(crate) mod a11y;
+pub(crate) mod catalog;
 mod context;
+pub(crate) mod flex;
 pub(crate) mod fonts;
 pub(crate) mod geometry;
 pub(crate) mod icons;
 pub(crate) mod images;
 pub(crate) mod input;
-pub(crate) mod layout;
-pub(crate) mod markdown;
+pub(crate) mod slot;
 pub(crate) mod style;
 pub(crate) mod theme;
 
@@ -30,44 +31,19 @@ use serde_json::Value;
 
 pub use context::ComponentContext;
 pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
-pub use geometry::{DrawnInstance, GeometryOptions, layout_geometry, to_geometry_string};
+pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 pub use images::{data_cache_stats, install as install_loaders};
 pub use style::{Style, TextStyle};
 
 use crate::action::Event;
-use crate::catalog::Catalog;
 use crate::error::A2uiError;
 use crate::limits::Limits;
 use crate::model::{Applied, StoreId, SurfaceStore};
 use crate::stream::StreamDecoder;
 use crate::url_policy::UrlPolicy;
-
-/// Which URLs images may load from: the former image-only policy, superseded by the one
-/// [`UrlPolicy`] (`RendererOptions::url_policy`), which decides every URL (opening, links,
-/// media). A host with its own `ImagePolicy` keeps it with
-/// `UrlPolicy::default().with_image_policy(its_policy)`.
-pub trait ImagePolicy: Send + Sync {
-    /// Whether the image at `url` may be loaded.
-    fn allows(&self, url: &str) -> bool;
-}
-
-/// The default media rule of [`UrlPolicy`] as an [`ImagePolicy`]: `https:` and
-/// `data:image/*` only.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DefaultImagePolicy;
-
-impl ImagePolicy for DefaultImagePolicy {
-    fn allows(&self, url: &str) -> bool {
-        UrlPolicy::default().allows_media(url)
-    }
-}
-
-impl ImagePolicy for UrlPolicy {
-    fn allows(&self, url: &str) -> bool {
-        self.allows_media(url)
-    }
-}
+pub use crate::url_policy::{DefaultImagePolicy, ImagePolicy};
+use catalog::Catalog;
 
 /// Host settings for drawing.
 pub struct RendererOptions {
@@ -77,7 +53,6 @@ pub struct RendererOptions {
     pub show_unsupported: bool,
     /// The one policy for every URL: what may be opened (`openUrl`, Markdown links, media
     /// cards) and where media may load from (`Image`, `Video` posters, `theme.iconUrl`).
-    /// It replaces the former `image_policy` field (see [`ImagePolicy`]).
     pub url_policy: UrlPolicy,
     /// Install the bundled text fonts ([`install_fonts`]: Roboto, a bold family and
     /// symbol fallbacks) on the first frame. On by default; set `false` to keep the host's
@@ -168,7 +143,7 @@ impl Renderer {
 
     /// A renderer with custom limits.
     pub fn with_limits(catalog: Catalog, limits: Limits) -> Self {
-        let store = SurfaceStore::with_config(catalog.known_catalogs(), limits.clone());
+        let store = SurfaceStore::with_config(catalog.catalogs(), limits.clone());
         Self {
             store,
             draw: DrawState::new(catalog),
@@ -176,7 +151,7 @@ impl Renderer {
         }
     }
 
-    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`](crate::testing::layout_geometry)); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.draw.record_geometry(on);
@@ -252,7 +227,9 @@ impl Renderer {
         stream: &mut crate::stream::model_text::ModelTextStream,
         chunk: &[u8],
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
-        stream.feed(chunk, |m| self.apply_owned(m))
+        let events = stream.feed(chunk, |m| self.apply_owned(m));
+        stream.retire_placeholders(&mut self.store);
+        events
     }
 
     /// The end of a model answer fed with [`Self::feed_model_text`].
@@ -260,7 +237,9 @@ impl Renderer {
         &mut self,
         stream: &mut crate::stream::model_text::ModelTextStream,
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
-        stream.finish(|m| self.apply_owned(m))
+        let events = stream.finish(|m| self.apply_owned(m));
+        stream.retire_placeholders(&mut self.store);
+        events
     }
 
     /// Feed a chunk of a JSONL stream (partial lines are buffered until complete).
@@ -339,7 +318,7 @@ impl Renderer {
 ///
 /// let catalog = Catalog::basic();
 /// let mut draw = DrawState::new(catalog.clone());
-/// let mut sessions = [SurfaceStore::new(), SurfaceStore::new()];
+/// let mut sessions = [SurfaceStore::basic(), SurfaceStore::basic()];
 /// for store in &mut sessions {
 ///     store.feed_document(br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
 /// {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"Hi"}]}}"#);
@@ -450,7 +429,7 @@ impl DrawState {
         &self.catalog
     }
 
-    /// Record the box of every drawn component instance (see [`layout_geometry`]); off by
+    /// Record the box of every drawn component instance (see [`layout_geometry`](crate::testing::layout_geometry)); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.geometry = on.then(Vec::new);

@@ -1,5 +1,6 @@
 //! The two tree-explosion component graphs of issue 14, shared by `tests/hostile.rs`,
-//! `tests/limits.rs` and `examples/explosion.rs` (which includes this file by path).
+//! `tests/limits.rs` and the `explosion` tool (`crates/egui_a2ui_tools`, which includes this file
+//! by path).
 
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
 // @generated from CLDR via Babel 2.19.0 by tests/data/functions/gen_locales.py; do not edit.
 // CLDR data: Copyright Unicode, Inc., Unicode License v3 (https://www.unicode.org/license.txt).
-use super::locale::{LocaleData, Plural};
+use super::locale_types::{LocaleData, Plural};
 
 /// Every locale with its own data; the first of a language is that language's default.
 pub(super) static LOCALES: &[LocaleData] = &[

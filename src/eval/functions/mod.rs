@@ -22,6 +22,7 @@ pub(crate) mod format_number;
 pub(crate) mod format_string;
 pub(crate) mod locale;
 mod locale_data;
+mod locale_types;
 pub(crate) mod logic;
 pub(crate) mod open_url;
 pub(crate) mod pluralize;

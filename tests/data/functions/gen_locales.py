@@ -15,7 +15,7 @@ def rs(s):
 lines=[]
 lines.append("// @generated from CLDR via Babel %s by tests/data/functions/gen_locales.py; do not edit." % babel.__version__)
 lines.append("// CLDR data: Copyright Unicode, Inc., Unicode License v3 (https://www.unicode.org/license.txt).")
-lines.append("use super::locale::{LocaleData, Plural};")
+lines.append("use super::locale_types::{LocaleData, Plural};")
 lines.append("")
 lines.append("/// Every locale with its own data; the first of a language is that language's default.")
 lines.append("pub(super) static LOCALES: &[LocaleData] = &[")

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every check CI runs, in one script (after egui's scripts/check.sh and egui_tiles' check.sh):
+# fmt, clippy in debug and release, each feature alone and all together, docs with and
+# without private items, the README's test command, and cargo-deny. `.ci/run` calls it after
+# its fresh-machine step. Run it from anywhere: `scripts/check.sh`.
+#
+# With CI_REQUIRE_DISPLAY_TESTS=1 (set by .ci/run, which installs Xvfb and Mesa) it fails when
+# a test that needs a display or Mesa's EGL reported `ignored` for lack of it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+set -x
+
+export RUSTDOCFLAGS="-D warnings"
+
+# Fast checks first.
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+# Release too: code behind cfg(debug_assertions) differs (egui's Style::debug, for one).
+cargo clippy --workspace --all-targets --all-features --release -- -D warnings
+
+# The library with no feature, each feature alone (read from Cargo.toml), and all of them.
+features=$(cargo metadata --no-deps --format-version 1 | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["packages"]:
+    if p["name"] == "egui_a2ui":
+        print(" ".join(f for f in sorted(p["features"]) if f != "default"))')
+cargo check -p egui_a2ui --all-targets --no-default-features
+for feature in $features; do
+    cargo check -p egui_a2ui --all-targets --no-default-features --features "$feature"
+done
+cargo check --workspace --all-targets --all-features
+
+# Docs: the public API, then everything (broken links in private docs too).
+cargo doc --workspace --no-deps --all-features
+cargo doc --workspace --no-deps --all-features --document-private-items
+
+# The README's test command (every default member: the library, the viewer, the tools).
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+cargo test --all-features 2>&1 | tee "$log"
+set +x
+if [ "${CI_REQUIRE_DISPLAY_TESTS:-0}" = 1 ]; then
+    # The ignore reasons of tests/snapshots.rs and crates/egui_a2ui_viewer/tests/smoke.rs.
+    if grep -E "ignored, (xvfb-run not found|Mesa EGL not found)" "$log"; then
+        echo "check.sh: tests that need Xvfb or Mesa's EGL were ignored (see above)" >&2
+        exit 1
+    fi
+fi
+set -x
+
+# Licences, banned crates and sources (deny.toml). Not `advisories`: it fetches the RustSec
+# database from GitHub, and CI reaches package registries only.
+cargo deny --all-features check licenses bans sources
+
+set +x
+echo "check.sh: all checks passed"

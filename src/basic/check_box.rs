@@ -1,0 +1,75 @@
+//! `CheckBox`: a labelled check box bound to a boolean, with the first failing check's
+//! message under it.
+
+use serde_json::Value;
+
+use super::margin::{with_margin, with_margin_row};
+use crate::render::ComponentContext;
+use crate::render::a11y::set_accessible_name;
+use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
+
+/// The `CheckBox` component: as in the web renderer, an 8 px margin around a row of the
+/// box and its label; the row spans the width its parent gives it.
+pub struct CheckBox;
+
+impl ComponentRenderer for CheckBox {
+    fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+        let label = cx.string("label");
+        let checked = cx.bool("value", false);
+        let incoming = Incoming::of(ui);
+        let margin = cx.style().checkbox_margin;
+        let height = cx.style().checkbox_height;
+        let failure = cx.first_check_failure();
+        let (response, row) = if failure.is_none() {
+            // The usual case, one row: drawn straight into the margin's `Ui`.
+            let (response, outer) =
+                with_margin_row(ui, margin, height, |ui| box_ui(ui, cx, &label, checked));
+            (response, outer.shrink(margin))
+        } else {
+            // The row, and the first failing check's message under it.
+            with_margin(ui, margin, |ui| {
+                ui.set_style(cx.shared_style(ui, ("a2ui-item-spacing-y", 0_u32), |s| {
+                    s.spacing.item_spacing.y = 0.0;
+                }));
+                let row = ui.horizontal(|ui| {
+                    ui.set_min_height(height);
+                    box_ui(ui, cx, &label, checked)
+                });
+                cx.check_message_ui(ui, failure.as_deref());
+                (row.inner, row.response.rect)
+            })
+            .0
+        };
+        let width = incoming
+            .extent
+            .width
+            .map_or(row.width(), |w| (w - 2.0 * margin).max(0.0));
+        cx.set_geometry_box(egui::Rect::from_min_size(
+            row.min,
+            egui::vec2(width, row.height()),
+        ));
+        response
+    }
+}
+
+/// The box and its label (the reference's: the label size, bold), named when the label is
+/// blank; a toggle writes the bound value.
+fn box_ui(
+    ui: &mut egui::Ui,
+    cx: &mut ComponentContext<'_, '_>,
+    label: &str,
+    mut checked: bool,
+) -> egui::Response {
+    let text = egui::RichText::new(label)
+        .font(cx.style().label.font_id(ui.ctx()))
+        .strong();
+    let response = ui.checkbox(&mut checked, text);
+    if label.trim().is_empty() {
+        set_accessible_name(ui, response.id, &cx.fallback_name());
+    }
+    if response.changed() {
+        cx.write(ui, "value", Value::Bool(checked));
+    }
+    response
+}

@@ -1,0 +1,159 @@
+//! `Slider`: `min` (default 0) to `max` (default 100), the v1.0 `steps` snapping (the
+//! number of divisions of the range), a label above and the value shown beside it.
+//!
+//! Hostile bounds never panic: non-finite or huge bounds are clamped, `min > max` is
+//! swapped, an empty range shows a disabled slider, `steps` below 1 is ignored.
+
+use super::controls::{input_label, number_value};
+use super::margin::with_margin;
+use crate::render::ComponentContext;
+use crate::render::a11y::set_accessible_name;
+use crate::render::catalog::ComponentRenderer;
+
+/// The `Slider` component.
+pub struct Slider;
+
+/// Bounds beyond this are clamped so the range width stays finite.
+const BOUND: f64 = 1e15;
+/// More divisions than this are treated as continuous.
+const MAX_STEPS: f64 = 1e9;
+
+/// The effective range and step of a slider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Range {
+    /// The lower bound.
+    pub min: f64,
+    /// The upper bound (`>= min`).
+    pub max: f64,
+    /// The snapping step, when `steps` is given and usable.
+    pub step: Option<f64>,
+}
+
+impl Range {
+    /// Sanitise raw `min`, `max` and `steps`.
+    pub(crate) fn new(min: Option<f64>, max: Option<f64>, steps: Option<f64>) -> Self {
+        let clean = |v: Option<f64>, d: f64| match v {
+            Some(v) if v.is_finite() => v.clamp(-BOUND, BOUND),
+            _ => d,
+        };
+        let mut min = clean(min, 0.0);
+        let mut max = clean(max, 100.0);
+        if min > max {
+            std::mem::swap(&mut min, &mut max);
+        }
+        let step = steps
+            .filter(|s| s.is_finite() && *s >= 1.0)
+            .map(|s| s.floor().min(MAX_STEPS))
+            .map(|s| (max - min) / s)
+            .filter(|s| s.is_finite() && *s > 0.0);
+        Self { min, max, step }
+    }
+
+    /// Clamp into the range and snap to the nearest step.
+    pub(crate) fn snap(&self, v: f64) -> f64 {
+        let v = if v.is_finite() { v } else { self.min };
+        let v = v.clamp(self.min, self.max);
+        match self.step {
+            Some(step) => {
+                let k = ((v - self.min) / step).round();
+                tidy((self.min + k * step).clamp(self.min, self.max))
+            }
+            None => v,
+        }
+    }
+}
+
+/// Drop float noise from a snapped value (`0.30000000000000004` → `0.3`): keep 12 decimals.
+fn tidy(v: f64) -> f64 {
+    format!("{v:.12}").parse().unwrap_or(v)
+}
+
+impl ComponentRenderer for Slider {
+    fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+        let range = Range::new(cx.number("min"), cx.number("max"), cx.number("steps"));
+        let current = range.snap(cx.number("value").unwrap_or(range.min));
+        let mut value = current;
+        let label = cx.string("label");
+        let style = cx.style().clone();
+        // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
+        // track (37 px in all).
+        let (response, outer) = with_margin(ui, style.checkbox_margin, |ui| {
+            ui.set_style(cx.shared_style(
+                ui,
+                ("a2ui-item-spacing-y", style.field_gap.to_bits()),
+                |s| {
+                    s.spacing.item_spacing.y = style.field_gap;
+                },
+            ));
+            ui.set_min_height(style.label.line_height + style.field_gap + 20.0);
+            let label_response = input_label(ui, &label);
+            let empty = range.max <= range.min;
+            let hi = if empty { range.min + 1.0 } else { range.max };
+            let mut slider = egui::Slider::new(&mut value, range.min..=hi)
+                .clamping(egui::SliderClamping::Always);
+            if let Some(step) = range.step {
+                slider = slider.step_by(step);
+            }
+            // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
+            let response = if empty {
+                ui.add_enabled(false, slider)
+            } else {
+                ui.add(slider)
+            };
+            // Name the slider itself: its number field is labelled by it.
+            match label_response {
+                Some(_) => set_accessible_name(ui, response.id, &label),
+                None => set_accessible_name(ui, response.id, &cx.fallback_name()),
+            }
+            let snapped = range.snap(value);
+            if response.changed()
+                && snapped != current
+                && let Some(v) = number_value(snapped)
+            {
+                cx.write(ui, "value", v);
+            }
+            let failure = cx.first_check_failure();
+            cx.check_message_ui(ui, failure.as_deref());
+            response
+        });
+        cx.set_geometry_box(outer.shrink(style.checkbox_margin));
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn steps_snap_to_divisions_of_the_range() {
+        let r = Range::new(Some(0.0), Some(10.0), Some(4.0));
+        assert_eq!(r.step, Some(2.5));
+        assert_eq!(r.snap(3.0), 2.5);
+        assert_eq!(r.snap(3.9), 5.0);
+        assert_eq!(r.snap(11.0), 10.0);
+    }
+
+    #[test]
+    fn snapped_values_carry_no_float_noise() {
+        let r = Range::new(Some(0.0), Some(1.0), Some(10.0));
+        assert_eq!(r.snap(0.31), 0.3);
+        assert_eq!(r.snap(0.7), 0.7);
+    }
+
+    #[test]
+    fn hostile_bounds_and_steps_are_tamed() {
+        let r = Range::new(Some(10.0), Some(0.0), Some(0.0));
+        assert_eq!((r.min, r.max, r.step), (0.0, 10.0, None));
+        let r = Range::new(Some(f64::NAN), Some(f64::INFINITY), Some(f64::NAN));
+        assert_eq!((r.min, r.max, r.step), (0.0, 100.0, None));
+        let r = Range::new(Some(-1e300), Some(1e300), Some(3.0));
+        assert!(r.step.is_some_and(f64::is_finite));
+        let r = Range::new(Some(5.0), Some(5.0), Some(10.0));
+        assert_eq!(r.step, None);
+        assert_eq!(r.snap(7.0), 5.0);
+        let r = Range::new(Some(0.0), Some(1.0), Some(-3.0));
+        assert_eq!(number_value(r.snap(f64::NAN)), Some(Value::from(0)));
+    }
+}

@@ -1,0 +1,388 @@
+//! Catalogs: which component types exist and how each is drawn.
+//!
+//! A [`Catalog`] maps component type names to [`ComponentRenderer`]s and carries the
+//! [`FunctionRegistry`] of its functions. `Catalog::basic` (the basic catalog, `src/basic`) has all 18 basic components
+//! and every basic function; a host adds its own components (a chart, a minimap, an item
+//! slot) with [`Catalog::register`], or with [`Catalog::register_with`] to declare its
+//! [`ComponentTraits`] (accessible role, where its accessible name comes from, how it sits
+//! in a Row or Column).
+//!
+//! A host's own *container* lays its A2UI children out with the same slot protocol the
+//! basic Row, Column, List and Card use: read what the parent asks of it with
+//! [`Incoming::of`], draw each child in a [`Slot`] (an exact rectangle and an [`Extent`]),
+//! and report its own natural size back with [`Incoming::report`]. [`plan_main`] shares a
+//! line's length among children by `weight` and `justify` as Row and Column do. See
+//! [`Slot`] for a whole container.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use egui::accesskit::Role;
+
+use super::ComponentContext;
+use crate::eval::{Function, FunctionRegistry};
+use crate::model::{BASIC_COMPONENTS, Catalogs};
+use crate::protocol::Version;
+
+/// Draws one component type. The crate owns the tree walk, binding, widget state and safety
+/// checks; an implementation only draws, using the helpers of [`ComponentContext`].
+pub trait ComponentRenderer: Send + Sync {
+    /// Draw the component into `ui` and return its response.
+    fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response;
+}
+
+impl<F> ComponentRenderer for F
+where
+    F: Fn(&mut egui::Ui, &mut ComponentContext<'_, '_>) -> egui::Response + Send + Sync,
+{
+    fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+        self(ui, cx)
+    }
+}
+
+/// Where the accessible name of a component comes from when it sits inside a control that
+/// is named by its content: a Button's name is the visible text of its child subtree
+/// ([`ComponentContext::subtree_text`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NameSource {
+    /// The texts of its children, in slot order, joined with spaces (the default; a
+    /// component without children adds nothing). A `content` slot (a Modal's dialog) is
+    /// left out: it is not visible until opened.
+    #[default]
+    Children,
+    /// The display text of this property, simple Markdown markers (`**`, `` ` ``, `#`)
+    /// dropped. The basic `Text` uses `Text("text")`.
+    Text(&'static str),
+    /// A symbol name in this property, humanised: `arrowBack` → `arrow back`. The basic
+    /// `Icon` uses `Symbol("name")`.
+    Symbol(&'static str),
+    /// Nothing: the component adds no text to the name of the control it sits in.
+    None,
+}
+
+/// What the renderer needs to know about a component type beyond how to draw it, declared
+/// when the type is registered ([`Catalog::register_with`]).
+///
+/// The defaults ([`ComponentTraits::new`]) suit most host components: a generic AccessKit
+/// container node, named by its children's texts, widgets filling a stretched slot's
+/// width, aligned in a Column like any other child.
+///
+/// ```
+/// use egui::accesskit::Role;
+/// use egui_a2ui::catalog::{ComponentTraits, NameSource};
+///
+/// // A badge: named by its `label` property inside a Button.
+/// let badge = ComponentTraits::new().with_name_source(NameSource::Text("label"));
+/// // A container that screen readers announce as a group.
+/// let grid = ComponentTraits::new().with_role(Role::Group);
+/// // A chart that takes a Column's whole width whatever the Column's `align`.
+/// let chart = ComponentTraits::new().with_full_width(true);
+/// assert_eq!(grid.role(), Some(Role::Group));
+/// assert_eq!(badge.name_source(), NameSource::Text("label"));
+/// assert!(chart.full_width() && chart.fills_width());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ComponentTraits {
+    role: Option<Role>,
+    name_source: NameSource,
+    fills_width: bool,
+    full_width: bool,
+}
+
+impl Default for ComponentTraits {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ComponentTraits {
+    /// The default traits: no role of its own (a generic container node), named by its
+    /// children, widgets fill a stretched slot's width, not full-width.
+    pub const fn new() -> Self {
+        Self {
+            role: None,
+            name_source: NameSource::Children,
+            fills_width: true,
+            full_width: false,
+        }
+    }
+
+    /// Give the component's own AccessKit node (the `Ui` it is drawn in) this role: `List`
+    /// for a list, `Group` for a card or a media player. Without one it is a
+    /// `GenericContainer`.
+    pub const fn with_role(mut self, role: Role) -> Self {
+        self.role = Some(role);
+        self
+    }
+
+    /// Say where the component's accessible name comes from inside a control named by its
+    /// content (see [`NameSource`]).
+    pub const fn with_name_source(mut self, source: NameSource) -> Self {
+        self.name_source = source;
+        self
+    }
+
+    /// Whether its widgets fill the width of a slot that stretches it (through a justified
+    /// egui layout, see [`Slot::fill_width`](crate::catalog::Slot::fill_width)). `true` by default; `false` for text, which a
+    /// justified layout would justify word by word.
+    pub const fn with_fills_width(mut self, fills: bool) -> Self {
+        self.fills_width = fills;
+        self
+    }
+
+    /// Whether it is a full-width block (CSS `width: 100%`, as the basic Column, List,
+    /// TextField and ChoicePicker): in a Column it spans the width whatever the Column's
+    /// `align`; in a Row its flex basis is the Row's whole length and it shares that with
+    /// its siblings by shrinking. `false` by default.
+    pub const fn with_full_width(mut self, full: bool) -> Self {
+        self.full_width = full;
+        self
+    }
+
+    /// The AccessKit role of the component's node, if it has one of its own.
+    pub const fn role(&self) -> Option<Role> {
+        self.role
+    }
+
+    /// Where its accessible name comes from.
+    pub const fn name_source(&self) -> NameSource {
+        self.name_source
+    }
+
+    /// See [`Self::with_fills_width`].
+    pub const fn fills_width(&self) -> bool {
+        self.fills_width
+    }
+
+    /// See [`Self::with_full_width`].
+    pub const fn full_width(&self) -> bool {
+        self.full_width
+    }
+}
+
+/// The traits of a type without a registration (a missing or unknown component).
+static DEFAULT_TRAITS: ComponentTraits = ComponentTraits::new();
+
+/// A registered component type.
+#[derive(Clone)]
+struct Registered {
+    renderer: Arc<dyn ComponentRenderer>,
+    traits: ComponentTraits,
+}
+
+/// Component renderers and functions, plus the catalog ids they serve.
+#[derive(Clone)]
+pub struct Catalog {
+    ids: Vec<(String, Version)>,
+    definitions: Vec<serde_json::Value>,
+    /// Renderers by type name. Looked up for every node drawn: a fast hasher (the names
+    /// are the host's, registered once).
+    components: HashMap<String, Registered, foldhash::fast::RandomState>,
+    functions: FunctionRegistry,
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut names: Vec<_> = self.components.keys().collect();
+        names.sort();
+        f.debug_struct("Catalog")
+            .field("ids", &self.ids)
+            .field("components", &names)
+            .field("functions", &self.functions)
+            .finish()
+    }
+}
+
+impl Catalog {
+    /// An empty catalog serving no catalog id.
+    pub fn empty() -> Self {
+        Self {
+            ids: Vec::new(),
+            definitions: Vec::new(),
+            components: HashMap::default(),
+            functions: FunctionRegistry::empty(),
+        }
+    }
+
+    /// Serve another catalog id (a host's own catalog) with these renderers.
+    pub fn with_catalog_id(mut self, id: impl Into<String>, version: Version) -> Self {
+        self.ids.push((id.into(), version));
+        self
+    }
+
+    /// Serve a v1.0 catalog definition document (`catalog_definition.json` shape): its id
+    /// and component names are accepted, and its `allowedParents` / `allowedChildren` are
+    /// enforced while drawing (`UNALLOWED_PARENT` / `UNALLOWED_CHILD`). Components still
+    /// need a renderer, registered with [`Self::register`].
+    pub fn add_definition(
+        &mut self,
+        doc: serde_json::Value,
+    ) -> Result<&mut Self, crate::A2uiError> {
+        let mut probe = Catalogs::empty();
+        let id = probe.register_definition(&doc)?;
+        self.ids.push((id, Version::V1_0));
+        self.definitions.push(doc);
+        Ok(self)
+    }
+
+    /// Register (or replace) the renderer of a component type. A new type gets the default
+    /// [`ComponentTraits`]; a replaced one keeps the traits it had (a host restyling the
+    /// basic `Text` keeps Text's traits). [`Self::register_with`] declares them.
+    pub fn register(
+        &mut self,
+        name: impl Into<String>,
+        renderer: impl ComponentRenderer + 'static,
+    ) -> &mut Self {
+        let name = name.into();
+        let traits = self
+            .components
+            .get(&name)
+            .map_or_else(ComponentTraits::new, |r| r.traits);
+        self.register_with(name, traits, renderer)
+    }
+
+    /// Register (or replace) the renderer of a component type with its traits.
+    ///
+    /// ```
+    /// use egui::accesskit::Role;
+    /// use egui_a2ui::catalog::{Catalog, ComponentTraits, NameSource};
+    /// use egui_a2ui::ComponentContext;
+    ///
+    /// fn badge(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+    ///     ui.label(format!("[{}]", cx.string("label")))
+    /// }
+    ///
+    /// let mut catalog = Catalog::basic();
+    /// catalog.register_with(
+    ///     "Badge",
+    ///     ComponentTraits::new().with_name_source(NameSource::Text("label")),
+    ///     badge,
+    /// );
+    /// assert_eq!(
+    ///     catalog.traits("Badge").map(|t| t.name_source()),
+    ///     Some(NameSource::Text("label"))
+    /// );
+    /// assert_eq!(catalog.traits("List").and_then(|t| t.role()), Some(Role::List));
+    /// ```
+    pub fn register_with(
+        &mut self,
+        name: impl Into<String>,
+        traits: ComponentTraits,
+        renderer: impl ComponentRenderer + 'static,
+    ) -> &mut Self {
+        self.components.insert(
+            name.into(),
+            Registered {
+                renderer: Arc::new(renderer),
+                traits,
+            },
+        );
+        self
+    }
+
+    /// The traits a component type was registered with.
+    pub fn traits(&self, name: &str) -> Option<&ComponentTraits> {
+        self.components.get(name).map(|r| &r.traits)
+    }
+
+    /// The traits of a component type, the defaults for a type not registered.
+    pub(crate) fn traits_or_default(&self, name: &str) -> &ComponentTraits {
+        self.traits(name).unwrap_or(&DEFAULT_TRAITS)
+    }
+
+    /// The renderer of a component type and the role of its node, in one lookup.
+    pub(crate) fn entry(&self, name: &str) -> Option<(Arc<dyn ComponentRenderer>, Option<Role>)> {
+        self.components
+            .get(name)
+            .map(|r| (Arc::clone(&r.renderer), r.traits.role))
+    }
+
+    /// Use these functions (all of them, replacing any registered before).
+    pub fn with_functions(mut self, functions: FunctionRegistry) -> Self {
+        self.functions = functions;
+        self
+    }
+
+    /// Register (or replace) a function.
+    pub fn register_function(&mut self, f: impl Function + 'static) -> &mut Self {
+        self.functions.register(f);
+        self
+    }
+
+    /// The renderer of a component type.
+    pub fn renderer(&self, name: &str) -> Option<Arc<dyn ComponentRenderer>> {
+        self.components.get(name).map(|r| Arc::clone(&r.renderer))
+    }
+
+    /// The functions.
+    pub fn functions(&self) -> &FunctionRegistry {
+        &self.functions
+    }
+
+    /// Component type names, sorted.
+    pub fn component_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.components.keys().map(String::as_str).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The catalog ids served.
+    pub fn catalog_ids(&self) -> impl Iterator<Item = &str> {
+        self.ids.iter().map(|(id, _)| id.as_str())
+    }
+
+    /// The egui-free description of this catalog: every served id with the component names
+    /// it can draw (minimal catalogs keep their five; v0.8 spells ChoicePicker
+    /// `MultipleChoice`), the definitions' composition rules, and the functions. Build every
+    /// store and MCP session that this catalog draws from it
+    /// (`SurfaceStore::new(catalog.catalogs())`), so a host's own catalog id is accepted
+    /// everywhere.
+    pub fn catalogs(&self) -> Arc<Catalogs> {
+        // The basic entries stay as the store has always known them (minimal with its
+        // five components); the catalog's own ids and components are added to them.
+        let mut k = Catalogs::basic();
+        k.set_functions(self.functions.clone());
+        let custom: Vec<&str> = self
+            .components
+            .keys()
+            .map(String::as_str)
+            .filter(|n| !BASIC_COMPONENTS.contains(n))
+            .collect();
+        let all: Vec<&str> = self.components.keys().map(String::as_str).collect();
+        for doc in &self.definitions {
+            // Checked in `add_definition`; a failure here cannot happen.
+            let _ = k.register_definition(doc);
+        }
+        for (id, v) in &self.ids {
+            if k.get(id).is_some() {
+                k.register(id, *v, &custom);
+            } else {
+                k.register(id, *v, &all);
+            }
+        }
+        Arc::new(k)
+    }
+}
+
+impl ComponentContext<'_, '_> {
+    /// The traits of the component type of child `child_id` (the defaults for a child
+    /// that is missing or of an unknown type). A container reads them to place the child:
+    /// see [`ComponentTraits::fills_width`] and [`ComponentTraits::full_width`].
+    pub fn child_traits(&self, child_id: &str) -> &ComponentTraits {
+        match self.frame.surface.components.get(child_id) {
+            Some(c) => self.frame.catalog.traits_or_default(&c.component),
+            None => &DEFAULT_TRAITS,
+        }
+    }
+
+    /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
+    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main).
+    pub fn child_weight(&self, child_id: &str) -> f32 {
+        self.frame
+            .surface
+            .components
+            .get(child_id)
+            .map_or(0.0, |c| super::flex::weight_of(c))
+    }
+}

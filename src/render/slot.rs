@@ -1,0 +1,392 @@
+//! The slot protocol every container uses to place a child.
+//!
+//! egui lays a frame out in one pass, top-down, so a container cannot ask a child how big it
+//! wants to be before placing it. A container therefore remembers the sizes its children had
+//! in the previous pass (egui memory, keyed by the container's `widget_id`), plans with them,
+//! draws every child in a child `Ui` with an exact rectangle (a *slot*) and measures again.
+//! When a size changed it asks egui to discard the pass and run another (see
+//! [`Settling`](super::flex::Settling)), so the first guess is never shown.
+//!
+//! A slot hands its child an [`Extent`]: per axis, either a size the child must fill (a
+//! stretched or weighted child) or "size to content". A container drawn in a slot fills the
+//! given axes and reports its *natural* (content) size back to the slot, so a stretched
+//! child never feeds its stretched size into the next measurement and layouts cannot
+//! ratchet. A leaf widget just draws; its natural size is what it allocated. Both ways go
+//! through a small stack of the slots open on the drawing thread (see `OPEN_SLOTS`): no
+//! allocation per slot, no round trip through egui memory.
+//!
+//! This module owns only geometry and the bookkeeping above; it touches no data model.
+
+use egui::accesskit::Role;
+use egui::{Align, Id, Layout, Rect, Response, Sense, Ui, UiBuilder, Vec2, vec2};
+
+use super::flex::{Axis, finite, sanitize_rect, sanitize_size};
+
+/// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
+/// `None` to size to content. A container hands one to each child with [`Slot::new`]; a
+/// component reads the one it was given with [`Incoming::of`].
+///
+/// ```
+/// use egui_a2ui::catalog::{Axis, Extent};
+///
+/// // A child of a Row stretched to the row's 40 pt height, its width its own.
+/// let e = Extent::from_axes(Axis::Horizontal, None, Some(40.0));
+/// assert_eq!(e, Extent { width: None, height: Some(40.0) });
+/// assert_eq!(e.across(Axis::Horizontal), Some(40.0));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Extent {
+    /// The exact width, or `None` for content width.
+    pub width: Option<f32>,
+    /// The exact height, or `None` for content height.
+    pub height: Option<f32>,
+}
+
+impl Extent {
+    /// The extent along `axis`.
+    pub fn along(self, axis: Axis) -> Option<f32> {
+        match axis {
+            Axis::Horizontal => self.width,
+            Axis::Vertical => self.height,
+        }
+    }
+
+    /// The extent across `axis`.
+    pub fn across(self, axis: Axis) -> Option<f32> {
+        match axis {
+            Axis::Horizontal => self.height,
+            Axis::Vertical => self.width,
+        }
+    }
+
+    /// An extent from its main and cross parts.
+    pub fn from_axes(axis: Axis, main: Option<f32>, cross: Option<f32>) -> Self {
+        match axis {
+            Axis::Horizontal => Self {
+                width: main,
+                height: cross,
+            },
+            Axis::Vertical => Self {
+                width: cross,
+                height: main,
+            },
+        }
+    }
+
+    /// Both axes made smaller by `by` (padding), never below zero.
+    pub fn shrink(self, by: Vec2) -> Self {
+        Self {
+            width: self.width.map(|w| (w - by.x).max(0.0)),
+            height: self.height.map(|h| (h - by.y).max(0.0)),
+        }
+    }
+}
+
+/// What a slot hands its child: the extent, and where to report a natural size.
+#[derive(Clone, Copy, Debug)]
+struct SlotTag {
+    extent: Extent,
+    report: Id,
+}
+
+/// A slot whose child is being drawn: what it hands the child, and what the child
+/// reported back.
+struct OpenSlot {
+    /// The slot's `Ui`.
+    ui: Id,
+    tag: SlotTag,
+    natural: Option<Vec2>,
+    basis: Option<Vec2>,
+}
+
+thread_local! {
+    /// The slots open on this thread, innermost last. A slot is open while its child draws
+    /// (egui draws a `Ui` on one thread, start to end), so the child finds what its slot
+    /// asks of it and reports back here, without an allocation per slot (egui's `Ui` tags
+    /// are a map of its own per `Ui`) or a round trip through egui memory.
+    static OPEN_SLOTS: std::cell::RefCell<Vec<OpenSlot>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Closes the slot it opened, also when the child's drawing unwinds.
+struct OpenSlotGuard {
+    depth: usize,
+}
+
+impl OpenSlotGuard {
+    fn open(ui: Id, tag: SlotTag) -> Self {
+        OPEN_SLOTS.with_borrow_mut(|slots| {
+            let depth = slots.len();
+            slots.push(OpenSlot {
+                ui,
+                tag,
+                natural: None,
+                basis: None,
+            });
+            Self { depth }
+        })
+    }
+
+    /// Close the slot: what its child reported (natural size, basis).
+    fn close(self) -> (Option<Vec2>, Option<Vec2>) {
+        OPEN_SLOTS.with_borrow_mut(|slots| {
+            slots
+                .get(self.depth)
+                .map_or((None, None), |s| (s.natural, s.basis))
+        })
+        // `drop` truncates.
+    }
+}
+
+impl Drop for OpenSlotGuard {
+    fn drop(&mut self) {
+        OPEN_SLOTS.with_borrow_mut(|slots| slots.truncate(self.depth));
+    }
+}
+
+/// Record a report of the child of the open slot `report` (ignored once it closed).
+fn report_to_slot(report: Id, f: impl FnOnce(&mut OpenSlot)) {
+    OPEN_SLOTS.with_borrow_mut(|slots| {
+        if let Some(s) = slots.iter_mut().rev().find(|s| s.tag.report == report) {
+            f(s);
+        }
+    });
+}
+
+/// What the parent of a component asks of it, and where to report its natural size.
+///
+/// A container reads it first thing ([`Incoming::of`]), sizes itself from
+/// [`extent`](Self::extent) (filling an axis given a size, sizing the other to its
+/// content), and at the end reports the size its content needs with [`Incoming::report`],
+/// whatever it was stretched to, so that its parent's next measurement does not ratchet.
+/// A leaf widget may ignore it: its natural size is what it allocated. See [`Slot`] for a
+/// whole container.
+#[derive(Clone, Copy, Debug)]
+pub struct Incoming {
+    /// The extent to fill.
+    pub extent: Extent,
+    report: Option<Id>,
+}
+
+impl Incoming {
+    /// What the parent of the component drawing into `ui` asks of it. Outside a slot (the
+    /// surface root, a child of a host or foreign widget) a container behaves like a block:
+    /// it fills the available width and sizes its height to content.
+    pub fn of(ui: &Ui) -> Self {
+        // The renderer's `Ui` is the per-node scope the tree walk opens inside the slot, so
+        // the tag sits on it or on its parent. Looking further up would pick up the slot of
+        // some ancestor (e.g. a Button wrapping this node) and apply its sizes here.
+        // A `Ui` of a known kind (a frame, a button's content) is not a node wrapper: a node
+        // drawn straight into it is not in its parent's slot.
+        let stack = ui.stack();
+        let parent = stack
+            .parent
+            .as_deref()
+            .filter(|_| stack.kind().is_none())
+            .map(|p| p.unique_id);
+        let tag = OPEN_SLOTS.with_borrow(|slots| {
+            slots
+                .iter()
+                .rev()
+                .find(|s| s.ui == stack.unique_id || Some(s.ui) == parent)
+                .map(|s| s.tag)
+        });
+        match tag {
+            Some(t) => Self {
+                extent: t.extent,
+                report: Some(t.report),
+            },
+            None => Self {
+                extent: Extent {
+                    width: finite(ui.available_width()),
+                    height: None,
+                },
+                report: None,
+            },
+        }
+    }
+
+    /// Whether the component is drawn in a container's slot (else it is the surface root or
+    /// inside a leaf widget such as a Button).
+    pub fn in_slot(&self) -> bool {
+        self.report.is_some()
+    }
+
+    /// Tell the parent slot (if any) the width the content would take unwrapped (CSS
+    /// max-content), when that differs from what it drew: a text wrapped in a narrow slot.
+    /// A row shrinks its children from these widths, so wrapping never feeds back.
+    /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
+    /// shrink it.
+    pub fn report_basis(&self, _ui: &Ui, width: f32, min: f32) {
+        if let Some(id) = self.report {
+            let basis = sanitize_size(vec2(width, min.min(width)));
+            report_to_slot(id, |s| s.basis = Some(basis));
+        }
+    }
+
+    /// Tell the parent slot (if any) how big the content is, independent of any stretching.
+    /// Without a report the parent measures what the component allocated.
+    pub fn report(&self, _ui: &Ui, natural: Vec2) {
+        if let Some(id) = self.report {
+            let natural = sanitize_size(natural);
+            report_to_slot(id, |s| s.natural = Some(natural));
+        }
+    }
+}
+
+/// A child drawn in a slot ([`Slot::show`]).
+#[derive(Debug)]
+pub struct Placed {
+    /// The child's own response.
+    pub response: Response,
+    /// The slot `Ui`'s response, when the slot was given a sense ([`Slot::sense`]); `None`
+    /// otherwise (a slot that senses nothing has nothing to say, and reading its response
+    /// costs a lookup per child).
+    pub slot: Option<Response>,
+    /// How big the child's content is, whatever it was stretched to: what it reported with
+    /// [`Incoming::report`], else what it allocated.
+    pub natural: Vec2,
+    /// The width the child reported as its flex basis and its min-content width
+    /// ([`Incoming::report_basis`]), if it did.
+    pub basis: Option<Vec2>,
+}
+
+/// A child `Ui` with an exact rectangle that tells the child how big to be: how a container
+/// draws each of its children.
+///
+/// egui lays a frame out in one pass, so a container cannot ask a child its size before
+/// placing it. It plans with what it measured in the previous pass (kept in egui memory
+/// under its [`ComponentContext::widget_id`](crate::ComponentContext::widget_id)), draws each child in a slot, reads the
+/// child's natural size from [`Placed::natural`], and asks egui for another pass
+/// (`request_discard`) when a size it planned with changed. A container that places its
+/// children from sizes measured in the same pass, as below, needs no memory.
+///
+/// The child itself is drawn through [`ComponentContext::child_ui`](crate::ComponentContext::child_ui), so it gets every
+/// guard of the tree walk (missing child, cycle, depth, node budget, unknown type).
+///
+/// A two-column grid (cells share a row by their `weight`, rows stack top to bottom):
+///
+/// ```
+/// use egui::{Rect, Sense, Vec2, vec2};
+/// use egui_a2ui::ComponentContext;
+/// use egui_a2ui::catalog::{Extent, Incoming, Justify, Slot, plan_main};
+///
+/// fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+///     let incoming = Incoming::of(ui);
+///     let width = incoming.extent.width.unwrap_or_else(|| ui.available_width());
+///     let origin = ui.available_rect_before_wrap().min;
+///     let gap = 8.0;
+///     let children = cx.children();
+///     let mut y = 0.0;
+///     let mut natural = Vec2::ZERO;
+///     for (r, row) in children.chunks(2).enumerate() {
+///         let weights: Vec<f32> = row.iter().map(|c| cx.child_weight(&c.id)).collect();
+///         // Every cell grows (`stretch`): the row's width is shared by weight.
+///         let plan = plan_main(Some(width), &[0.0, 0.0], &weights, Justify::Stretch, gap);
+///         let (mut x, mut height) = (0.0, 0.0_f32);
+///         for (i, child) in row.iter().enumerate() {
+///             x += plan.lead[i];
+///             let w = plan.grow[i].unwrap_or(0.0);
+///             let rect = Rect::from_min_size(origin + vec2(x, y), vec2(w, 10_000.0));
+///             let placed = Slot::new(cx.widget_id().with((r, i)), rect, Extent {
+///                 width: Some(w),
+///                 height: None,
+///             })
+///             .fill_width(cx.child_traits(&child.id).fills_width())
+///             .show(ui, |ui| cx.child_ui(ui, child));
+///             height = height.max(placed.natural.y);
+///             x += w;
+///         }
+///         natural = vec2(natural.x.max(x), y + height);
+///         y += height + gap;
+///     }
+///     let response = ui.allocate_rect(
+///         Rect::from_min_size(origin, vec2(width, natural.y)),
+///         Sense::hover(),
+///     );
+///     incoming.report(ui, natural);
+///     response
+/// }
+///
+/// let mut catalog = egui_a2ui::Catalog::basic();
+/// catalog.register("Grid", grid);
+/// ```
+pub struct Slot {
+    key: Id,
+    rect: Rect,
+    extent: Extent,
+    fill_width: bool,
+    role: Option<Role>,
+    sense: Option<Sense>,
+}
+
+impl Slot {
+    /// A slot at `rect` (the child may not draw beyond it, except to overflow) asking for
+    /// `extent`. `key` must be unique among the parent's slots and stable across passes.
+    pub fn new(key: Id, rect: Rect, extent: Extent) -> Self {
+        Self {
+            key,
+            rect: sanitize_rect(rect),
+            extent,
+            fill_width: false,
+            role: None,
+            sense: None,
+        }
+    }
+
+    /// Make leaf widgets (text fields, buttons) fill the slot's width (a justified egui
+    /// layout). Only sound where the width does not come from the child's own measured
+    /// width, or the width would ratchet; and only for children whose
+    /// [`ComponentTraits::fills_width`](crate::render::catalog::ComponentTraits::fills_width) says
+    /// so ([`ComponentContext::child_traits`](crate::ComponentContext::child_traits)).
+    pub fn fill_width(mut self, fill: bool) -> Self {
+        self.fill_width = fill;
+        self
+    }
+
+    /// The AccessKit role of the slot's node (a list item, a tab panel).
+    pub fn role(mut self, role: Role) -> Self {
+        self.role = Some(role);
+        self
+    }
+
+    /// Let the slot itself sense input behind the child (a clickable Modal trigger).
+    pub fn sense(mut self, sense: Sense) -> Self {
+        self.sense = Some(sense);
+        self
+    }
+
+    /// Draw the child with `add` (usually [`ComponentContext::child_ui`](crate::ComponentContext::child_ui)) and measure it.
+    pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+        let tag = SlotTag {
+            extent: self.extent,
+            report: self.key.with("a2ui-natural"),
+        };
+        let mut builder = UiBuilder::new()
+            .id_salt(self.key)
+            // On the pixel grid: flex arithmetic gives fractional positions, and egui
+            // blurs (and in debug builds flags) widgets placed between pixels.
+            .max_rect(egui::emath::GuiRounding::round_to_pixels(
+                self.rect,
+                ui.pixels_per_point(),
+            ))
+            .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width));
+        if let Some(role) = self.role {
+            builder = builder.accessibility_role(role);
+        }
+        if let Some(sense) = self.sense {
+            builder = builder.sense(sense);
+        }
+        let mut child = ui.new_child(builder);
+        let open = OpenSlotGuard::open(child.unique_id(), tag);
+        let response = add(&mut child);
+        let (reported, basis) = open.close();
+        let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
+        let slot = self.sense.is_some().then(|| child.response());
+        Placed {
+            response,
+            slot,
+            natural,
+            basis,
+        }
+    }
+}

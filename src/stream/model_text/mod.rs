@@ -1,0 +1,518 @@
+//! Model text → A2UI messages, token by token.
+//!
+//! A host that runs a model itself receives the answer as text chunks: prose with A2UI JSON
+//! inside `<a2ui-json>…</a2ui-json>` blocks (the delimiter of the official agent SDKs). A
+//! [`ModelTextParser`] takes those chunks cut anywhere (inside a tag, a string, an escape or
+//! a UTF-8 sequence) and yields [`ResponsePart`]s: prose as it arrives, each A2UI message as
+//! soon as it is complete, and, for an `updateComponents` (v0.9/v1.0) or `surfaceUpdate`
+//! (v0.8) still being written, a message carrying every component that is complete and
+//! reachable from the root, with placeholder `Row`s for children not yet on the wire, so a
+//! surface grows while the model is still writing.
+//!
+//! The semantics follow the official Python parser (`A2uiStreamParser.process_chunk` of the
+//! A2UI agent SDK) and its language-agnostic conformance suite
+//! (`tests/data/conformance-suites/agent/streaming_parser.yaml`): text is yielded eagerly
+//! except a possible tag prefix, components wait until reachable from the root, atomic
+//! strings (ids, paths, URLs) are never yielded cut, "cuttable" text properties are, data
+//! model updates are sniffed entry by entry, and `surfaceUpdate`/`updateComponents` are
+//! held until their surface has been started. [`parse_response`] and [`fix_payload`] are
+//! the non-streaming counterparts (`parser.yaml`).
+//!
+//! Hostile input is bounded by [`Limits`]: a block is at most `max_model_block_bytes`
+//! (the rest of an oversized block is skipped), JSON nests at most `max_json_depth`, at
+//! most `max_components` components are held, a nested open tag drops the block it is in
+//! (a diagnostic), and [`ModelTextParser::finish`] reports a block the text never closed. Each case is a
+//! [`ModelTextError`], never a panic, and the parser recovers for the rest of the text.
+//!
+//! A host drawing with a [`Renderer`](crate::Renderer) feeds chunks to a [`ModelTextStream`]
+//! through [`Renderer::feed_model_text`](crate::Renderer::feed_model_text); a whole answer
+//! can also be split at once:
+//!
+//! ```
+//! use egui_a2ui::stream::model_text::parse_response;
+//!
+//! let answer = r#"Here you go.<a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]</a2ui-json>"#;
+//! let parts = parse_response(answer).unwrap();
+//! assert_eq!(parts[0].text, "Here you go.");
+//! assert_eq!(parts[0].a2ui.as_ref().unwrap()[0]["deleteSurface"]["surfaceId"], "s");
+//! ```
+//!
+//! # Phases
+//!
+//! The parser is a pipeline of phases, one file each; the table maps them to the
+//! reference (`a2ui.inference_formats.direct_json.streaming`), so keeping the two in step
+//! stays easy:
+//!
+//! | phase | file | reference |
+//! |---|---|---|
+//! | tag scanning: UTF-8 carry, tags cut between chunks, prose vs block, block cap, the JSON character loop | `scan.rs` | `process_chunk`, `_process_json_chunk` |
+//! | JSON tokenising and sniffing: watched keys, complete objects, `fix_json`, partial components and data-model entries | `sniff.rs` | `_fix_json`, `_sniff_metadata`, `_sniff_partial_component`, `_sniff_partial_data_model` |
+//! | reachability and required properties: held components, placeholders and their retirement | `topology.rs` | `_handle_partial_component`, `yield_reachable`, `_process_component_topology` |
+//! | yielding: complete messages per version, start-message buffering, de-duplication | `complete.rs` | `_handle_complete_object`, `_yield_messages`, `_deduplicate_data_model` |
+//! | whole answers | `whole.rs` | `parse_response`, `_fix_payload` |
+//! | the message check | `check.rs` | `a2ui.schema.validator` |
+//! | into a surface store | `stream.rs` | (none) |
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::limits::Limits;
+
+mod check;
+mod complete;
+mod scan;
+mod sniff;
+mod stream;
+mod topology;
+mod whole;
+
+pub use check::{MessageCheck, SchemaHook, StructuralCheck, catalog_components};
+pub use stream::{ModelTextEvent, ModelTextStream};
+pub use whole::{fix_payload, has_a2ui_parts, parse_response};
+
+/// The tag opening an A2UI block in model text.
+pub const OPEN_TAG: &str = "<a2ui-json>";
+/// The tag closing an A2UI block in model text.
+pub const CLOSE_TAG: &str = "</a2ui-json>";
+/// String properties that may be yielded while still being written (prose-like values);
+/// every other string (ids, paths, URLs, enums) waits until its closing quote.
+pub const DEFAULT_CUTTABLE_KEYS: [&str; 7] = [
+    "literalString",
+    "valueString",
+    "label",
+    "hint",
+    "caption",
+    "altText",
+    "text",
+];
+
+/// Which message family a model writes: v0.8 (`beginRendering`, `surfaceUpdate`,
+/// `dataModelUpdate`) or v0.9+ (`createSurface`, `updateComponents`, `updateDataModel`,
+/// with a `version` key).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Family {
+    /// A2UI v0.8.
+    V08,
+    /// A2UI v0.9 and v1.0.
+    #[default]
+    V09,
+}
+
+/// What went wrong in model text. Messages match the reference parser's so its
+/// conformance suite's expected errors apply.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelTextError {
+    /// A block held no JSON object, or its JSON could not be parsed.
+    #[error("Failed to parse JSON: {0}")]
+    Parse(String),
+    /// A self-reference, a cycle or a nesting beyond the reference's recursion limits.
+    #[error("{0}")]
+    Recursion(String),
+    /// A message failed validation.
+    #[error("{0}")]
+    Validation(String),
+    /// A [`Limits`] bound was hit; the offending block is skipped.
+    #[error("limit exceeded in model text: {what} ({actual} > {limit})")]
+    LimitExceeded {
+        /// The `Limits` field.
+        what: &'static str,
+        /// Its value.
+        limit: usize,
+        /// What the text asked for.
+        actual: usize,
+    },
+    /// `<a2ui-json>` inside a block that is still open; that block is dropped and a new
+    /// one starts at the inner tag (reported through
+    /// [`ModelTextParser::take_diagnostics`], not as a failed chunk).
+    #[error("nested <a2ui-json> inside an open A2UI block")]
+    NestedTag,
+    /// The text ended inside an A2UI block.
+    #[error("model text ended inside an A2UI block ({bytes} bytes without </a2ui-json>)")]
+    Unterminated {
+        /// Bytes of the block received.
+        bytes: usize,
+    },
+}
+
+/// One piece of a model answer: prose, A2UI messages, or prose followed by the messages
+/// that came right after it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResponsePart {
+    /// Prose (may be empty).
+    pub text: String,
+    /// The A2UI messages, in order; `None` for prose only.
+    pub a2ui: Option<Vec<Value>>,
+}
+
+/// How a [`ModelTextParser`] reads messages.
+#[derive(Default)]
+pub struct ModelTextOptions {
+    /// The message family; `None` detects it from the first block (`version` key → v0.9+,
+    /// a v0.8 message key → v0.8).
+    pub family: Option<Family>,
+    /// Component schemas of the catalog (see [`catalog_components`]): which
+    /// properties reference components and which are required.
+    pub components: Map<String, Value>,
+    /// String properties yielded while cut, beyond [`DEFAULT_CUTTABLE_KEYS`].
+    pub extra_cuttable_keys: Vec<String>,
+    /// The check every yielded message passes (none: no validation).
+    pub check: Option<Box<dyn MessageCheck>>,
+    /// Component schemas used instead of `components` when the family turns out to be
+    /// v0.8 (for a parser that detects the family).
+    pub v08_components: Option<Map<String, Value>>,
+    /// Yield data-model updates entry by entry while their message is still open, as the
+    /// reference does. Its partial v0.9 `updateDataModel` carries only the changed keys
+    /// and drops `path`, which a renderer would apply as a replacement of the root, so
+    /// [`ModelTextStream`] leaves this off and applies data-model messages when complete.
+    pub sniff_data_model: bool,
+    /// Partial messages carry only the components that changed since the previous partial
+    /// message of their surface (and the placeholders newly needed), and a component being
+    /// written is re-read once it grew by half (at every chunk until it is first yielded):
+    /// the cost per byte then no longer depends on how the text is chunked, and a store
+    /// applying the messages ends the same. [`ModelTextStream`] turns this on; off, each
+    /// partial message carries every reachable component, re-read at every chunk, as the
+    /// reference does.
+    pub changed_only: bool,
+}
+
+impl std::fmt::Debug for ModelTextOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelTextOptions")
+            .field("family", &self.family)
+            .field("components", &self.components.len())
+            .field("extra_cuttable_keys", &self.extra_cuttable_keys)
+            .field("check", &self.check.is_some())
+            .field("changed_only", &self.changed_only)
+            .field(
+                "v08_components",
+                &self.v08_components.as_ref().map(Map::len),
+            )
+            .finish()
+    }
+}
+
+const MSG_V08: [&str; 4] = [
+    "beginRendering",
+    "surfaceUpdate",
+    "dataModelUpdate",
+    "deleteSurface",
+];
+const MSG_V09: [&str; 3] = ["createSurface", "updateComponents", "updateDataModel"];
+/// Needles whose presence in the JSON buffer the parser tracks incrementally.
+const WATCH: [&str; 12] = [
+    "\"beginRendering\":",
+    "\"surfaceUpdate\":",
+    "\"dataModelUpdate\":",
+    "\"deleteSurface\":",
+    "\"createSurface\":",
+    "\"updateComponents\":",
+    "\"updateDataModel\":",
+    "\"components\"",
+    "\"dataModelUpdate\"",
+    "\"updateDataModel\"",
+    "\"version\"",
+    "\"children\"",
+];
+const W_COMPONENTS: usize = 7;
+const W_DMU08: usize = 8;
+const W_DMU09: usize = 9;
+const W_VERSION: usize = 10;
+/// Below this JSON buffer size partial sniffing runs at every chunk exactly as the
+/// reference does; above it, sniffing is throttled so its cost stays linear in the input.
+const SNIFF_EXACT_BYTES: usize = 8 * 1024;
+
+/// The incremental model-text parser. See the [module docs](self).
+pub struct ModelTextParser {
+    opts: ModelTextOptions,
+    family: Option<Family>,
+    version_tag: String,
+    cuttable: HashSet<String>,
+    refs: check::RefFieldsMap,
+    required: HashMap<String, Vec<String>>,
+    limits: Limits,
+
+    utf8_carry: Vec<u8>,
+    diagnostics: Vec<ModelTextError>,
+    salvaged: Vec<ResponsePart>,
+    in_block: bool,
+    skipping: bool,
+    block_bytes: usize,
+    buffer: String,
+    json_buffer: String,
+    brace_stack: Vec<scan::Open>,
+    brace_count: i64,
+    in_top_level_list: bool,
+    in_string: bool,
+    string_escaped: bool,
+    /// What the string being read is (a key, a cuttable value, …).
+    string_kind: scan::StringKind,
+    /// The last character outside strings that was not whitespace.
+    last_struct: u8,
+    /// The last object key read.
+    last_key: String,
+    /// Whether a character that can change a cut fragment's parse arrived since the last
+    /// partial sniff (otherwise the sniff would find what it found last time).
+    sniff_needed: bool,
+    /// Where the last `"components"` in the JSON buffer starts (the floor of the
+    /// fragments that can be components).
+    components_at: Option<usize>,
+    watch: [bool; WATCH.len()],
+    latest_surface: Option<String>,
+    latest_root: Option<String>,
+    latest_version: Option<String>,
+    sniff_credit: usize,
+
+    seen_components: Map<String, Value>,
+    yielded_data_model: Map<String, Value>,
+    deleted_surfaces: HashSet<String>,
+    yielded_ids: HashMap<String, HashSet<String>>,
+    yielded_contents: HashMap<(String, String), Value>,
+    root_ids: HashMap<String, String>,
+    default_root_id: Option<String>,
+    unbound_root_id: Option<String>,
+    surface_id: Option<String>,
+    msg_types: Vec<&'static str>,
+    yielded_start_messages: HashSet<String>,
+    yielded_surfaces: HashSet<String>,
+    active_msg_type: Option<&'static str>,
+    pending_messages: HashMap<String, Vec<Value>>,
+    buffered_start_message: Option<Value>,
+    topology_dirty: bool,
+    /// `changed_only`: components whose content changed but whose references did not,
+    /// yielded without a reachability pass.
+    content_dirty: HashSet<(String, String)>,
+    found_valid_json_in_block: bool,
+    /// Per surface: the placeholders the last partial message carried (so in the store).
+    live_placeholders: HashMap<String, HashSet<String>>,
+    /// Placeholders no yielded component refers to any more, not yet taken.
+    retired: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for ModelTextParser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelTextParser")
+            .field("family", &self.family)
+            .field("in_block", &self.in_block)
+            .field("block_bytes", &self.block_bytes)
+            .field("components", &self.seen_components.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn truthy(v: Option<&Value>) -> bool {
+    match v {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Number(n)) => n.as_f64().is_some_and(|f| f != 0.0),
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+    }
+}
+
+fn has_empty_dict(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.is_empty() || o.values().any(has_empty_dict),
+        Value::Array(a) => a.iter().any(has_empty_dict),
+        _ => false,
+    }
+}
+
+impl ModelTextParser {
+    /// A parser with `options`, bounded by `limits`.
+    pub fn new(options: ModelTextOptions, limits: Limits) -> Self {
+        let refs = check::extract_ref_fields(&options.components);
+        let required = check::extract_required_fields(&options.components);
+        let mut cuttable: HashSet<String> = DEFAULT_CUTTABLE_KEYS
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        cuttable.extend(options.extra_cuttable_keys.iter().cloned());
+        let family = options.family;
+        let mut p = Self {
+            opts: options,
+            family: None,
+            version_tag: "v0.9".to_owned(),
+            cuttable,
+            refs,
+            required,
+            limits,
+            utf8_carry: Vec::new(),
+            diagnostics: Vec::new(),
+            salvaged: Vec::new(),
+            in_block: false,
+            skipping: false,
+            block_bytes: 0,
+            buffer: String::new(),
+            json_buffer: String::new(),
+            brace_stack: Vec::new(),
+            brace_count: 0,
+            in_top_level_list: false,
+            in_string: false,
+            string_escaped: false,
+            string_kind: scan::StringKind::Key,
+            last_struct: b' ',
+            last_key: String::new(),
+            sniff_needed: false,
+            components_at: None,
+            watch: [false; WATCH.len()],
+            latest_surface: None,
+            latest_root: None,
+            latest_version: None,
+            sniff_credit: 0,
+            seen_components: Map::new(),
+            yielded_data_model: Map::new(),
+            deleted_surfaces: HashSet::new(),
+            yielded_ids: HashMap::new(),
+            yielded_contents: HashMap::new(),
+            root_ids: HashMap::new(),
+            default_root_id: None,
+            unbound_root_id: None,
+            surface_id: None,
+            msg_types: Vec::new(),
+            yielded_start_messages: HashSet::new(),
+            yielded_surfaces: HashSet::new(),
+            active_msg_type: None,
+            pending_messages: HashMap::new(),
+            buffered_start_message: None,
+            topology_dirty: false,
+            content_dirty: HashSet::new(),
+            found_valid_json_in_block: false,
+            live_placeholders: HashMap::new(),
+            retired: Vec::new(),
+        };
+        if let Some(f) = family {
+            p.set_family(f);
+        }
+        p
+    }
+
+    /// A parser for `family` with no catalog knowledge beyond the standard reference
+    /// property names and no validation.
+    pub fn with_family(family: Family) -> Self {
+        Self::new(
+            ModelTextOptions {
+                family: Some(family),
+                ..ModelTextOptions::default()
+            },
+            Limits::default(),
+        )
+    }
+
+    fn set_family(&mut self, f: Family) {
+        self.family = Some(f);
+        if f == Family::V08
+            && let Some(c) = &self.opts.v08_components
+        {
+            self.refs = check::extract_ref_fields(c);
+            self.required = check::extract_required_fields(c);
+        }
+        if f == Family::V09 {
+            self.default_root_id = Some("root".to_owned());
+        }
+    }
+
+    /// The family in use (detected from the text when not configured).
+    pub fn family(&self) -> Option<Family> {
+        self.family
+    }
+
+    /// Problems the parser recovered from without failing a chunk (a nested open tag:
+    /// the outer block is dropped and a new one starts at the inner tag, as the reference
+    /// suite expects no error there). Drained by this call.
+    pub fn take_diagnostics(&mut self) -> Vec<ModelTextError> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Placeholders (`loading_…`) that were yielded and that no yielded component refers
+    /// to any more (their component arrived, or the list they stood in for filled), as
+    /// `(surface id, component id)`: a host applying the messages to its own store removes
+    /// them ([`ModelTextStream`] does). Drained by this call.
+    pub fn take_retired_placeholders(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.retired)
+    }
+
+    /// Whether the parser is inside an open `<a2ui-json>` block.
+    pub fn in_block(&self) -> bool {
+        self.in_block
+    }
+
+    /// Feed raw bytes (cut anywhere, including inside a UTF-8 sequence; invalid UTF-8
+    /// becomes U+FFFD).
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<ResponsePart>, ModelTextError> {
+        let text = scan::decode_utf8(&mut self.utf8_carry, bytes);
+        self.feed_str(&text)
+    }
+
+    /// Feed text. Returns the parts completed by this chunk. After an error the parser
+    /// has recovered; the parts completed before the error come with the next call.
+    pub fn feed_str(&mut self, chunk: &str) -> Result<Vec<ResponsePart>, ModelTextError> {
+        let mut out = std::mem::take(&mut self.salvaged);
+        match self.process_chunk(chunk, &mut out) {
+            Ok(()) => {
+                // Partial messages carrying only changes must all be applied.
+                if !self.opts.changed_only {
+                    complete::dedup_surface_updates(&mut out);
+                }
+                Ok(out)
+            }
+            Err(e) => {
+                self.salvaged = out;
+                Err(e)
+            }
+        }
+    }
+
+    /// The end of the answer: flushes held-back text (a possible tag prefix) and reports a
+    /// block left open.
+    pub fn finish(&mut self) -> Result<Vec<ResponsePart>, ModelTextError> {
+        let mut out = std::mem::take(&mut self.salvaged);
+        if !self.utf8_carry.is_empty() {
+            self.utf8_carry.clear();
+            self.buffer.push('\u{FFFD}');
+        }
+        if self.in_block {
+            let bytes = self.block_bytes + self.buffer.len();
+            self.buffer.clear();
+            self.end_block();
+            self.salvaged = out;
+            return Err(ModelTextError::Unterminated { bytes });
+        }
+        if !self.buffer.is_empty() {
+            out.push(ResponsePart {
+                text: std::mem::take(&mut self.buffer),
+                a2ui: None,
+            });
+        }
+        Ok(out)
+    }
+
+    fn process_chunk(
+        &mut self,
+        chunk: &str,
+        out: &mut Vec<ResponsePart>,
+    ) -> Result<(), ModelTextError> {
+        self.buffer.push_str(chunk);
+        // An error does not stop the chunk: the rest of it is read (the scanner stays in
+        // sync with the text), the first error is returned and later ones become
+        // diagnostics.
+        let mut first_err: Option<ModelTextError> = None;
+        let r = self.scan_chunk(out, &mut first_err);
+        if let Err(e) = r {
+            self.note_error(&mut first_err, e);
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn note_error(&mut self, first: &mut Option<ModelTextError>, e: ModelTextError) {
+        if first.is_none() {
+            *first = Some(e);
+        } else {
+            self.diagnostics.push(e);
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! Phase 1, tag scanning: model text in, prose and block fragments out. UTF-8 sequences
+//! cut between chunks are carried over, `<a2ui-json>`/`</a2ui-json>` tags cut between
+//! chunks are held back, a block is capped at `max_model_block_bytes`, and inside a block
+//! the JSON character loop keeps the brace and string state (the reference's
+//! `process_chunk` and `_process_json_chunk`).
+
+use super::*;
+
+/// An object or list open in the block's JSON: its kind (`{` or `[`), where it starts in
+/// the JSON buffer, and which of the keys the later phases test it has (`KEY_*`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Open {
+    pub(super) kind: u8,
+    pub(super) start: usize,
+    pub(super) keys: u8,
+    /// `changed_only`: the JSON buffer's length when this object was last sniffed into a
+    /// component that was held (0: never).
+    pub(super) parsed_at: usize,
+    /// `changed_only`: the JSON buffer's length when this object was last sniffed.
+    pub(super) tried_at: usize,
+}
+
+/// The object has an `id` key.
+pub(super) const KEY_ID: u8 = 1;
+/// The object has a `component` key.
+pub(super) const KEY_COMPONENT: u8 = 2;
+/// The object has a message key (`createSurface`, `surfaceUpdate`, …).
+pub(super) const KEY_MESSAGE: u8 = 4;
+
+/// What the string being read is; only a cuttable value changes a cut fragment's parse
+/// while it is still open.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum StringKind {
+    /// An object key.
+    #[default]
+    Key,
+    /// A property value that is yielded cut (`text`, `label`, …).
+    CuttableValue,
+    /// A property value that waits for its closing quote.
+    Value,
+    /// A list element (a child id).
+    Element,
+}
+
+/// Append `bytes` to the carried bytes of a cut UTF-8 sequence and decode what is complete
+/// (invalid sequences become U+FFFD); an incomplete sequence at the end stays carried.
+pub(super) fn decode_utf8(carry: &mut Vec<u8>, bytes: &[u8]) -> String {
+    carry.extend_from_slice(bytes);
+    let mut text = String::new();
+    let mut rest: &[u8] = carry;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                text.push_str(s);
+                rest = &[];
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                text.push_str(std::str::from_utf8(good).unwrap_or_default());
+                match e.error_len() {
+                    Some(n) => {
+                        text.push('\u{FFFD}');
+                        rest = bad.get(n..).unwrap_or_default();
+                    }
+                    None => {
+                        rest = bad;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let rest = rest.to_vec();
+    *carry = rest;
+    text
+}
+
+/// Length of the longest proper prefix of `tag` that `buf` ends with.
+pub(super) fn partial_suffix_len(buf: &str, tag: &str) -> usize {
+    (1..tag.len())
+        .rev()
+        .find(|i| tag.get(..*i).is_some_and(|p| buf.ends_with(p)))
+        .unwrap_or(0)
+}
+
+impl ModelTextParser {
+    pub(super) fn end_block(&mut self) {
+        self.in_block = false;
+        self.skipping = false;
+        self.block_bytes = 0;
+        self.reset_json_state();
+    }
+
+    pub(super) fn scan_chunk(
+        &mut self,
+        out: &mut Vec<ResponsePart>,
+        first_err: &mut Option<ModelTextError>,
+    ) -> Result<(), ModelTextError> {
+        loop {
+            if !self.in_block {
+                if let Some(pos) = self.buffer.find(OPEN_TAG) {
+                    let text: String = self.buffer.drain(..pos).collect();
+                    self.buffer.drain(..OPEN_TAG.len());
+                    if !text.is_empty() {
+                        out.push(ResponsePart { text, a2ui: None });
+                    }
+                    self.in_block = true;
+                    self.block_bytes = 0;
+                } else {
+                    let keep = partial_suffix_len(&self.buffer, OPEN_TAG);
+                    if self.buffer.len() > keep {
+                        let text: String = self.buffer.drain(..self.buffer.len() - keep).collect();
+                        out.push(ResponsePart { text, a2ui: None });
+                    }
+                    return Ok(());
+                }
+            }
+            // In a block.
+            let close = self.buffer.find(CLOSE_TAG);
+            if self.skipping {
+                match close {
+                    Some(c) => {
+                        self.buffer.drain(..c + CLOSE_TAG.len());
+                        self.end_block();
+                        continue;
+                    }
+                    None => {
+                        let keep = partial_suffix_len(&self.buffer, CLOSE_TAG);
+                        self.buffer.drain(..self.buffer.len() - keep);
+                        return Ok(());
+                    }
+                }
+            }
+            let open = self.buffer.find(OPEN_TAG);
+            if let Some(o) = open
+                && close.is_none_or(|c| o < c)
+            {
+                // A nested open tag: drop this block, start a new one at the inner tag.
+                self.buffer.drain(..o + OPEN_TAG.len());
+                self.reset_json_state();
+                self.block_bytes = 0;
+                self.diagnostics.push(ModelTextError::NestedTag);
+                continue;
+            }
+            match close {
+                Some(c) => {
+                    let fragment: String = self.buffer.drain(..c).collect();
+                    self.buffer.drain(..CLOSE_TAG.len());
+                    let r = self.block_fragment(&fragment, out, first_err);
+                    let valid = self.found_valid_json_in_block;
+                    self.end_block();
+                    if let Err(e) = r {
+                        self.note_error(first_err, e);
+                    } else if !valid {
+                        self.note_error(
+                            first_err,
+                            ModelTextError::Parse(
+                                "No valid JSON object found in A2UI block.".to_owned(),
+                            ),
+                        );
+                    }
+                }
+                None => {
+                    // Hold back what may start the close tag (or a nested open tag).
+                    let keep = partial_suffix_len(&self.buffer, CLOSE_TAG)
+                        .max(partial_suffix_len(&self.buffer, OPEN_TAG));
+                    if keep < self.buffer.len() {
+                        let frag: String = self.buffer.drain(..self.buffer.len() - keep).collect();
+                        self.block_fragment(&frag, out, first_err)?;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    pub(super) fn block_fragment(
+        &mut self,
+        frag: &str,
+        out: &mut Vec<ResponsePart>,
+        first_err: &mut Option<ModelTextError>,
+    ) -> Result<(), ModelTextError> {
+        self.block_bytes += frag.len();
+        if self.block_bytes > self.limits.max_model_block_bytes {
+            let actual = self.block_bytes;
+            self.skipping = true;
+            self.reset_json_state();
+            return Err(ModelTextError::LimitExceeded {
+                what: "max_model_block_bytes",
+                limit: self.limits.max_model_block_bytes,
+                actual,
+            });
+        }
+        let r = self.process_json_chunk(frag, out, first_err);
+        if matches!(r, Err(ModelTextError::LimitExceeded { .. })) {
+            self.skipping = true;
+            self.reset_json_state();
+        }
+        r
+    }
+
+    pub(super) fn reset_json_state(&mut self) {
+        self.json_buffer.clear();
+        self.brace_stack.clear();
+        self.brace_count = 0;
+        self.in_top_level_list = false;
+        self.in_string = false;
+        self.string_escaped = false;
+        self.string_kind = StringKind::Key;
+        self.last_struct = b' ';
+        self.last_key.clear();
+        self.sniff_needed = false;
+        self.msg_types.clear();
+        self.found_valid_json_in_block = false;
+        self.rescan_watch();
+    }
+
+    pub(super) fn process_json_chunk(
+        &mut self,
+        chunk: &str,
+        out: &mut Vec<ResponsePart>,
+        first_err: &mut Option<ModelTextError>,
+    ) -> Result<(), ModelTextError> {
+        for ch in chunk.chars() {
+            let mut handled = false;
+            if !self.in_top_level_list {
+                if ch == '[' {
+                    if self.brace_count == 0 {
+                        self.in_top_level_list = true;
+                    }
+                    self.open(b'[');
+                    self.push('[');
+                    self.brace_count += 1;
+                    self.sniff_needed = true;
+                    handled = true;
+                } else {
+                    continue;
+                }
+            }
+            if !handled && self.in_string {
+                if self.string_escaped {
+                    self.string_escaped = false;
+                } else if ch == '\\' {
+                    self.string_escaped = true;
+                } else if ch == '"' {
+                    self.in_string = false;
+                    // A value or an element is complete (a key alone changes no parse).
+                    self.sniff_needed |= self.string_kind != StringKind::Key;
+                    self.last_struct = b'"';
+                }
+                if self.in_string && self.string_kind == StringKind::CuttableValue {
+                    self.sniff_needed = true;
+                }
+                if self.brace_count > 0 {
+                    self.push(ch);
+                }
+                handled = true;
+            }
+            if !handled {
+                match ch {
+                    '"' => {
+                        self.in_string = true;
+                        self.string_escaped = false;
+                        self.string_kind = self.kind_of_string_opening();
+                        // An opened cuttable value already parses (as an empty string).
+                        self.sniff_needed |= self.string_kind == StringKind::CuttableValue;
+                        if self.brace_count > 0 {
+                            self.push(ch);
+                        }
+                    }
+                    '{' => {
+                        if self.brace_count == 0 {
+                            self.msg_types.clear();
+                        }
+                        if self.brace_stack.len() >= self.limits.max_json_depth {
+                            return Err(ModelTextError::LimitExceeded {
+                                what: "max_json_depth",
+                                limit: self.limits.max_json_depth,
+                                actual: self.brace_stack.len() + 1,
+                            });
+                        }
+                        self.open(b'{');
+                        self.push('{');
+                        self.brace_count += 1;
+                    }
+                    '}' => {
+                        if let Some(o) = self.brace_stack.pop() {
+                            self.push('}');
+                            self.brace_count -= 1;
+                            if self.brace_count >= 0
+                                && let Err(e) = self.close_object(o, out)
+                            {
+                                // The message failed; the characters after it in this
+                                // chunk are still read.
+                                self.note_error(first_err, e);
+                            }
+                        }
+                    }
+                    '[' => {
+                        if self.brace_stack.len() >= self.limits.max_json_depth {
+                            return Err(ModelTextError::LimitExceeded {
+                                what: "max_json_depth",
+                                limit: self.limits.max_json_depth,
+                                actual: self.brace_stack.len() + 1,
+                            });
+                        }
+                        self.open(b'[');
+                        self.push('[');
+                        self.brace_count += 1;
+                    }
+                    ']' => {
+                        if self.brace_stack.last().is_some_and(|e| e.kind == b'[') {
+                            self.brace_stack.pop();
+                            self.push(']');
+                            self.brace_count -= 1;
+                            if self.brace_count == 0 {
+                                self.in_top_level_list = false;
+                            }
+                        }
+                    }
+                    ':' => {
+                        if self.brace_count > 0 {
+                            self.note_key();
+                            self.push(ch);
+                        }
+                    }
+                    _ => {
+                        if self.brace_count > 0 {
+                            self.push(ch);
+                        }
+                    }
+                }
+                if !ch.is_whitespace() && ch != '"' {
+                    // Structure, a number or a literal may change what a cut fragment
+                    // parses to; `:` and `,` do not (`fix_json` drops a trailing comma,
+                    // a trailing colon does not parse).
+                    if !matches!(ch, ':' | ',') {
+                        self.sniff_needed = true;
+                    }
+                    self.last_struct = u8::try_from(ch).unwrap_or(b'x');
+                }
+            }
+            if self.brace_count > 0 && matches!(ch, '"' | ':' | ',' | '}' | ']') {
+                self.sniff_metadata();
+            }
+        }
+        self.sniff_credit = self.sniff_credit.saturating_add(chunk.len());
+        if self.brace_count >= 1
+            && !self.json_buffer.is_empty()
+            && self.sniff_needed
+            && self.sniff_due()
+        {
+            self.sniff_needed = false;
+            self.sniff_partial_component();
+            if self.opts.sniff_data_model {
+                self.sniff_partial_data_model(out);
+            }
+        }
+        if self.topology_dirty {
+            self.content_dirty.clear();
+            self.yield_reachable(out, false, false)?;
+            self.topology_dirty = false;
+        } else if !self.content_dirty.is_empty() {
+            self.yield_changed(out)?;
+        }
+        Ok(())
+    }
+
+    /// Push an open object or list on the brace stack.
+    fn open(&mut self, kind: u8) {
+        self.brace_stack.push(Open {
+            kind,
+            start: self.json_buffer.len(),
+            keys: 0,
+            parsed_at: 0,
+            tried_at: 0,
+        });
+    }
+
+    /// At a `:` outside strings: the string before it is a key of the innermost object;
+    /// remember it (for the next string's kind) and mark the keys the later phases test.
+    fn note_key(&mut self) {
+        let body = self.json_buffer.trim_end();
+        let key = body
+            .strip_suffix('"')
+            .and_then(|b| b.rfind('"').and_then(|i| b.get(i + 1..)))
+            .unwrap_or_default();
+        let flag = match key {
+            "id" => KEY_ID,
+            "component" => KEY_COMPONENT,
+            k if MSG_V08.contains(&k) || MSG_V09.contains(&k) => KEY_MESSAGE,
+            _ => 0,
+        };
+        self.last_key.clear();
+        self.last_key.push_str(key);
+        if let Some(o) = self.brace_stack.last_mut()
+            && o.kind == b'{'
+        {
+            o.keys |= flag;
+        }
+    }
+
+    /// What a string opening now is: an object key, a property value (cuttable or not)
+    /// or a list element.
+    fn kind_of_string_opening(&self) -> StringKind {
+        match (self.last_struct, self.brace_stack.last().map(|o| o.kind)) {
+            (b':', _) if self.cuttable.contains(self.last_key.as_str()) => {
+                StringKind::CuttableValue
+            }
+            (b':', _) => StringKind::Value,
+            (b'{', _) | (b',', Some(b'{')) => StringKind::Key,
+            _ => StringKind::Element,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Prose and messages of `chunks` fed in order, then `finish`.
+    fn run(chunks: &[&str]) -> (String, Vec<Value>) {
+        let mut p = ModelTextParser::with_family(Family::V09);
+        let mut prose = String::new();
+        let mut msgs = Vec::new();
+        let mut take = |parts: Vec<ResponsePart>| {
+            for part in parts {
+                prose.push_str(&part.text);
+                msgs.extend(part.a2ui.unwrap_or_default());
+            }
+        };
+        for c in chunks {
+            take(p.feed_str(c).expect("chunk"));
+        }
+        take(p.finish().expect("finish"));
+        (prose, msgs)
+    }
+
+    #[test]
+    fn a_tag_split_at_every_byte_gives_the_same_parts() {
+        let text = concat!(
+            "Hi <b>there</b> a < b.",
+            r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}]</a2ui-json>"#,
+            " Bye <a2ui-j"
+        );
+        let (prose, msgs) = run(&[text]);
+        assert_eq!(prose, "Hi <b>there</b> a < b. Bye <a2ui-j");
+        assert_eq!(msgs.len(), 1);
+        assert_eq!(msgs[0]["createSurface"]["surfaceId"], "s");
+        for cut in 0..=text.len() {
+            let (a, b) = text.split_at(cut);
+            assert_eq!(run(&[a, b]), (prose.clone(), msgs.clone()), "cut at {cut}");
+        }
+        // And one byte at a time.
+        let bytes: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = bytes.iter().map(String::as_str).collect();
+        assert_eq!(run(&refs), (prose, msgs));
+    }
+
+    #[test]
+    fn a_utf8_sequence_split_at_every_byte_decodes_whole() {
+        let text = "é€😀 ok";
+        let bytes = text.as_bytes();
+        for cut in 0..=bytes.len() {
+            let mut carry = Vec::new();
+            let mut s = decode_utf8(&mut carry, &bytes[..cut]);
+            s.push_str(&decode_utf8(&mut carry, &bytes[cut..]));
+            assert_eq!(s, text, "cut at {cut}");
+            assert!(carry.is_empty());
+        }
+        // An invalid byte becomes U+FFFD; a sequence cut at the end stays carried.
+        let mut carry = Vec::new();
+        assert_eq!(decode_utf8(&mut carry, b"a\xffb\xe2\x82"), "a\u{FFFD}b");
+        assert_eq!(carry, b"\xe2\x82");
+        assert_eq!(decode_utf8(&mut carry, b"\xac"), "€");
+    }
+
+    #[test]
+    fn partial_suffix_len_finds_a_cut_tag() {
+        assert_eq!(partial_suffix_len("abc<a2u", OPEN_TAG), 4);
+        assert_eq!(partial_suffix_len("abc<", OPEN_TAG), 1);
+        assert_eq!(partial_suffix_len("abc", OPEN_TAG), 0);
+        // The whole tag is not a proper prefix.
+        assert_eq!(partial_suffix_len("x</a2ui-json>", CLOSE_TAG), 0);
+        assert_eq!(partial_suffix_len("x</a2ui-json", CLOSE_TAG), 11);
+    }
+
+    #[test]
+    fn the_string_state_survives_a_chunk_cut() {
+        // Braces and brackets inside a string, cut at every byte: one message, whole.
+        let text = r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "a{[\"}]", "catalogId": "c"}}]</a2ui-json>"#;
+        for cut in 0..=text.len() {
+            let (a, b) = text.split_at(cut);
+            let (_, msgs) = run(&[a, b]);
+            assert_eq!(msgs.len(), 1, "cut at {cut}");
+            assert_eq!(msgs[0]["createSurface"]["surfaceId"], "a{[\"}]");
+        }
+    }
+}

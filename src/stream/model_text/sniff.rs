@@ -1,0 +1,662 @@
+//! Phase 2, JSON tokenising and sniffing: the block's JSON buffer and what is tracked
+//! about it (watched keys, latest surface/root/version), closing complete objects,
+//! `fix_json` (closing a cut fragment the way the reference does) and the partial sniffing
+//! of components and data-model entries (the reference's `_fix_json`,
+//! `_sniff_partial_component`, `_sniff_partial_data_model`).
+
+use super::*;
+
+/// `changed_only`: whether the open component fragment `o` is re-read now (the JSON
+/// buffer being `now` bytes long). Until it was first held it is read at every chunk while
+/// small (so it is yielded as early as the reference yields it) and at every eighth of
+/// growth when large; afterwards once it grew by half. Either way the bytes re-parsed stay
+/// a constant multiple of the bytes received.
+pub(super) fn sniff_fragment_due(o: scan::Open, now: usize) -> bool {
+    let len = now.saturating_sub(o.start);
+    if o.parsed_at == 0 {
+        return len <= 256 || now.saturating_sub(o.tried_at).saturating_mul(8) >= len;
+    }
+    now.saturating_sub(o.parsed_at).saturating_mul(2) >= len
+}
+
+/// `"key"\s*:\s*"([^"]+)"` anchored at the start of `s`.
+pub(super) fn match_forward<'a>(s: &'a str, quoted_key: &str) -> Option<&'a str> {
+    let rest = s.strip_prefix(quoted_key)?.trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let rest = rest.strip_prefix('"')?;
+    let end = rest.find('"')?;
+    (end > 0).then(|| rest.get(..end)).flatten()
+}
+
+/// The value of the last complete `"key": "value"` in `buf` (the reference's
+/// `get_latest_value`).
+pub(super) fn latest_value(buf: &str, key: &str) -> Option<String> {
+    let quoted = format!("\"{key}\"");
+    let mut end = buf.len();
+    while let Some(i) = buf.get(..end).and_then(|b| b.rfind(&quoted)) {
+        if let Some(v) = buf.get(i..).and_then(|s| match_forward(s, &quoted)) {
+            return Some(v.to_owned());
+        }
+        end = i;
+    }
+    None
+}
+
+/// The value of a `"key": "value"` match ending exactly at the end of `buf`.
+pub(super) fn match_at_end(buf: &str, key: &str) -> Option<String> {
+    let body = buf.strip_suffix('"')?;
+    let open = body.rfind('"')?;
+    let value = body.get(open + 1..)?;
+    if value.is_empty() {
+        return None;
+    }
+    let before = body.get(..open)?.trim_end().strip_suffix(':')?.trim_end();
+    before.strip_suffix(key).map(|_| value.to_owned())
+}
+
+impl ModelTextParser {
+    pub(super) fn push(&mut self, c: char) {
+        self.json_buffer.push(c);
+        if c == ':' || c == '"' {
+            for (i, w) in WATCH.iter().enumerate() {
+                if !self.watch[i] && w.ends_with(c) && self.json_buffer.ends_with(w) {
+                    self.watch[i] = true;
+                }
+            }
+        }
+        if c == '"' {
+            if self.json_buffer.ends_with(WATCH[W_COMPONENTS]) {
+                self.components_at = Some(self.json_buffer.len() - WATCH[W_COMPONENTS].len());
+            }
+            if let Some(v) = match_at_end(&self.json_buffer, "\"surfaceId\"") {
+                self.latest_surface = Some(v);
+            }
+            if let Some(v) = match_at_end(&self.json_buffer, "\"root\"") {
+                self.latest_root = Some(v);
+            }
+            if let Some(v) = match_at_end(&self.json_buffer, "\"version\"") {
+                self.latest_version = Some(v);
+            }
+        }
+    }
+
+    pub(super) fn rescan_watch(&mut self) {
+        for (i, w) in WATCH.iter().enumerate() {
+            self.watch[i] = self.json_buffer.contains(w);
+        }
+        self.latest_surface = latest_value(&self.json_buffer, "surfaceId");
+        self.latest_root = latest_value(&self.json_buffer, "root");
+        self.latest_version = latest_value(&self.json_buffer, "version");
+        self.components_at = self.json_buffer.rfind(WATCH[W_COMPONENTS]);
+    }
+
+    pub(super) fn truncate_json(&mut self, at: usize) {
+        self.json_buffer.truncate(at);
+        self.rescan_watch();
+    }
+
+    pub(super) fn drop_json_prefix(&mut self, n: usize) {
+        self.json_buffer.drain(..n.min(self.json_buffer.len()));
+        for e in &mut self.brace_stack {
+            e.start = e.start.saturating_sub(n);
+        }
+        self.rescan_watch();
+    }
+
+    pub(super) fn sniff_metadata(&mut self) {
+        if self.family.is_none() {
+            if self.watch[W_VERSION] {
+                self.set_family(Family::V09);
+            } else if self.watch[..4].iter().any(|b| *b) {
+                self.set_family(Family::V08);
+            }
+        }
+        // Each value is copied only when it changes (this runs at every structural
+        // character).
+        if let Some(v) = &self.latest_version
+            && (v.starts_with("v0.9") || v.starts_with("v1") || v.starts_with("1."))
+            && *v != self.version_tag
+        {
+            self.version_tag = v.clone();
+        }
+        if self.surface_id != self.latest_surface || self.unbound_root_id.is_some() {
+            self.set_surface_id(self.latest_surface.clone());
+        }
+        if let Some(r) = &self.latest_root {
+            let current = match &self.surface_id {
+                Some(s) => self.root_ids.get(s),
+                None => self.unbound_root_id.as_ref(),
+            };
+            if current != Some(r) {
+                self.set_root_id(Some(r.clone()));
+            }
+        }
+        match self.fam() {
+            Family::V08 => {
+                for (i, t) in MSG_V08.iter().enumerate() {
+                    if self.watch[i] {
+                        self.add_msg_type(t);
+                    }
+                }
+            }
+            Family::V09 => {
+                for (i, t) in MSG_V09.iter().enumerate() {
+                    if self.watch[4 + i] {
+                        self.add_msg_type(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether to sniff now: always on small buffers (the reference's behaviour); on big
+    /// ones once enough new bytes paid for a re-parse of the open fragments.
+    /// Whether to sniff now: always on small buffers (the reference's behaviour); on big
+    /// ones once enough new bytes (`sniff_credit`) paid for a re-parse of the open
+    /// fragments.
+    pub(super) fn sniff_due(&mut self) -> bool {
+        if self.opts.changed_only {
+            // Each fragment is throttled on its own (`sniff_partial_component`).
+            return true;
+        }
+        let len = self.json_buffer.len();
+        if len <= SNIFF_EXACT_BYTES || self.sniff_credit.saturating_mul(16) >= len {
+            self.sniff_credit = 0;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(super) fn close_object(
+        &mut self,
+        open: scan::Open,
+        out: &mut Vec<ResponsePart>,
+    ) -> Result<(), ModelTextError> {
+        let start = open.start;
+        let only_list =
+            self.brace_stack.len() == 1 && self.brace_stack.first().is_some_and(|e| e.kind == b'[');
+        let is_top_level = self.brace_stack.is_empty() || (self.in_top_level_list && only_list);
+        // Only a component (`id` and `component` keys), a message (a message key, or at
+        // the top level) or the block's first valid object can change anything: other
+        // objects (the values nested in components) are not parsed on their own.
+        let could_be_component =
+            open.keys & (scan::KEY_ID | scan::KEY_COMPONENT) == scan::KEY_ID | scan::KEY_COMPONENT;
+        if !(could_be_component
+            || open.keys & scan::KEY_MESSAGE != 0
+            || is_top_level
+            || !self.found_valid_json_in_block)
+        {
+            return Ok(());
+        }
+        let Some(frag) = self.json_buffer.get(start..) else {
+            return Ok(());
+        };
+        if !(frag.starts_with('{') && frag.ends_with('}')) {
+            return Ok(());
+        }
+        let frag_len = frag.len();
+        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(frag) else {
+            return Ok(());
+        };
+        self.found_valid_json_in_block = true;
+        let is_protocol = self.in_top_level_list && self.is_protocol_msg(&obj);
+        let is_comp = truthy(obj.get("id")) && truthy(obj.get("component"));
+        let clear =
+            self.brace_count == 0 || (self.in_top_level_list && self.brace_stack.len() == 1);
+        let r = if is_comp {
+            self.handle_partial_component(Value::Object(obj))
+        } else if is_top_level || is_protocol {
+            let sid = self.surface_id.clone();
+            let obj = Value::Object(obj);
+            match self.handle_complete_object(obj.clone(), sid, out) {
+                Ok(false) => self.yield_messages(vec![obj], out, true),
+                other => other.map(drop),
+            }
+        } else {
+            Ok(())
+        };
+        // A failed message leaves the buffer as a handled one does.
+        if clear {
+            if only_list {
+                self.truncate_json(start);
+            } else {
+                self.drop_json_prefix(frag_len);
+            }
+        }
+        r
+    }
+
+    pub(super) fn fix_json(&self, fragment: &str) -> String {
+        let fixed = fragment.trim_end();
+        if fixed.is_empty() {
+            return String::new();
+        }
+        let mut stack: Vec<u8> = Vec::new();
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut last_quote = None;
+        for (i, c) in fixed.char_indices() {
+            if escaped {
+                escaped = false;
+                continue;
+            }
+            match c {
+                '\\' => escaped = true,
+                '"' => {
+                    in_string = !in_string;
+                    if in_string {
+                        last_quote = Some(i);
+                    }
+                }
+                '{' | '[' if !in_string => stack.push(c as u8),
+                '}' | ']' if !in_string => {
+                    stack.pop();
+                }
+                _ => {}
+            }
+        }
+        let mut fixed = fixed.to_owned();
+        if in_string && stack.last() == Some(&b'[') {
+            // A string cut inside an array (a child id being written): drop the element
+            // instead of closing it. The reference closes it, which turns `"day1-i0` of
+            // `"day1-i0-t"` into a reference to a wrong (even the same) component.
+            fixed.truncate(last_quote.unwrap_or(0));
+            in_string = false;
+        }
+        if in_string {
+            let lq = last_quote.unwrap_or(0);
+            let prefix = fixed.get(..lq).unwrap_or_default().trim_end();
+            if prefix.ends_with(':')
+                && let Some(key) = key_before_colon(prefix)
+            {
+                if !self.cuttable.contains(key) {
+                    return String::new();
+                }
+                if key == "valueString" {
+                    let val = fixed.get(lq + 1..).unwrap_or_default();
+                    if val.starts_with("http://")
+                        || val.starts_with("https://")
+                        || val.starts_with("data:")
+                        || val.starts_with('/')
+                    {
+                        return String::new();
+                    }
+                    let tail_start = prefix.char_indices().rev().nth(199).map_or(0, |(i, _)| i);
+                    let tail = prefix.get(tail_start..).unwrap_or_default();
+                    if let Some(dk) = latest_value(tail, "key") {
+                        let dk = dk.to_lowercase();
+                        if ["url", "link", "src", "href", "image"]
+                            .iter()
+                            .any(|k| dk.contains(k))
+                        {
+                            return String::new();
+                        }
+                    }
+                }
+            }
+            fixed.push('"');
+        }
+        let t = fixed.trim_end().len();
+        fixed.truncate(t);
+        if fixed.ends_with(',') {
+            fixed.pop();
+            let t = fixed.trim_end().len();
+            fixed.truncate(t);
+        }
+        while let Some(o) = stack.pop() {
+            fixed.push(if o == b'{' { '}' } else { ']' });
+        }
+        fixed
+    }
+
+    pub(super) fn parse_fixed(&self, raw: &str, fallback: bool) -> Option<Value> {
+        let fixed = self.fix_json(raw);
+        if let Ok(v) = serde_json::from_str::<Value>(&fixed) {
+            return Some(v);
+        }
+        if !fallback {
+            return None;
+        }
+        let mut trimmed = raw;
+        while let Some(i) = trimmed.rfind(',') {
+            trimmed = trimmed.get(..i).unwrap_or_default();
+            let f = self.fix_json(trimmed);
+            if !f.is_empty()
+                && let Ok(v) = serde_json::from_str::<Value>(&f)
+            {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Where the open objects having all of the `keys` flags start, innermost first.
+    pub(super) fn open_fragments(&self, keys: u8) -> Vec<usize> {
+        self.brace_stack
+            .iter()
+            .rev()
+            .filter(|e| e.kind == b'{' && e.keys & keys == keys)
+            .map(|e| e.start)
+            .collect()
+    }
+
+    pub(super) fn sniff_partial_component(&mut self) {
+        if !self.watch[W_COMPONENTS] {
+            return;
+        }
+        // Only objects opened inside the components array can be components; the message
+        // objects around it (the largest fragments) are not re-parsed at every chunk.
+        // Only objects with `id` and `component` keys can parse to components.
+        let floor = self.components_at.unwrap_or(0);
+        let want = scan::KEY_ID | scan::KEY_COMPONENT;
+        let now = self.json_buffer.len();
+        for i in (0..self.brace_stack.len()).rev() {
+            let Some(o) = self.brace_stack.get(i).copied() else {
+                continue;
+            };
+            if o.kind != b'{' || o.keys & want != want {
+                continue;
+            }
+            if o.start < floor {
+                break;
+            }
+            if self.opts.changed_only && !sniff_fragment_due(o, now) {
+                continue;
+            }
+            if let Some(e) = self.brace_stack.get_mut(i) {
+                e.tried_at = now;
+            }
+            let Some(raw) = self.json_buffer.get(o.start..).filter(|r| !r.is_empty()) else {
+                continue;
+            };
+            let Some(obj) = self.parse_fixed(raw, false) else {
+                continue;
+            };
+            if obj.is_object() && truthy(obj.get("id")) && truthy(obj.get("component")) {
+                let ok = match obj.get("component") {
+                    Some(Value::String(_)) => true,
+                    Some(Value::Object(o)) => !o.is_empty(),
+                    _ => false,
+                };
+                if ok {
+                    let id = obj.get("id").and_then(Value::as_str).map(str::to_owned);
+                    // Errors here are the component-count limit; the complete object
+                    // reports it when it closes.
+                    let _ = self.handle_partial_component(obj);
+                    if let Some(id) = id
+                        && self.seen_components.contains_key(&id)
+                        && let Some(e) = self.brace_stack.get_mut(i)
+                    {
+                        e.parsed_at = now;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn sniff_partial_data_model(&mut self, out: &mut Vec<ResponsePart>) {
+        let fam = self.fam();
+        let (watch, key) = match fam {
+            Family::V08 => (W_DMU08, "dataModelUpdate"),
+            Family::V09 => (W_DMU09, "updateDataModel"),
+        };
+        if !self.watch[watch] {
+            return;
+        }
+        // Only a message object (`dataModelUpdate`/`updateDataModel` key) yields entries.
+        for start in self.open_fragments(scan::KEY_MESSAGE) {
+            let Some(raw) = self.json_buffer.get(start..).filter(|r| !r.is_empty()) else {
+                continue;
+            };
+            let Some(obj) = self.parse_fixed(raw, true) else {
+                continue;
+            };
+            let Some(dm) = obj.get(key).and_then(Value::as_object) else {
+                continue;
+            };
+            match fam {
+                Family::V08 => self.sniffed_dm_v08(dm, out),
+                Family::V09 => self.sniffed_dm_v09(dm, out),
+            }
+        }
+    }
+
+    pub(super) fn sniffed_dm_v08(&mut self, dm: &Map<String, Value>, out: &mut Vec<ResponsePart>) {
+        let Some(raw_contents) = dm.get("contents") else {
+            return;
+        };
+        let contents = parse_contents_to_dict(raw_contents);
+        if contents.is_empty() {
+            return;
+        }
+        let changed = contents
+            .iter()
+            .any(|(k, v)| self.yielded_data_model.get(k) != Some(v));
+        if !changed {
+            return;
+        }
+        let sid = dm
+            .get("surfaceId")
+            .filter(|v| truthy(Some(v)))
+            .cloned()
+            .or_else(|| self.surface_id.clone().map(Value::String))
+            .unwrap_or_else(|| json!("default"));
+        let delta_contents = match raw_contents {
+            Value::Array(entries) => {
+                let mut kept = Vec::new();
+                let mut seen = HashSet::new();
+                for e in entries.iter().rev() {
+                    let Some(k) = e
+                        .get("key")
+                        .and_then(Value::as_str)
+                        .filter(|_| e.is_object())
+                    else {
+                        continue;
+                    };
+                    if !k.is_empty() && contents.contains_key(k) && seen.insert(k.to_owned()) {
+                        kept.insert(0, e.clone());
+                    }
+                }
+                Value::Array(prune_incomplete_entries(kept))
+            }
+            _ => {
+                let delta: Map<String, Value> = contents
+                    .iter()
+                    .filter(|(k, v)| self.yielded_data_model.get(*k) != Some(*v))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                Value::Object(delta)
+            }
+        };
+        let mut payload = Map::new();
+        payload.insert("surfaceId".into(), sid);
+        payload.insert("contents".into(), delta_contents);
+        if let Some(p) = dm.get("path") {
+            payload.insert("path".into(), p.clone());
+        }
+        let msg = json!({ "dataModelUpdate": payload });
+        let _ = self.yield_messages(vec![msg], out, false);
+        for (k, v) in contents {
+            self.yielded_data_model.insert(k, v);
+        }
+    }
+
+    pub(super) fn sniffed_dm_v09(&mut self, dm: &Map<String, Value>, out: &mut Vec<ResponsePart>) {
+        let Some(value_map) = dm.get("value").and_then(Value::as_object) else {
+            return;
+        };
+        let delta: Map<String, Value> = value_map
+            .iter()
+            .filter(|(k, v)| self.yielded_data_model.get(*k) != Some(*v))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if delta.is_empty() {
+            return;
+        }
+        let sid = dm
+            .get("surfaceId")
+            .filter(|v| truthy(Some(v)))
+            .cloned()
+            .or_else(|| self.surface_id.clone().map(Value::String))
+            .unwrap_or_else(|| json!("default"));
+        let msg = json!({
+            "version": self.version_tag,
+            "updateDataModel": { "surfaceId": sid, "value": delta.clone() },
+        });
+        let _ = self.yield_messages(vec![msg], out, false);
+        for (k, v) in delta {
+            self.yielded_data_model.insert(k, v);
+        }
+    }
+}
+
+pub(super) fn parse_contents_to_dict(raw: &Value) -> Map<String, Value> {
+    match raw {
+        Value::Object(o) => o.clone(),
+        Value::Array(entries) => {
+            let mut res = Map::new();
+            for e in entries {
+                let Some(o) = e.as_object() else { continue };
+                let key = o.get("key");
+                let mut val = ["value", "valueString", "valueNumber", "valueBoolean"]
+                    .iter()
+                    .find_map(|k| o.get(*k))
+                    .cloned()
+                    .filter(|v| !v.is_null());
+                if val.is_none()
+                    && let Some(m) = o.get("valueMap")
+                {
+                    val = Some(Value::Object(parse_contents_to_dict(m)));
+                }
+                if let (Some(Value::String(k)), Some(v)) = (key, val)
+                    && !k.is_empty()
+                {
+                    res.insert(k.clone(), v);
+                }
+            }
+            res
+        }
+        _ => Map::new(),
+    }
+}
+
+pub(super) fn prune_incomplete_entries(entries: Vec<Value>) -> Vec<Value> {
+    let mut pruned = Vec::new();
+    for mut e in entries {
+        let Some(o) = e.as_object_mut() else {
+            pruned.push(e);
+            continue;
+        };
+        let mut has_val = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .any(|k| o.contains_key(*k));
+        if let Some(Value::Array(vm)) = o.get("valueMap").cloned() {
+            let was_empty = vm.is_empty();
+            let p = prune_incomplete_entries(vm);
+            if p.is_empty() && !was_empty {
+                o.remove("valueMap");
+            } else {
+                o.insert("valueMap".into(), Value::Array(p));
+                has_val = true;
+            }
+        }
+        if has_val && o.contains_key("key") {
+            pruned.push(e);
+        }
+    }
+    pruned
+}
+
+pub(super) fn key_before_colon(prefix: &str) -> Option<&str> {
+    let body = prefix.strip_suffix(':')?.trim_end().strip_suffix('"')?;
+    let open = body.rfind('"')?;
+    body.get(open + 1..).filter(|k| !k.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fix(fragment: &str) -> String {
+        ModelTextParser::with_family(Family::V09).fix_json(fragment)
+    }
+
+    #[test]
+    fn fix_json_closes_every_open_bracket_shape() {
+        let cases = [
+            ("{", "{}"),
+            ("[", "[]"),
+            ("[{", "[{}]"),
+            (r#"{"a": ["#, r#"{"a": []}"#),
+            (r#"{"a": [1, {"b": [2"#, r#"{"a": [1, {"b": [2]}]}"#),
+            (r#"[{"a": {"b": [1, 2"#, r#"[{"a": {"b": [1, 2]}}]"#),
+            (r#"{"a": 1,"#, r#"{"a": 1}"#),
+            (r#"{"a": [1, "#, r#"{"a": [1]}"#),
+            // A cuttable string is closed; brackets inside it are not counted.
+            (r#"{"text": "a [ { b"#, r#"{"text": "a [ { b"}"#),
+            (r#"{"text": "say \"hi"#, r#"{"text": "say \"hi"}"#),
+            // A child id cut inside a list is dropped, not closed.
+            (r#"{"children": ["a", "b"#, r#"{"children": ["a"]}"#),
+            (r#"{"children": ["b"#, r#"{"children": []}"#),
+        ];
+        for (cut, want) in cases {
+            let got = fix(cut);
+            assert_eq!(got, want, "{cut}");
+            assert!(serde_json::from_str::<Value>(&got).is_ok(), "{got}");
+        }
+    }
+
+    #[test]
+    fn fix_json_refuses_a_cut_atomic_string() {
+        // Ids, paths and URLs are never yielded cut.
+        assert_eq!(fix(r#"{"id": "ro"#), "");
+        assert_eq!(fix(r#"{"path": "/a/b"#), "");
+        assert_eq!(fix(r#"{"valueString": "https://exa"#), "");
+        assert_eq!(fix(r#"{"key": "imageUrl", "valueString": "pic"#), "");
+        assert_eq!(
+            fix(r#"{"valueString": "plain te"#),
+            r#"{"valueString": "plain te"}"#
+        );
+        assert_eq!(fix("   "), "");
+    }
+
+    #[test]
+    fn value_matchers_read_complete_pairs_only() {
+        assert_eq!(
+            match_at_end(r#"{"surfaceId": "s1""#, "\"surfaceId\""),
+            Some("s1".to_owned())
+        );
+        assert_eq!(match_at_end(r#"{"surfaceId": "s1"#, "\"surfaceId\""), None);
+        assert_eq!(match_at_end(r#"{"other": "s1""#, "\"surfaceId\""), None);
+        assert_eq!(
+            latest_value(r#"{"root": "a"}, {"root": "b"}, {"root": "#, "root"),
+            Some("b".to_owned())
+        );
+        assert_eq!(latest_value(r#"{"root": ""}"#, "root"), None);
+        assert_eq!(key_before_colon(r#"{"text":"#), Some("text"));
+        assert_eq!(key_before_colon(r#"{"text""#), None);
+    }
+
+    #[test]
+    fn data_model_entries_are_pruned_until_complete() {
+        let entries = serde_json::json!([
+            {"key": "a", "valueString": "x"},
+            {"key": "b"},
+            {"key": "m", "valueMap": [{"key": "c"}]},
+        ]);
+        let pruned = prune_incomplete_entries(entries.as_array().cloned().unwrap_or_default());
+        assert_eq!(
+            pruned,
+            vec![serde_json::json!({"key": "a", "valueString": "x"})]
+        );
+        let dict = parse_contents_to_dict(&serde_json::json!([
+            {"key": "a", "valueNumber": 1},
+            {"key": "m", "valueMap": [{"key": "c", "valueBoolean": true}]},
+        ]));
+        assert_eq!(
+            Value::Object(dict),
+            serde_json::json!({"a": 1, "m": {"c": true}})
+        );
+    }
+}

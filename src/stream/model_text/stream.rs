@@ -1,0 +1,176 @@
+//! Driving a [`ModelTextParser`] into a surface store: the host feeds model text, the
+//! messages (complete and partial) are applied as they complete, and the prose comes back.
+
+use serde_json::{Map, Value};
+
+use super::{Family, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, check};
+use crate::error::A2uiError;
+use crate::limits::Limits;
+use crate::model::SurfaceStore;
+
+/// What feeding model text produced, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelTextEvent {
+    /// Prose for the host to show (a piece of it: concatenate the pieces).
+    Text(String),
+    /// An A2UI message that was applied (a partial `updateComponents`/`surfaceUpdate`
+    /// carries the components complete and reachable so far, with placeholders).
+    Applied(Value),
+    /// A message the surface store rejected.
+    Rejected(A2uiError),
+    /// The model text itself was at fault (bad JSON, a limit, an unterminated block…).
+    Error(ModelTextError),
+}
+
+/// A model answer being streamed into surfaces. The host owns it and feeds it through
+/// [`crate::Renderer::feed_model_text`] (or [`Self::feed`] with any apply function).
+#[derive(Debug)]
+pub struct ModelTextStream {
+    parser: ModelTextParser,
+}
+
+fn schema_components(text: &str) -> Map<String, Value> {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| v.get("components").and_then(Value::as_object).cloned())
+        .unwrap_or_default()
+}
+
+impl ModelTextOptions {
+    /// The options a [`ModelTextStream`] uses: the basic catalogs' reference and required
+    /// properties (v0.9 basic, and the v0.8 standard catalog when the family turns out to
+    /// be v0.8), partial messages with only what changed (`changed_only`).
+    pub fn basic(family: Option<Family>) -> Self {
+        let v09 = schema_components(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/schemas/v0_9_catalogs_basic/catalog.json"
+        )));
+        let v08 = schema_components(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/schemas/v0_8_json/standard_catalog_definition.json"
+        )));
+        let v08 = check::catalog_components(
+            Family::V08,
+            None,
+            Some(&Value::Object({
+                let mut m = Map::new();
+                m.insert("components".into(), Value::Object(v08));
+                m
+            })),
+        );
+        ModelTextOptions {
+            family,
+            components: v09,
+            v08_components: Some(v08),
+            changed_only: true,
+            ..ModelTextOptions::default()
+        }
+    }
+
+    /// Add a host catalog's definition (a catalog JSON with `components`, as served to
+    /// agents): its components' reference and required properties join those known
+    /// (replacing a basic component of the same name), so a host component too waits for
+    /// its required properties.
+    pub fn add_catalog_definition(&mut self, definition: &Value) {
+        if let Some(c) = definition.get("components").and_then(Value::as_object) {
+            for (name, schema) in c {
+                self.components.insert(name.clone(), schema.clone());
+                if let Some(v08) = self.v08_components.as_mut() {
+                    v08.insert(name.clone(), schema.clone());
+                }
+            }
+        }
+    }
+}
+
+impl ModelTextStream {
+    /// A stream that detects the family from the text and knows the basic catalogs'
+    /// reference and required properties.
+    pub fn new(limits: Limits) -> Self {
+        Self::with_family(None, limits)
+    }
+
+    /// [`Self::new`] with the family fixed (`None` detects it).
+    pub fn with_family(family: Option<Family>, limits: Limits) -> Self {
+        Self {
+            parser: ModelTextParser::new(ModelTextOptions::basic(family), limits),
+        }
+    }
+
+    /// A stream around a configured parser.
+    pub fn from_parser(parser: ModelTextParser) -> Self {
+        Self { parser }
+    }
+
+    /// The parser.
+    pub fn parser(&self) -> &ModelTextParser {
+        &self.parser
+    }
+
+    /// Placeholders the messages applied so far no longer refer to, as `(surface id,
+    /// component id)`: a host that applies the messages to its own store through
+    /// [`Self::feed`] removes them after each call ([`crate::Renderer::feed_model_text`]
+    /// does, see [`Self::retire_placeholders`]). Drained by this call.
+    pub fn take_retired(&mut self) -> Vec<(String, String)> {
+        self.parser.take_retired_placeholders()
+    }
+
+    /// Remove the placeholders of [`Self::take_retired`] from `store`.
+    pub fn retire_placeholders(&mut self, store: &mut SurfaceStore) {
+        for (sid, id) in self.take_retired() {
+            if let Some(s) = store.surface_mut(&sid)
+                && s.components.remove(&id).is_some()
+            {
+                s.components_revision += 1;
+            }
+        }
+    }
+
+    /// Feed a chunk of model text (cut anywhere); each completed message goes through
+    /// `apply` in order.
+    pub fn feed(
+        &mut self,
+        chunk: &[u8],
+        apply: impl FnMut(Value) -> Result<(), A2uiError>,
+    ) -> Vec<ModelTextEvent> {
+        let r = self.parser.feed(chunk);
+        self.events(r, apply)
+    }
+
+    /// The end of the answer: flushes held-back prose, reports an unterminated block.
+    pub fn finish(
+        &mut self,
+        apply: impl FnMut(Value) -> Result<(), A2uiError>,
+    ) -> Vec<ModelTextEvent> {
+        let r = self.parser.finish();
+        self.events(r, apply)
+    }
+
+    fn events(
+        &mut self,
+        r: Result<Vec<ResponsePart>, ModelTextError>,
+        mut apply: impl FnMut(Value) -> Result<(), A2uiError>,
+    ) -> Vec<ModelTextEvent> {
+        let mut out = Vec::new();
+        for d in self.parser.take_diagnostics() {
+            out.push(ModelTextEvent::Error(d));
+        }
+        match r {
+            Ok(parts) => {
+                for p in parts {
+                    if !p.text.is_empty() {
+                        out.push(ModelTextEvent::Text(p.text));
+                    }
+                    for m in p.a2ui.into_iter().flatten() {
+                        match apply(m.clone()) {
+                            Ok(()) => out.push(ModelTextEvent::Applied(m)),
+                            Err(e) => out.push(ModelTextEvent::Rejected(e)),
+                        }
+                    }
+                }
+            }
+            Err(e) => out.push(ModelTextEvent::Error(e)),
+        }
+        out
+    }
+}
