@@ -41,7 +41,8 @@ fn table_surface(n: usize) -> Renderer {
         &mut doc,
         &components(
             "t",
-            vec![json!({"id": "root", "component": "Table", "label": "Orders", "height": 520,
+            vec![
+                json!({"id": "root", "component": "Table", "label": "Orders", "height": 520,
                 "rows": {"path": "/rows"}, "rowKey": "id", "selection": {"path": "/selected"},
                 "sort": {"path": "/sort"},
                 "columns": [
@@ -50,7 +51,8 @@ fn table_surface(n: usize) -> Renderer {
                     {"key": "qty", "label": "Qty", "format": "number"},
                     {"key": "price", "label": "Price", "format": "currency", "currency": "EUR"},
                     {"key": "share", "label": "Share", "format": "percent"}
-                ]})],
+                ]}),
+            ],
         ),
     );
     let rows: Vec<Value> = (0..n)
@@ -62,7 +64,11 @@ fn table_surface(n: usize) -> Renderer {
     line(&mut doc, &data("t", "/rows", Value::Array(rows)));
     line(
         &mut doc,
-        &data("t", "/sort", json!({"key": "qty", "direction": "descending"})),
+        &data(
+            "t",
+            "/sort",
+            json!({"key": "qty", "direction": "descending"}),
+        ),
     );
     renderer(&doc)
 }
@@ -74,9 +80,11 @@ fn chart_surface(n: usize) -> Renderer {
         &mut doc,
         &components(
             "c",
-            vec![json!({"id": "root", "component": "Chart", "kind": "line", "title": "Signal",
+            vec![
+                json!({"id": "root", "component": "Chart", "kind": "line", "title": "Signal",
                 "xAxisTitle": "t", "yAxisTitle": "v", "height": 400,
-                "series": [{"label": "Signal", "values": {"path": "/v"}}]})],
+                "series": [{"label": "Signal", "values": {"path": "/v"}}]}),
+            ],
         ),
     );
     let values: Vec<Value> = (0..n)
@@ -139,8 +147,18 @@ fn compare(
                 });
             },
         );
-        summary("extended", &format!("{name}: frame({n} {unit}) us"), us(p.a), None);
-        summary("extended", &format!("{name}: frame({n0} {unit}) us"), us(p.b), None);
+        summary(
+            "extended",
+            &format!("{name}: frame({n} {unit}) us"),
+            us(p.a),
+            None,
+        );
+        summary(
+            "extended",
+            &format!("{name}: frame({n0} {unit}) us"),
+            us(p.b),
+            None,
+        );
         summary(
             "extended",
             &format!("{name}: frame({n}) / frame({n0})"),
