@@ -422,6 +422,9 @@ fn sort_arrow(ui: &egui::Ui, rect: egui::Rect, descending: bool, color: egui::Co
 }
 
 impl ComponentRenderer for Table {
+    // One pass over header, body and the clicks they collected; split it when the table
+    // grows more features.
+    #[allow(clippy::too_many_lines)]
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let columns = Self::columns(cx);
         let label = cx.string("label");
