@@ -513,27 +513,6 @@ impl ComponentRenderer for Chart {
                 egui_plot::HoverPosition::Elsewhere { .. } => None,
             });
         if !labels.is_empty() {
-            // One mark per category (every k-th when there are many), all of one strength.
-            let every = labels.len().div_ceil(12).max(1);
-            #[allow(clippy::cast_precision_loss)]
-            let step = every as f64;
-            #[allow(clippy::cast_precision_loss)]
-            let last = labels.len().saturating_sub(1) as f64;
-            plot = plot.x_grid_spacer(move |input| {
-                let (lo, hi) = input.bounds;
-                let lo = (lo.max(0.0) / step).ceil() * step;
-                let hi = hi.min(last);
-                let mut marks = Vec::new();
-                let mut v = lo;
-                while v <= hi && marks.len() < 200 {
-                    marks.push(egui_plot::GridMark {
-                        value: v,
-                        step_size: step,
-                    });
-                    v += step;
-                }
-                marks
-            });
             plot = plot.x_axis_formatter(move |mark, _| {
                 let v = mark.value;
                 if v.fract().abs() > 1e-9 || v < 0.0 {
