@@ -70,6 +70,8 @@ pub mod catalog;
 pub mod conformance;
 mod error;
 pub mod eval;
+#[cfg(feature = "extended")]
+pub mod extended;
 mod limits;
 pub mod mcp;
 pub mod model;

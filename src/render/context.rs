@@ -1049,6 +1049,17 @@ impl ComponentContext<'_, '_> {
         false
     }
 
+    /// [`Self::fire_action`] with its context resolved at another data scope: a
+    /// component that draws items of a collection itself (a table row) fires its action
+    /// for one item, whose fields the action's `{"path"}`s then name relatively. The
+    /// action event carries that scope.
+    pub fn fire_action_at(&mut self, scope: &str) -> bool {
+        let saved = std::mem::replace(&mut self.scope, scope.to_owned());
+        let fired = self.fire_action();
+        self.scope = saved;
+        fired
+    }
+
     /// Ask the host to open a URL after a user gesture. The renderer's
     /// [`UrlPolicy`](crate::url_policy::UrlPolicy) decides (by default: `http`/`https`
     /// only, and only when this frame's input holds a click, a key press or an

@@ -40,6 +40,11 @@ pub const GROUPS: &[GalleryGroup] = &[
         open: true,
     },
     GalleryGroup {
+        name: "Extended catalog",
+        folder: "extended",
+        open: true,
+    },
+    GalleryGroup {
         name: "Official v0.9",
         folder: "official/v0_9",
         open: true,
@@ -84,11 +89,13 @@ pub struct Sample {
     pub data: SampleData,
 }
 
-/// The viewer's catalog: the basic catalog plus `Gauge`, served under [`SHOWCASE_CATALOG`].
+/// The viewer's catalog: the basic catalog plus `Gauge`, served under [`SHOWCASE_CATALOG`],
+/// and the extended catalog (`egui_a2ui::extended`, its own id).
 #[must_use]
 pub fn catalog() -> Catalog {
     let mut c = Catalog::basic().with_catalog_id(SHOWCASE_CATALOG, Version::V0_9);
     c.register("Gauge", gauge);
+    egui_a2ui::extended::register(&mut c);
     c
 }
 

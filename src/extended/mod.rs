@@ -1,0 +1,141 @@
+//! The `extended` catalog (feature `extended`): `Table`, `Chart`, `Rating`, `DateRange`,
+//! `TimePicker`, `ColorPicker`, `Progress`, `Badge` and `Chip`, under a catalog id of this
+//! project's own ([`CATALOG_ID`]), beside every basic component.
+//!
+//! A host opts in with one call:
+//!
+//! ```
+//! let catalog = egui_a2ui::extended::catalog(); // the basic catalog plus the extended one
+//! # let _ = catalog;
+//! let mut mine = egui_a2ui::Catalog::basic();
+//! egui_a2ui::extended::register(&mut mine); // or add it to a catalog of one's own
+//! assert!(mine.catalog_ids().any(|id| id == egui_a2ui::extended::CATALOG_ID));
+//! ```
+//!
+//! The agent is told about the components by the catalog definition
+//! ([`DEFINITION`], the file `catalogs/extended/v1/catalog.json` in the repository), in the
+//! official catalog format: give it to the agent in its prompt (or inline in the
+//! capabilities where the agent accepts inline catalogs). A surface that uses them is
+//! created with `"catalogId": CATALOG_ID`; the basic components stay available under it.
+//!
+//! The module is written as a host's own catalog would be: it uses only the crate's public
+//! component API ([`ComponentContext`](crate::ComponentContext),
+//! [`Catalog::register_with`](crate::Catalog::register_with),
+//! [`ComponentTraits`](crate::catalog::ComponentTraits), [`Style`](crate::Style), the
+//! formatting functions through [`EvalContext`](crate::eval::EvalContext)), so it doubles as
+//! the worked example of one.
+//!
+//! # Bounds
+//!
+//! Every size an agent controls is capped, over the cap a typed `LIMIT_EXCEEDED` error
+//! goes to the agent (once) and the component draws what fits:
+//!
+//! | what | cap |
+//! |---|---|
+//! | `Table` rows | [`Limits::max_template_instances`](crate::Limits::max_template_instances) (only the rows in view are laid out) |
+//! | `Table` columns | [`MAX_COLUMNS`] |
+//! | `Chart` series | [`MAX_SERIES`] |
+//! | `Chart` points of one series | [`MAX_POINTS`] (drawn decimated to a few thousand) |
+//! | `Rating` stars | [`MAX_STARS`] |
+//!
+//! Cell templates go through the tree walk's guards (cycle, depth, node budget): a template
+//! that contains its own table is cut like any other cycle.
+
+mod badge;
+mod chart;
+mod color_picker;
+mod date_range;
+mod progress;
+mod rating;
+mod table;
+mod time_picker;
+mod util;
+
+use egui::accesskit::Role;
+
+use crate::catalog::{Catalog, ComponentTraits, NameSource};
+use crate::protocol::Version;
+
+/// The id of the extended catalog (it serves the basic components too).
+pub const CATALOG_ID: &str =
+    "https://github.com/egui-a2ui/egui_a2ui/catalogs/extended/v1/catalog.json";
+
+/// The catalog definition, in the official catalog format (`catalog_definition.json` of
+/// A2UI v1.0): what an agent is given so that it knows the components and their properties.
+pub const DEFINITION: &str = include_str!("../../catalogs/extended/v1/catalog.json");
+
+/// The component type names of the extended catalog.
+pub const COMPONENTS: &[&str] = &[
+    "Table",
+    "Chart",
+    "Rating",
+    "DateRange",
+    "TimePicker",
+    "ColorPicker",
+    "Progress",
+    "Badge",
+    "Chip",
+];
+
+/// Columns of one `Table` at most; more are cut (`LIMIT_EXCEEDED`).
+pub const MAX_COLUMNS: usize = 100;
+/// Series of one `Chart` at most; more are cut (`LIMIT_EXCEEDED`).
+pub const MAX_SERIES: usize = 32;
+/// Points of one `Chart` series at most; more are cut (`LIMIT_EXCEEDED`).
+pub const MAX_POINTS: usize = 1_000_000;
+/// Stars of one `Rating` at most (`max` is clamped).
+pub const MAX_STARS: usize = 10;
+
+/// The basic catalog with the extended components, serving [`CATALOG_ID`] too.
+pub fn catalog() -> Catalog {
+    let mut c = Catalog::basic();
+    register(&mut c);
+    c
+}
+
+/// Add the extended components to `catalog` and serve [`CATALOG_ID`] with it (every
+/// component the catalog has, the basic ones included, is accepted under that id).
+pub fn register(catalog: &mut Catalog) {
+    let plain = ComponentTraits::new();
+    catalog
+        .register_with(
+            "Table",
+            plain.with_role(Role::Table).with_full_width(true),
+            table::Table,
+        )
+        .register_with(
+            "Chart",
+            plain.with_role(Role::Figure).with_full_width(true),
+            chart::Chart,
+        )
+        .register_with("Rating", plain, rating::Rating)
+        .register_with("DateRange", plain, date_range::DateRange)
+        .register_with("TimePicker", plain, time_picker::TimePicker)
+        .register_with("ColorPicker", plain, color_picker::ColorPicker)
+        .register_with("Progress", plain.with_full_width(true), progress::Progress)
+        .register_with(
+            "Badge",
+            plain
+                .with_fills_width(false)
+                .with_name_source(NameSource::Text("label")),
+            badge::Badge,
+        )
+        .register_with(
+            "Chip",
+            plain
+                .with_fills_width(false)
+                .with_name_source(NameSource::Text("label")),
+            badge::Chip,
+        );
+    let mut taken = std::mem::replace(catalog, Catalog::empty());
+    if !taken.catalog_ids().any(|id| id == CATALOG_ID) {
+        taken = taken.with_catalog_id(CATALOG_ID, Version::V0_9);
+    }
+    *catalog = taken;
+}
+
+/// The catalog definition parsed ([`DEFINITION`]).
+pub fn definition() -> serde_json::Value {
+    // The file is ours and checked by a test; a parse failure cannot happen.
+    serde_json::from_str(DEFINITION).unwrap_or(serde_json::Value::Null)
+}
