@@ -76,6 +76,8 @@ pub mod protocol;
 pub mod render;
 mod rpc;
 pub mod stream;
+#[cfg(feature = "__transport")]
+pub mod transport;
 mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;

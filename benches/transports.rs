@@ -1,0 +1,2 @@
+//! `transports`: see the next commit.
+fn main() {}
