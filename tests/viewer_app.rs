@@ -48,17 +48,23 @@ fn harness(cli: Cli) -> Harness<'static, ViewerApp> {
     h
 }
 
-/// Step the UI (in real time) until `cond` holds, for at most 30 s.
+/// Step the UI (in real time) until `cond` holds. The agent is a child process, so this
+/// waits on the clock; the bound is generous (two minutes, 6,000 steps) because a machine
+/// busy building other crates can take tens of seconds to start a child, and a test must not
+/// fail for that. A broken flow still fails, just later.
 fn wait_for(
     h: &mut Harness<'static, ViewerApp>,
     what: &str,
     cond: impl Fn(&Harness<'static, ViewerApp>) -> bool,
 ) {
     let start = Instant::now();
+    let mut steps = 0u32;
     while !cond(h) {
+        steps += 1;
         assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "timed out waiting for {what}"
+            start.elapsed() < Duration::from_secs(120) && steps < 6_000,
+            "timed out waiting for {what} ({steps} steps, {:?})",
+            start.elapsed()
         );
         std::thread::sleep(Duration::from_millis(20));
         h.step();
@@ -346,8 +352,43 @@ fn a_failing_agent_command_leaves_the_gallery_usable() {
 
 #[test]
 fn demo_agent_flight_search_select_and_confirmation() {
+    flight_search_select_and_confirmation(&viewer_bin());
+}
+
+/// A new user passes an absolute path, often a long one (a clone deep in a home folder, a
+/// venv's python): the agent's command must not widen the gallery and push the surface out of
+/// the window. Reached here through a symlink in a folder with a 200-character name.
+#[test]
+fn a_long_agent_command_leaves_the_surface_whole_and_clickable() {
+    let dir = std::env::temp_dir()
+        .join(format!("egui-a2ui-{}", std::process::id()))
+        .join("a-very-long-folder-name-".repeat(8));
+    std::fs::create_dir_all(&dir).expect("create the long folder");
+    let link = dir.join("viewer");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(viewer_bin(), &link).expect("symlink the viewer");
+    let h = flight_search_select_and_confirmation(&link);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    // The command shows in the gallery and as the agent view's heading, truncated in both.
+    let labels: Vec<_> = h.query_all_by_label_contains("a-very-long-folder-name-").collect();
+    assert!(!labels.is_empty(), "the agent's command is shown");
+    for label in labels {
+        assert!(
+            window.contains_rect(label.rect()),
+            "the command is truncated to the window, not drawn at {:?}",
+            label.rect()
+        );
+    }
+    // The confirmation's text is drawn inside the window, not clipped off its right edge.
+    for node in h.query_all_by_label_contains("Booked LY005") {
+        assert!(window.contains_rect(node.rect()), "{:?} is outside the window", node.rect());
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().expect("temp folder"));
+}
+
+fn flight_search_select_and_confirmation(bin: &std::path::Path) -> Harness<'static, ViewerApp> {
     let cli = Cli {
-        mcp: Some(format!("{} --serve-demo", viewer_bin().display())),
+        mcp: Some(format!("{} --serve-demo", bin.display())),
         call: Some(r#"search_flights {"destination": "SFO"}"#.into()),
         tab: Some("actions".into()),
         ..Cli::default()
@@ -363,6 +404,14 @@ fn demo_agent_flight_search_select_and_confirmation() {
         "the text fallback is in the transcript"
     );
 
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
+    for select in h.query_all_by_label("Select") {
+        assert!(
+            window.contains_rect(select.rect()),
+            "a Select button is clipped: {:?}",
+            select.rect()
+        );
+    }
     h.query_all_by_label("Select").nth(1).unwrap().click();
     h.run_steps(1);
     // The text fallback in the transcript and the confirmation on the surface.
@@ -387,6 +436,7 @@ fn demo_agent_flight_search_select_and_confirmation() {
         calls[1]["params"]["_meta"]["a2uiClientDataModel"]["surfaces"]["flights"]["destination"],
         "SFO"
     );
+    h
 }
 
 #[test]

@@ -120,6 +120,8 @@ impl ViewerApp {
         egui_a2ui::Renderer::install(&ctx);
         // Debug builds of egui outline widgets placed off the pixel grid ("Unaligned");
         // the renderer's flex layout triggers it inside weighted Rows. Not useful here.
+        // `Style::debug` exists only in debug builds of egui.
+        #[cfg(debug_assertions)]
         ctx.all_styles_mut(|s| s.debug.show_unaligned = false);
         let mut app = Self {
             ctx: ctx.clone(),
@@ -348,10 +350,12 @@ impl ViewerApp {
             egui::Panel::left("gallery")
                 .resizable(true)
                 .default_size(250.0)
+                .max_size(420.0)
                 .show(ui, |ui| self.gallery_ui(ui));
             egui::Panel::right("inspector")
                 .resizable(true)
                 .default_size(400.0)
+                .max_size(640.0)
                 .show(ui, |ui| self.inspector_ui(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| match self.model.as_mut() {

@@ -29,8 +29,12 @@ impl ViewerApp {
                         let (dot, _) =
                             ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                         ui.painter().circle_filled(dot.center(), 4.5, color);
+                        // The label is the agent's command line, which can be a long
+                        // absolute path: truncate it (full text on hover) so it cannot widen
+                        // the panel and squeeze the surfaces.
                         if ui
-                            .selectable_label(self.view == View::Agent, &a.label)
+                            .add(egui::Button::selectable(self.view == View::Agent, &a.label).truncate())
+                            .on_hover_text(&a.label)
                             .clicked()
                         {
                             pick = Some(View::Agent);

@@ -414,7 +414,8 @@ impl ViewerApp {
             return;
         };
         ui.horizontal(|ui| {
-            ui.heading(&a.label);
+            ui.add(egui::Label::new(RichText::new(&a.label).heading()).truncate())
+                .on_hover_text(&a.label);
             match &a.status {
                 Status::Connecting => {
                     ui.spinner();
@@ -471,7 +472,7 @@ impl ViewerApp {
         }
         ui.separator();
         let mut routed: Vec<(String, Vec<Event>)> = Vec::new();
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .stick_to_bottom(true)
             .show(ui, |ui| {

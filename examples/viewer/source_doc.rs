@@ -188,7 +188,7 @@ impl ViewerApp {
             .filter(|s| s.is_visible())
             .count();
         let mut events = Vec::new();
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if visible == 0 {

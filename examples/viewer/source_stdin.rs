@@ -89,7 +89,7 @@ impl ViewerApp {
         );
         ui.separator();
         let mut events = Vec::new();
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 if feed.renderer.store().surfaces().all(|s| !s.is_visible()) {
