@@ -370,7 +370,9 @@ fn a_long_agent_command_leaves_the_surface_whole_and_clickable() {
     let h = flight_search_select_and_confirmation(&link);
     let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 800.0));
     // The command shows in the gallery and as the agent view's heading, truncated in both.
-    let labels: Vec<_> = h.query_all_by_label_contains("a-very-long-folder-name-").collect();
+    let labels: Vec<_> = h
+        .query_all_by_label_contains("a-very-long-folder-name-")
+        .collect();
     assert!(!labels.is_empty(), "the agent's command is shown");
     for label in labels {
         assert!(
@@ -381,7 +383,11 @@ fn a_long_agent_command_leaves_the_surface_whole_and_clickable() {
     }
     // The confirmation's text is drawn inside the window, not clipped off its right edge.
     for node in h.query_all_by_label_contains("Booked LY005") {
-        assert!(window.contains_rect(node.rect()), "{:?} is outside the window", node.rect());
+        assert!(
+            window.contains_rect(node.rect()),
+            "{:?} is outside the window",
+            node.rect()
+        );
     }
     let _ = std::fs::remove_dir_all(dir.parent().expect("temp folder"));
 }

@@ -33,7 +33,10 @@ impl ViewerApp {
                         // absolute path: truncate it (full text on hover) so it cannot widen
                         // the panel and squeeze the surfaces.
                         if ui
-                            .add(egui::Button::selectable(self.view == View::Agent, &a.label).truncate())
+                            .add(
+                                egui::Button::selectable(self.view == View::Agent, &a.label)
+                                    .truncate(),
+                            )
                             .on_hover_text(&a.label)
                             .clicked()
                         {

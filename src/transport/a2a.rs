@@ -555,10 +555,7 @@ impl A2aSession {
         // A `message/send` answer is the whole task: the agent's messages of this turn are
         // in its history (after the last user message), the last one in its status.
         if let Some(history) = task.get("history").and_then(Value::as_array) {
-            let start = history
-                .iter()
-                .rposition(|m| is_user(m))
-                .map_or(0, |i| i + 1);
+            let start = history.iter().rposition(is_user).map_or(0, |i| i + 1);
             for m in &history[start..] {
                 self.on_message(m, events);
             }
