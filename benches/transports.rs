@@ -150,7 +150,7 @@ fn first_draw<S: HttpSession>(
             });
             black_box(session.on_item(item));
             if session.store().surfaces().any(|s| s.is_visible()) {
-                return frame(ctx, input, |ui| {
+                return draw_frame(ctx, input, |ui| {
                     black_box(draw.ui(session.store_mut(), ui));
                 });
             }
@@ -164,9 +164,18 @@ fn first_draw_mcp(bytes: &[u8], ctx: &egui::Context, input: &egui::RawInput) -> 
     let mut s = AppSession::new("call-1", "agent", "search");
     black_box(s.on_tool_result(&result).expect("result"));
     let mut draw = DrawState::new(Catalog::basic());
-    frame(ctx, input, |ui| {
+    draw_frame(ctx, input, |ui| {
         black_box(draw.ui(s.store_mut(), ui));
     })
+}
+
+/// One headless frame and its tessellation (the font atlas delta is dropped on purpose:
+/// nothing paints here).
+fn draw_frame(ctx: &egui::Context, input: &egui::RawInput, ui: impl FnMut(&mut egui::Ui)) -> usize {
+    let mut out = ctx.run_ui(input.clone(), ui);
+    out.textures_delta.clear();
+    let prims = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
+    black_box(prims.len())
 }
 
 fn a2a_session(dialect10: bool) -> A2aSession {
