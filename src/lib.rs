@@ -82,6 +82,8 @@ mod rpc;
 pub mod stream;
 pub mod suite;
 pub mod testing;
+#[cfg(feature = "__transport")]
+pub mod transport;
 mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;

@@ -1,0 +1,1033 @@
+//! A2A with the A2UI extension (feature `a2a`): an [`AgentCard`] read from
+//! `/.well-known/agent-card.json`, the sans-IO [`A2aSession`] (turns → JSON-RPC requests,
+//! responses and stream events → A2UI messages in its store, text in its transcript, task
+//! state), and the async [`A2aClient`].
+//!
+//! Both wire dialects are spoken, picked from the card:
+//! - **A2A 0.3** (`a2a-sdk` 0.3, `a2ui-a2a`, the official A2UI samples): `message/send` and
+//!   `message/stream`, parts with `kind`, the A2UI MIME type in `metadata.mimeType`, results
+//!   with `kind` (`task`, `message`, `status-update`, `artifact-update`), states like
+//!   `input-required`, a `final` flag. The SDK refuses a data part whose `data` is an array
+//!   (`-32602`), so we send one A2UI message per part.
+//! - **A2A 1.0** (`a2a-sdk` 1.x): `SendMessage` and `SendStreamingMessage` with the
+//!   `A2A-Version: 1.0` header (without it the SDK reads the request as 0.3 and refuses it,
+//!   `-32009`), parts without `kind` and with `mediaType`, results wrapped as `{"task"}`,
+//!   `{"statusUpdate"}`, ..., states `TASK_STATE_*`, no `final` flag (the stream ends),
+//!   numbers as doubles (turned back into integers where integral).
+//!
+//! Incoming `data` may be one message object or an array; both MIME spellings
+//! (`application/a2ui+json`, the deprecated `application/json+a2ui`) are read. Every
+//! outgoing message carries the client capabilities keyed by version under
+//! `a2uiClientCapabilities` and `a2uiRendererCapabilities`, and the data models of this
+//! agent's `sendDataModel` surfaces (`a2uiClientDataModel`); the extension is activated with
+//! both header spellings (`X-A2A-Extensions`, `A2A-Extensions`) and `message.extensions`.
+//!
+//! ```
+//! use egui_a2ui::Catalog;
+//! use egui_a2ui::transport::{Turn, a2a::{AgentCard, A2aSession}};
+//! use serde_json::json;
+//!
+//! let card = AgentCard::parse(&json!({
+//!     "name": "finder", "url": "http://127.0.0.1:1/", "protocolVersion": "0.3.0",
+//!     "capabilities": {"streaming": true, "extensions": [{
+//!         "uri": "https://a2ui.org/a2a-extension/a2ui/v0.9",
+//!         "params": {"supportedCatalogIds": ["https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"]}}]}
+//! }), "http://127.0.0.1:1").unwrap();
+//! let mut session = A2aSession::new(card, Catalog::basic()).unwrap();
+//! let req = session.request(&Turn::Text("pasta".into())).unwrap();
+//! assert_eq!(req.body.as_ref().unwrap()["method"], "message/stream");
+//! assert_eq!(req.header("X-A2A-Extensions"), Some("https://a2ui.org/a2a-extension/a2ui/v0.9"));
+//!
+//! session.on_item(Ok(json!({"jsonrpc": "2.0", "id": 1, "result": {
+//!     "kind": "status-update", "taskId": "t", "contextId": "c", "final": false,
+//!     "status": {"state": "working", "message": {"kind": "message", "role": "agent", "messageId": "m",
+//!         "parts": [{"kind": "data", "metadata": {"mimeType": "application/json+a2ui"},
+//!                    "data": {"version": "v0.9", "createSurface": {"surfaceId": "s",
+//!                        "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}}]}}}})));
+//! assert!(session.store().surface("s").is_some());
+//! assert_eq!(session.context_id(), Some("c"));
+//! ```
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value, json};
+
+use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
+use super::{
+    Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, apply_messages,
+    data_messages, fresh_id, integral_doubles_to_ints, is_a2ui_mime,
+};
+use crate::capabilities::supported_catalog_ids;
+use crate::model::SurfaceStore;
+use crate::protocol::Version;
+use crate::{Catalog, SurfaceStore as Store};
+
+/// The A2UI extension URI without its version (`…/v0.9` names one version).
+pub const EXTENSION_BASE_URI: &str = "https://a2ui.org/a2a-extension/a2ui";
+/// The MIME type we send A2UI parts with.
+pub const A2UI_MIME: &str = "application/a2ui+json";
+/// The well-known path of the agent card.
+pub const AGENT_CARD_PATH: &str = "/.well-known/agent-card.json";
+
+/// The A2A wire dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// A2A 0.3 (`kind`, `metadata.mimeType`, `message/stream`).
+    V0_3,
+    /// A2A 1.0 (no `kind`, `mediaType`, `SendStreamingMessage`, `A2A-Version: 1.0`).
+    V1_0,
+}
+
+/// One A2UI extension entry of an agent card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct A2uiExtension {
+    /// The URI (`https://a2ui.org/a2a-extension/a2ui/v0.9`).
+    pub uri: String,
+    /// The A2UI version it names.
+    pub version: Version,
+    /// `params.supportedCatalogIds`.
+    pub supported_catalog_ids: Vec<String>,
+    /// `params.acceptsInlineCatalogs`.
+    pub accepts_inline_catalogs: bool,
+}
+
+/// What we need of an agent card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentCard {
+    /// `name`.
+    pub name: String,
+    /// The JSON-RPC endpoint.
+    pub rpc_url: String,
+    /// The dialect it speaks there.
+    pub dialect: Dialect,
+    /// `capabilities.streaming`.
+    pub streaming: bool,
+    /// The A2UI extension entries it lists (versions this crate knows).
+    pub extensions: Vec<A2uiExtension>,
+}
+
+fn version_of_uri(uri: &str) -> Option<Version> {
+    let v = uri.strip_prefix(EXTENSION_BASE_URI)?.strip_prefix("/v")?;
+    match v {
+        "0.8" => Some(Version::V0_8),
+        "0.9" => Some(Version::V0_9),
+        "0.9.1" => Some(Version::V0_9_1),
+        "1.0" => Some(Version::V1_0),
+        _ => None,
+    }
+}
+
+impl AgentCard {
+    /// The card's address for an agent's base URL (a URL already naming a `.json` file is
+    /// taken as the card's).
+    pub fn card_url(base_url: &str) -> String {
+        if base_url.ends_with(".json") {
+            return base_url.to_owned();
+        }
+        format!("{}{AGENT_CARD_PATH}", base_url.trim_end_matches('/'))
+    }
+
+    /// Read a card. The dialect: a `supportedInterfaces` entry with the `JSONRPC` binding is
+    /// A2A 1.0 (its `protocolVersion` decides when given), else the top-level `url` with
+    /// `protocolVersion` (0.3 when absent). `base_url` stands in for a missing `url`.
+    pub fn parse(card: &Value, base_url: &str) -> Result<Self, TransportError> {
+        let Some(obj) = card.as_object() else {
+            return Err(TransportError::MalformedPayload(
+                "the agent card is not a JSON object".into(),
+            ));
+        };
+        let name = obj
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("agent")
+            .to_owned();
+        let jsonrpc_iface = obj
+            .get("supportedInterfaces")
+            .and_then(Value::as_array)
+            .and_then(|ifs| {
+                ifs.iter().find(|i| {
+                    i.get("protocolBinding")
+                        .and_then(Value::as_str)
+                        .is_some_and(|b| b.eq_ignore_ascii_case("JSONRPC"))
+                })
+            });
+        let version_dialect = |v: Option<&str>, default: Dialect| match v {
+            Some(v) if v.starts_with('1') => Dialect::V1_0,
+            Some(v) if v.starts_with("0.") => Dialect::V0_3,
+            _ => default,
+        };
+        let (rpc_url, dialect) = if let Some(i) = jsonrpc_iface {
+            let url = i.get("url").and_then(Value::as_str).unwrap_or(base_url);
+            let d = version_dialect(
+                i.get("protocolVersion").and_then(Value::as_str),
+                Dialect::V1_0,
+            );
+            (url.to_owned(), d)
+        } else {
+            if let Some(t) = obj.get("preferredTransport").and_then(Value::as_str)
+                && !t.eq_ignore_ascii_case("JSONRPC")
+            {
+                return Err(TransportError::Unsupported(format!(
+                    "the agent prefers the {t} transport; this client speaks JSON-RPC"
+                )));
+            }
+            let url = obj.get("url").and_then(Value::as_str).unwrap_or(base_url);
+            let d = version_dialect(
+                obj.get("protocolVersion").and_then(Value::as_str),
+                Dialect::V0_3,
+            );
+            (url.to_owned(), d)
+        };
+        let caps = obj.get("capabilities");
+        let streaming = caps
+            .and_then(|c| c.get("streaming"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let extensions = caps
+            .and_then(|c| c.get("extensions"))
+            .and_then(Value::as_array)
+            .map(|exts| {
+                exts.iter()
+                    .filter_map(|e| {
+                        let uri = e.get("uri")?.as_str()?;
+                        let version = version_of_uri(uri)?;
+                        let params = e.get("params");
+                        Some(A2uiExtension {
+                            uri: uri.to_owned(),
+                            version,
+                            supported_catalog_ids: params
+                                .and_then(|p| p.get("supportedCatalogIds"))
+                                .and_then(Value::as_array)
+                                .map(|a| {
+                                    a.iter()
+                                        .filter_map(|s| s.as_str().map(str::to_owned))
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                            accepts_inline_catalogs: params
+                                .and_then(|p| p.get("acceptsInlineCatalogs"))
+                                .and_then(Value::as_bool)
+                                .unwrap_or(false),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Self {
+            name,
+            rpc_url,
+            dialect,
+            streaming,
+            extensions,
+        })
+    }
+
+    /// The newest A2UI version both sides support: an extension whose version family our
+    /// catalog serves and, when the agent names catalogs, one catalog id in common.
+    pub fn negotiate(&self, catalog: &Catalog) -> Result<&A2uiExtension, TransportError> {
+        self.extensions
+            .iter()
+            .filter(|e| {
+                let ours = supported_catalog_ids(catalog, e.version);
+                !ours.is_empty()
+                    && (e.supported_catalog_ids.is_empty()
+                        || e.supported_catalog_ids.iter().any(|id| ours.contains(id)))
+            })
+            .max_by_key(|e| e.version)
+            .ok_or_else(|| {
+                if self.extensions.is_empty() {
+                    TransportError::Unsupported(format!(
+                        "the agent card of {} lists no A2UI extension",
+                        self.name
+                    ))
+                } else {
+                    TransportError::Unsupported(format!(
+                        "no A2UI version in common with {} (it offers {})",
+                        self.name,
+                        self.extensions
+                            .iter()
+                            .map(|e| e.version.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                }
+            })
+    }
+}
+
+/// The sans-IO A2A conversation with one agent: its surfaces, transcript, task and context.
+#[derive(Debug)]
+pub struct A2aSession {
+    card: AgentCard,
+    extension: A2uiExtension,
+    catalog: Catalog,
+    store: SurfaceStore,
+    transcript: Vec<TranscriptEntry>,
+    context_id: Option<String>,
+    task_id: Option<String>,
+    state: Option<TaskState>,
+    streaming: bool,
+    next_id: u64,
+    seen: HashSet<String>,
+    turn_error: Option<TransportError>,
+    final_seen: bool,
+}
+
+impl A2aSession {
+    /// A session with the agent of `card`, drawing with `catalog` (its catalog ids are the
+    /// capabilities we advertise). Streams when the card says the agent can.
+    pub fn new(card: AgentCard, catalog: Catalog) -> Result<Self, TransportError> {
+        let extension = card.negotiate(&catalog)?.clone();
+        let streaming = card.streaming;
+        let store = Store::new();
+        Ok(Self {
+            card,
+            extension,
+            catalog,
+            store,
+            transcript: Vec::new(),
+            context_id: None,
+            task_id: None,
+            state: None,
+            streaming,
+            next_id: 1,
+            seen: HashSet::new(),
+            turn_error: None,
+            final_seen: false,
+        })
+    }
+
+    /// Use `message/send` (`false`) or `message/stream` (`true`).
+    pub fn with_streaming(mut self, streaming: bool) -> Self {
+        self.streaming = streaming;
+        self
+    }
+
+    /// Switch between `message/send` and `message/stream` for the next turns.
+    pub fn set_streaming(&mut self, streaming: bool) {
+        self.streaming = streaming;
+    }
+
+    /// Use these caps in the store.
+    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+        self.store.set_limits(limits);
+        self
+    }
+
+    /// The agent card.
+    pub fn card(&self) -> &AgentCard {
+        &self.card
+    }
+
+    /// The A2UI extension in use (the newest version both sides support).
+    pub fn extension(&self) -> &A2uiExtension {
+        &self.extension
+    }
+
+    /// The surfaces.
+    pub fn store(&self) -> &SurfaceStore {
+        &self.store
+    }
+
+    /// The surfaces, mutably (draw them; user input writes into them).
+    pub fn store_mut(&mut self) -> &mut SurfaceStore {
+        &mut self.store
+    }
+
+    /// The conversation's text, oldest first.
+    pub fn transcript(&self) -> &[TranscriptEntry] {
+        &self.transcript
+    }
+
+    /// The A2A context id (kept across turns once the agent gave one).
+    pub fn context_id(&self) -> Option<&str> {
+        self.context_id.as_deref()
+    }
+
+    /// The open task (kept while it is not over).
+    pub fn task_id(&self) -> Option<&str> {
+        self.task_id.as_deref()
+    }
+
+    /// The task's last state.
+    pub fn state(&self) -> Option<&TaskState> {
+        self.state.as_ref()
+    }
+
+    /// Whether requests stream.
+    pub fn is_streaming(&self) -> bool {
+        self.streaming
+    }
+
+    /// The JSON-RPC method of the next request.
+    pub fn method(&self) -> &'static str {
+        match (self.card.dialect, self.streaming) {
+            (Dialect::V0_3, true) => "message/stream",
+            (Dialect::V0_3, false) => "message/send",
+            (Dialect::V1_0, true) => "SendStreamingMessage",
+            (Dialect::V1_0, false) => "SendMessage",
+        }
+    }
+
+    fn data_part(&self, data: Value) -> Value {
+        match self.card.dialect {
+            Dialect::V0_3 => json!({"kind": "data", "data": data,
+                                    "metadata": {"mimeType": A2UI_MIME}}),
+            Dialect::V1_0 => json!({"data": data, "mediaType": A2UI_MIME,
+                                    "metadata": {"mimeType": A2UI_MIME}}),
+        }
+    }
+
+    /// The request for one turn: a user message with a text part, or with an A2UI data part
+    /// holding the action (`[message]` for A2A 1.0, the message itself for 0.3), the
+    /// capabilities and data models in its metadata, the context and open task ids.
+    pub fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
+        self.seen.clear();
+        self.turn_error = None;
+        self.final_seen = false;
+        let parts = match turn {
+            Turn::Text(t) => {
+                self.transcript.push(TranscriptEntry {
+                    role: Role::User,
+                    text: t.clone(),
+                    message_id: None,
+                });
+                vec![match self.card.dialect {
+                    Dialect::V0_3 => json!({"kind": "text", "text": t}),
+                    Dialect::V1_0 => json!({"text": t}),
+                }]
+            }
+            Turn::Action(a) => {
+                if self.store.surface(&a.surface_id).is_none() {
+                    return Err(TransportError::Action(format!(
+                        "surface {} is not this agent's",
+                        a.surface_id
+                    )));
+                }
+                let m = a.to_message();
+                vec![match self.card.dialect {
+                    Dialect::V0_3 => self.data_part(m),
+                    Dialect::V1_0 => self.data_part(Value::Array(vec![m])),
+                }]
+            }
+        };
+        let metadata = super::outgoing_metadata(&self.catalog, &self.store);
+        let mut message = Map::new();
+        if self.card.dialect == Dialect::V0_3 {
+            message.insert("kind".into(), json!("message"));
+        }
+        message.insert(
+            "role".into(),
+            json!(match self.card.dialect {
+                Dialect::V0_3 => "user",
+                Dialect::V1_0 => "ROLE_USER",
+            }),
+        );
+        message.insert("messageId".into(), json!(fresh_id("egui-a2ui")));
+        message.insert("parts".into(), Value::Array(parts));
+        if let Some(c) = &self.context_id {
+            message.insert("contextId".into(), json!(c));
+        }
+        if let Some(t) = &self.task_id {
+            message.insert("taskId".into(), json!(t));
+        }
+        message.insert("metadata".into(), Value::Object(metadata));
+        message.insert("extensions".into(), json!([self.extension.uri]));
+        let id = self.next_id;
+        self.next_id += 1;
+        let body = json!({
+            "jsonrpc": "2.0", "id": id, "method": self.method(),
+            "params": {"message": Value::Object(message)},
+        });
+        let mut headers = vec![
+            ("X-A2A-Extensions".to_owned(), self.extension.uri.clone()),
+            ("A2A-Extensions".to_owned(), self.extension.uri.clone()),
+        ];
+        if self.card.dialect == Dialect::V1_0 {
+            headers.push(("A2A-Version".to_owned(), "1.0".to_owned()));
+        }
+        Ok(HttpRequest {
+            url: self.card.rpc_url.clone(),
+            headers,
+            body: Some(body),
+            expect: if self.streaming {
+                ResponseKind::Sse
+            } else {
+                ResponseKind::Json
+            },
+        })
+    }
+
+    /// One JSON-RPC response (the `message/send` answer, or one event of the stream), or a
+    /// per-event problem from the I/O. Applies the A2UI parts it carries as it comes.
+    pub fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
+        let mut events = Vec::new();
+        let v = match item {
+            Ok(v) => v,
+            Err(e) => {
+                events.push(TransportEvent::Notice(e));
+                return events;
+            }
+        };
+        if let Some(err) = v.get("error") {
+            let e = TransportError::JsonRpc {
+                code: err.get("code").and_then(Value::as_i64).unwrap_or(0),
+                message: err
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("(no message)")
+                    .to_owned(),
+            };
+            self.turn_error.get_or_insert(e);
+            return events;
+        }
+        let Some(result) = v.get("result") else {
+            events.push(TransportEvent::Notice(TransportError::MalformedPayload(
+                "a JSON-RPC response with neither result nor error".into(),
+            )));
+            return events;
+        };
+        // A2A 1.0 wraps each result in its kind; 0.3 tags it with `kind`.
+        let (kind, body) = if let Some(k) = result.get("kind").and_then(Value::as_str) {
+            (k.to_owned(), result)
+        } else if let Some(b) = result.get("task") {
+            ("task".into(), b)
+        } else if let Some(b) = result.get("message") {
+            ("message".into(), b)
+        } else if let Some(b) = result.get("statusUpdate") {
+            ("status-update".into(), b)
+        } else if let Some(b) = result.get("artifactUpdate") {
+            ("artifact-update".into(), b)
+        } else {
+            events.push(TransportEvent::Notice(TransportError::MalformedPayload(
+                "a result that is not a task, message or update".into(),
+            )));
+            return events;
+        };
+        match kind.as_str() {
+            "task" => self.on_task(body, &mut events),
+            "message" => self.on_message(body, &mut events),
+            "status-update" => {
+                self.on_ids(body, "taskId");
+                if let Some(status) = body.get("status") {
+                    self.on_status(status, &mut events);
+                }
+                if body.get("final").and_then(Value::as_bool) == Some(true) {
+                    self.final_seen = true;
+                }
+            }
+            "artifact-update" => {
+                self.on_ids(body, "taskId");
+                if let Some(parts) = body.pointer("/artifact/parts").and_then(Value::as_array) {
+                    for p in parts {
+                        self.on_part(p, &mut events);
+                    }
+                }
+            }
+            other => events.push(TransportEvent::Notice(TransportError::MalformedPayload(
+                format!("unknown result kind {other:?}"),
+            ))),
+        }
+        events
+    }
+
+    /// The turn's I/O ended (`outcome` is the exchange's result). Closes the turn: a task
+    /// that is over is let go (the next turn starts a new one in the same context).
+    pub fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
+        let error = outcome.err().or_else(|| self.turn_error.take());
+        if self.state.as_ref().is_some_and(TaskState::is_terminal) {
+            self.task_id = None;
+        }
+        vec![TransportEvent::TurnEnded { error }]
+    }
+
+    fn on_ids(&mut self, body: &Value, task_key: &str) {
+        if let Some(c) = body.get("contextId").and_then(Value::as_str) {
+            self.context_id = Some(c.to_owned());
+        }
+        if let Some(t) = body.get(task_key).and_then(Value::as_str) {
+            self.task_id = Some(t.to_owned());
+        }
+    }
+
+    fn on_task(&mut self, task: &Value, events: &mut Vec<TransportEvent>) {
+        self.on_ids(task, "id");
+        // A `message/send` answer is the whole task: the agent's messages of this turn are
+        // in its history (after the last user message), the last one in its status.
+        if let Some(history) = task.get("history").and_then(Value::as_array) {
+            let start = history.iter().rposition(is_user).map_or(0, |i| i + 1);
+            for m in &history[start..] {
+                self.on_message(m, events);
+            }
+        }
+        if let Some(status) = task.get("status") {
+            self.on_status(status, events);
+        }
+        if let Some(artifacts) = task.get("artifacts").and_then(Value::as_array) {
+            for a in artifacts {
+                if let Some(parts) = a.get("parts").and_then(Value::as_array) {
+                    for p in parts {
+                        self.on_part(p, events);
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_status(&mut self, status: &Value, events: &mut Vec<TransportEvent>) {
+        if let Some(m) = status.get("message") {
+            self.on_message(m, events);
+        }
+        if let Some(s) = status.get("state").and_then(Value::as_str) {
+            let state = TaskState::from_a2a(s);
+            self.state = Some(state.clone());
+            events.push(TransportEvent::State {
+                state,
+                task_id: self.task_id.clone(),
+                context_id: self.context_id.clone(),
+            });
+        }
+    }
+
+    fn on_message(&mut self, m: &Value, events: &mut Vec<TransportEvent>) {
+        if is_user(m) {
+            return;
+        }
+        if let Some(id) = m.get("messageId").and_then(Value::as_str)
+            && !self.seen.insert(id.to_owned())
+        {
+            return; // the same message again (history, then status)
+        }
+        self.on_ids(m, "taskId");
+        if let Some(parts) = m.get("parts").and_then(Value::as_array) {
+            for p in parts {
+                self.on_part(p, events);
+            }
+        }
+    }
+
+    fn on_part(&mut self, part: &Value, events: &mut Vec<TransportEvent>) {
+        let kind = part.get("kind").and_then(Value::as_str);
+        let text = part.get("text").and_then(Value::as_str);
+        if kind == Some("text") || (kind.is_none() && text.is_some()) {
+            let t = text.unwrap_or_default().to_owned();
+            self.transcript.push(TranscriptEntry {
+                role: Role::Agent,
+                text: t.clone(),
+                message_id: None,
+            });
+            events.push(TransportEvent::Text {
+                role: Role::Agent,
+                text: t,
+            });
+            return;
+        }
+        let Some(data) = part.get("data") else {
+            return; // file parts: not ours
+        };
+        if kind.is_some_and(|k| k != "data") {
+            return;
+        }
+        let mime = part
+            .get("mediaType")
+            .and_then(Value::as_str)
+            .filter(|m| !m.is_empty())
+            .or_else(|| part.pointer("/metadata/mimeType").and_then(Value::as_str))
+            .or_else(|| part.pointer("/metadata/mediaType").and_then(Value::as_str));
+        if !mime.is_some_and(is_a2ui_mime) {
+            events.push(TransportEvent::Notice(TransportError::NotA2ui {
+                mime: mime.map(str::to_owned),
+            }));
+            return;
+        }
+        let mut data = data.clone();
+        if self.card.dialect == Dialect::V1_0 {
+            integral_doubles_to_ints(&mut data);
+        }
+        apply_messages(&mut self.store, data_messages(data), events);
+    }
+
+    /// Whether the agent marked the turn final (A2A 0.3 `final: true`; A2A 1.0 streams just
+    /// end).
+    pub fn final_seen(&self) -> bool {
+        self.final_seen
+    }
+}
+
+fn is_user(m: &Value) -> bool {
+    matches!(
+        m.get("role").and_then(Value::as_str),
+        Some("user" | "ROLE_USER")
+    )
+}
+
+/// The async A2A client: card discovery, then one exchange per turn.
+#[derive(Debug)]
+pub struct A2aClient {
+    http: HttpClient,
+    session: A2aSession,
+}
+
+impl A2aClient {
+    /// Fetch the card of the agent at `base_url` (its `/.well-known/agent-card.json`), pick
+    /// the dialect and the A2UI version, and open a session drawing with `catalog`.
+    pub async fn connect(
+        base_url: &str,
+        catalog: Catalog,
+        options: TransportOptions,
+    ) -> Result<Self, TransportError> {
+        let limits = options.limits.clone();
+        let http = HttpClient::new(options)?;
+        let card = http.get_json(&AgentCard::card_url(base_url)).await?;
+        let card = AgentCard::parse(&card, base_url)?;
+        let session = A2aSession::new(card, catalog)?.with_limits(limits);
+        Ok(Self { http, session })
+    }
+
+    /// A client for a session made elsewhere.
+    pub fn from_session(
+        session: A2aSession,
+        options: TransportOptions,
+    ) -> Result<Self, TransportError> {
+        Ok(Self {
+            http: HttpClient::new(options)?,
+            session,
+        })
+    }
+
+    /// The session (store, transcript, task state).
+    pub fn session(&self) -> &A2aSession {
+        &self.session
+    }
+
+    /// The session, mutably.
+    pub fn session_mut(&mut self) -> &mut A2aSession {
+        &mut self.session
+    }
+
+    /// Run one turn: send it, apply the answer as it streams in, and hand every event to
+    /// `on_event` in order (the last is [`TransportEvent::TurnEnded`]). Returns the error
+    /// that ended the turn, if any.
+    pub async fn send(
+        &mut self,
+        turn: &Turn,
+        on_event: impl FnMut(&TransportEvent),
+    ) -> Result<(), TransportError> {
+        super::host::drive(&self.http, &mut self.session, turn, on_event).await
+    }
+}
+
+impl super::host::HttpSession for A2aSession {
+    fn method(&self) -> String {
+        A2aSession::method(self).to_owned()
+    }
+    fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
+        A2aSession::request(self, turn)
+    }
+    fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
+        A2aSession::on_item(self, item)
+    }
+    fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
+        A2aSession::finish(self, outcome)
+    }
+    fn store(&self) -> &SurfaceStore {
+        &self.store
+    }
+    fn store_mut(&mut self) -> &mut SurfaceStore {
+        &mut self.store
+    }
+    fn transcript(&self) -> &[TranscriptEntry] {
+        &self.transcript
+    }
+    fn state(&self) -> Option<&TaskState> {
+        self.state.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASIC09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+
+    fn card03() -> Value {
+        json!({
+            "name": "finder", "url": "http://127.0.0.1:9/rpc", "protocolVersion": "0.3.0",
+            "capabilities": {"streaming": true, "extensions": [
+                {"uri": "https://a2ui.org/a2a-extension/a2ui/v0.8"},
+                {"uri": "https://a2ui.org/a2a-extension/a2ui/v0.9",
+                 "params": {"supportedCatalogIds": [BASIC09], "acceptsInlineCatalogs": true}},
+                {"uri": "https://a2ui.org/a2a-extension/a2ui/v7.0"},
+                {"uri": "https://example.com/other"}
+            ]}
+        })
+    }
+
+    fn card10() -> Value {
+        json!({
+            "name": "finder10",
+            "supportedInterfaces": [{"url": "http://127.0.0.1:9/", "protocolBinding": "JSONRPC",
+                                     "protocolVersion": "1.0"}],
+            "capabilities": {"streaming": true, "extensions": [
+                {"uri": "https://a2ui.org/a2a-extension/a2ui/v0.9",
+                 "params": {"supportedCatalogIds": [BASIC09]}}]}
+        })
+    }
+
+    fn session(card: Value) -> A2aSession {
+        A2aSession::new(
+            AgentCard::parse(&card, "http://x").unwrap(),
+            Catalog::basic(),
+        )
+        .unwrap()
+    }
+
+    fn create(sid: &str) -> Value {
+        json!({"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": BASIC09}})
+    }
+
+    #[test]
+    fn the_card_gives_dialect_endpoint_and_the_newest_common_version() {
+        let c = AgentCard::parse(&card03(), "http://x").unwrap();
+        assert_eq!(c.dialect, Dialect::V0_3);
+        assert_eq!(c.rpc_url, "http://127.0.0.1:9/rpc");
+        assert_eq!(
+            c.extensions.len(),
+            2,
+            "unknown versions and other extensions are left out"
+        );
+        let e = c.negotiate(&Catalog::basic()).unwrap();
+        assert_eq!(e.version, Version::V0_9);
+        assert!(e.accepts_inline_catalogs);
+        let c = AgentCard::parse(&card10(), "http://x").unwrap();
+        assert_eq!(c.dialect, Dialect::V1_0);
+    }
+
+    #[test]
+    fn no_common_version_is_a_typed_error() {
+        let card = json!({"name": "n", "url": "http://x", "capabilities": {"extensions": [
+            {"uri": "https://a2ui.org/a2a-extension/a2ui/v0.9",
+             "params": {"supportedCatalogIds": ["https://example.com/only-theirs.json"]}}]}});
+        let c = AgentCard::parse(&card, "http://x").unwrap();
+        assert!(matches!(
+            c.negotiate(&Catalog::basic()),
+            Err(TransportError::Unsupported(_))
+        ));
+        let c = AgentCard::parse(&json!({"name": "n", "url": "http://x"}), "http://x").unwrap();
+        assert!(
+            matches!(A2aSession::new(c, Catalog::basic()), Err(TransportError::Unsupported(m)) if m.contains("no A2UI extension"))
+        );
+        assert!(AgentCard::parse(&json!([1]), "http://x").is_err());
+    }
+
+    #[test]
+    fn requests_carry_both_headers_capabilities_and_dialect_specific_parts() {
+        let mut s = session(card03());
+        let r = s.request(&Turn::Text("hi".into())).unwrap();
+        let body = r.body.clone().unwrap();
+        assert_eq!(body["method"], "message/stream");
+        let m = &body["params"]["message"];
+        assert_eq!(m["kind"], "message");
+        assert_eq!(m["role"], "user");
+        assert_eq!(m["parts"][0], json!({"kind": "text", "text": "hi"}));
+        let caps = &m["metadata"]["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"];
+        assert!(caps.as_array().unwrap().contains(&json!(BASIC09)));
+        assert!(m["metadata"]["a2uiRendererCapabilities"]["v1.0"].is_object());
+        assert_eq!(r.header("A2A-Extensions"), r.header("X-A2A-Extensions"));
+        assert_eq!(r.header("A2A-Version"), None);
+
+        let mut s = session(card10());
+        let r = s.request(&Turn::Text("hi".into())).unwrap();
+        assert_eq!(r.header("A2A-Version"), Some("1.0"));
+        let body = r.body.clone().unwrap();
+        assert_eq!(body["method"], "SendStreamingMessage");
+        assert_eq!(body["params"]["message"]["role"], "ROLE_USER");
+        assert!(body["params"]["message"].get("kind").is_none());
+        assert_eq!(body["params"]["message"]["parts"][0], json!({"text": "hi"}));
+        let s = s.with_streaming(false);
+        assert_eq!(s.method(), "SendMessage");
+    }
+
+    fn status03(state: &str, parts: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "kind": "status-update", "taskId": "t1", "contextId": "c1", "final": false,
+            "status": {"state": state, "message": {"kind": "message", "role": "agent",
+                "messageId": fresh_id("m"), "parts": parts}}}})
+    }
+
+    #[test]
+    fn a_0_3_stream_applies_parts_in_both_mime_spellings_and_carries_ids_across_turns() {
+        let mut s = session(card03());
+        s.request(&Turn::Text("hi".into())).unwrap();
+        let ev = s.on_item(Ok(status03("working", json!([
+            {"kind": "text", "text": "Searching"},
+            {"kind": "data", "metadata": {"mimeType": "application/json+a2ui"}, "data": create("a")},
+            {"kind": "data", "metadata": {"mimeType": "application/a2ui+json"}, "data": [create("b"), create("c")]},
+        ]))));
+        assert!(s.store().surface("a").is_some() && s.store().surface("c").is_some());
+        assert!(
+            ev.iter()
+                .any(|e| matches!(e, TransportEvent::Text { text, .. } if text == "Searching"))
+        );
+        assert!(ev.iter().any(|e| matches!(
+            e,
+            TransportEvent::State {
+                state: TaskState::Working,
+                ..
+            }
+        )));
+        s.on_item(Ok(status03("input-required", json!([]))));
+        s.finish(Ok(()));
+        assert_eq!(s.state(), Some(&TaskState::InputRequired));
+        let body = s.request(&Turn::Text("more".into())).unwrap().body.unwrap();
+        assert_eq!(body["params"]["message"]["contextId"], "c1");
+        assert_eq!(
+            body["params"]["message"]["taskId"], "t1",
+            "an input-required task goes on"
+        );
+        s.on_item(Ok(status03("completed", json!([]))));
+        s.finish(Ok(()));
+        let body = s
+            .request(&Turn::Text("again".into()))
+            .unwrap()
+            .body
+            .unwrap();
+        assert_eq!(body["params"]["message"]["contextId"], "c1");
+        assert!(
+            body["params"]["message"].get("taskId").is_none(),
+            "a completed task is over"
+        );
+    }
+
+    #[test]
+    fn a_1_0_stream_unwraps_results_reads_media_type_and_doubles() {
+        let mut s = session(card10());
+        s.request(&Turn::Text("hi".into())).unwrap();
+        s.on_item(Ok(json!({"jsonrpc": "2.0", "id": 1, "result": {"task": {
+            "id": "t", "contextId": "c", "status": {"state": "TASK_STATE_SUBMITTED"},
+            "history": [{"role": "ROLE_USER", "messageId": "u", "parts": [{"text": "hi"}]}]}}})));
+        s.on_item(Ok(json!({"result": {"statusUpdate": {"taskId": "t", "contextId": "c",
+            "status": {"state": "TASK_STATE_WORKING", "message": {"role": "ROLE_AGENT", "messageId": "m1",
+                "parts": [{"data": [create("s"),
+                    {"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/n", "value": 2.0}}],
+                    "mediaType": "application/a2ui+json"}]}}}}})));
+        let surface = s.store().surface("s").unwrap();
+        assert_eq!(surface.data.get("/n"), Some(&json!(2)));
+        assert!(surface.data.get("/n").unwrap().is_i64());
+        assert_eq!(s.state(), Some(&TaskState::Working));
+        assert_eq!(s.task_id(), Some("t"));
+    }
+
+    #[test]
+    fn a_send_answer_reads_the_history_once_and_the_status_message() {
+        let mut s = session(card03()).with_streaming(false);
+        let r = s.request(&Turn::Text("hi".into())).unwrap();
+        assert_eq!(r.expect, ResponseKind::Json);
+        let m1 = json!({"kind": "message", "role": "agent", "messageId": "m1", "parts": [
+            {"kind": "data", "metadata": {"mimeType": "application/a2ui+json"}, "data": create("a")}]});
+        let m2 = json!({"kind": "message", "role": "agent", "messageId": "m2", "parts": [
+            {"kind": "data", "metadata": {"mimeType": "application/a2ui+json"}, "data": create("b")}]});
+        let ev = s.on_item(Ok(json!({"jsonrpc": "2.0", "id": 1, "result": {"kind": "task",
+            "id": "t", "contextId": "c", "status": {"state": "input-required", "message": m2},
+            "history": [{"kind": "message", "role": "user", "messageId": "u", "parts": []}, m1, m2.clone()]}})));
+        assert!(s.store().surface("a").is_some() && s.store().surface("b").is_some());
+        let rejected = ev
+            .iter()
+            .filter(|e| matches!(e, TransportEvent::Rejected { .. }))
+            .count();
+        assert_eq!(rejected, 0, "m2 was applied once, not twice: {ev:?}");
+    }
+
+    #[test]
+    fn errors_and_foreign_parts_are_typed() {
+        let mut s = session(card03());
+        s.request(&Turn::Text("hi".into())).unwrap();
+        let ev = s.on_item(Ok(status03(
+            "working",
+            json!([
+            {"kind": "data", "metadata": {"mimeType": "application/json"}, "data": {"w": 1}}]),
+        )));
+        assert!(
+            matches!(&ev[0], TransportEvent::Notice(TransportError::NotA2ui { mime: Some(m) }) if m == "application/json")
+        );
+        s.on_item(Ok(
+            json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "bad"}}),
+        ));
+        let end = s.finish(Ok(()));
+        assert!(matches!(
+            &end[0],
+            TransportEvent::TurnEnded {
+                error: Some(TransportError::JsonRpc { code: -32602, .. })
+            }
+        ));
+        let ev = s.on_item(Ok(json!({"result": {"nothing": 1}})));
+        assert!(matches!(
+            &ev[0],
+            TransportEvent::Notice(TransportError::MalformedPayload(_))
+        ));
+    }
+
+    #[test]
+    fn actions_go_back_as_a2ui_data_parts_with_the_data_model() {
+        let mut s = session(card03());
+        s.request(&Turn::Text("hi".into())).unwrap();
+        s.on_item(Ok(status03("working", json!([{"kind": "data",
+            "metadata": {"mimeType": "application/a2ui+json"},
+            "data": {"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": BASIC09, "sendDataModel": true}}},
+            {"kind": "data", "metadata": {"mimeType": "application/a2ui+json"},
+             "data": {"version": "v0.9", "updateDataModel": {"surfaceId": "f", "path": "/name", "value": "Ada"}}}]))));
+        let action = crate::ActionEvent {
+            surface_id: "f".into(),
+            source_component_id: "b".into(),
+            name: "book".into(),
+            context: Map::new(),
+            timestamp: "2026-01-01T00:00:00.000Z".into(),
+            user_message: None,
+            version: Version::V0_9,
+            scope: "/".into(),
+        };
+        let body = s
+            .request(&Turn::Action(action.clone()))
+            .unwrap()
+            .body
+            .unwrap();
+        let m = &body["params"]["message"];
+        assert_eq!(m["parts"][0]["kind"], "data");
+        assert_eq!(
+            m["parts"][0]["data"]["action"]["name"], "book",
+            "one object per part for 0.3"
+        );
+        assert_eq!(
+            m["metadata"]["a2uiClientDataModel"]["surfaces"]["f"]["name"],
+            "Ada"
+        );
+        let mut s10 = session(card10());
+        s10.store_mut().apply_owned(create("f")).unwrap();
+        let body = s10.request(&Turn::Action(action)).unwrap().body.unwrap();
+        let p = &body["params"]["message"]["parts"][0];
+        assert_eq!(p["mediaType"], A2UI_MIME);
+        assert!(p["data"].is_array(), "an array for 1.0");
+        let mut other = session(card03());
+        assert!(
+            other
+                .request(&Turn::Action(crate::ActionEvent {
+                    surface_id: "nope".into(),
+                    ..s10_action()
+                }))
+                .is_err()
+        );
+    }
+
+    fn s10_action() -> crate::ActionEvent {
+        crate::ActionEvent {
+            surface_id: "f".into(),
+            source_component_id: "b".into(),
+            name: "x".into(),
+            context: Map::new(),
+            timestamp: String::new(),
+            user_message: None,
+            version: Version::V0_9,
+            scope: "/".into(),
+        }
+    }
+}

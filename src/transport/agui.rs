@@ -1,0 +1,760 @@
+//! AG-UI (feature `agui`): the sans-IO [`AguiSession`] (a turn → `RunAgentInput`; each SSE
+//! event → the store, the transcript, the run state) and the async [`AguiClient`].
+//!
+//! A2UI travels in activities, the way `@ag-ui/a2ui-middleware` sends it:
+//! `ACTIVITY_SNAPSHOT {messageId, activityType: "a2ui-surface", content: {a2ui_operations:
+//! [...]}}` and `ACTIVITY_DELTA {messageId, patch}` (RFC 6902 on `content`). One activity
+//! message is one **surface group**: the surfaces its operations create belong to it, and a
+//! snapshot that replaces its operations replaces them (when the new operations only extend
+//! the old ones, just the new ones are applied; an append-only delta likewise). Before the
+//! operations arrive, the middleware sends lifecycle snapshots `{status: "building" |
+//! "retrying" | "failed", progressTokens, attempt, errors}` on the same message id: the
+//! activity's [`Lifecycle`] is what the host draws in place of the surfaces (a progress
+//! state). The painted snapshot replaces it; there is no separate "done" signal.
+//!
+//! `TEXT_MESSAGE_*` go to the transcript (and back in the next run's `messages`),
+//! `RUN_STARTED` / `RUN_FINISHED` / `RUN_ERROR` set the run state, and an action goes back on
+//! the next run as `forwardedProps.a2uiAction.userAction`.
+//!
+//! ```
+//! use egui_a2ui::Catalog;
+//! use egui_a2ui::transport::{Turn, agui::AguiSession};
+//! use serde_json::json;
+//!
+//! let mut s = AguiSession::new("http://127.0.0.1:1/", Catalog::basic());
+//! let req = s.request(&Turn::Text("pasta".into())).unwrap();
+//! assert_eq!(req.body.as_ref().unwrap()["messages"][0]["content"], "pasta");
+//! s.on_item(Ok(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "a2ui-surface",
+//!     "content": {"status": "building", "progressTokens": 12}})));
+//! assert_eq!(s.activity("a").unwrap().lifecycle().unwrap().status, "building");
+//! s.on_item(Ok(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "a2ui-surface",
+//!     "content": {"a2ui_operations": [{"version": "v0.9", "createSurface": {"surfaceId": "s",
+//!         "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}]}})));
+//! assert!(s.store().surface("s").is_some());
+//! assert!(s.activity("a").unwrap().lifecycle().is_none());
+//! ```
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
+use super::{
+    Lifecycle, Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, fresh_id,
+};
+use crate::Catalog;
+use crate::model::{Applied, SurfaceStore};
+
+/// The activity type that carries A2UI.
+pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
+/// The content key of the A2UI operations.
+pub const OPERATIONS_KEY: &str = "a2ui_operations";
+
+/// One A2UI activity message: a surface group.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Activity {
+    content: Value,
+    applied: usize,
+    surfaces: Vec<String>,
+    lifecycle: Option<Lifecycle>,
+}
+
+impl Activity {
+    /// The activity's content as it stands.
+    pub fn content(&self) -> &Value {
+        &self.content
+    }
+
+    /// The lifecycle status to draw while the operations are not there (or failed).
+    pub fn lifecycle(&self) -> Option<&Lifecycle> {
+        self.lifecycle.as_ref()
+    }
+
+    /// The surfaces this activity created, in order.
+    pub fn surfaces(&self) -> &[String] {
+        &self.surfaces
+    }
+
+    /// How many operations were applied.
+    pub fn operations_applied(&self) -> usize {
+        self.applied
+    }
+}
+
+/// How new content relates to what was applied.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Change {
+    /// Only operations after the applied ones are new.
+    Append,
+    /// Anything else: the group is rebuilt.
+    Rebuild,
+}
+
+/// The sans-IO AG-UI conversation (one thread).
+#[derive(Debug)]
+pub struct AguiSession {
+    url: String,
+    catalog: Catalog,
+    store: SurfaceStore,
+    transcript: Vec<TranscriptEntry>,
+    thread_id: String,
+    run_id: Option<String>,
+    state: Option<TaskState>,
+    activities: IndexMap<String, Activity>,
+    messages: Vec<Value>,
+    open_text: HashMap<String, usize>,
+    turn_error: Option<TransportError>,
+}
+
+impl AguiSession {
+    /// A new thread with the AG-UI endpoint at `url`, drawing with `catalog`.
+    pub fn new(url: &str, catalog: Catalog) -> Self {
+        Self {
+            url: url.to_owned(),
+            catalog,
+            store: SurfaceStore::new(),
+            transcript: Vec::new(),
+            thread_id: fresh_id("thread"),
+            run_id: None,
+            state: None,
+            activities: IndexMap::new(),
+            messages: Vec::new(),
+            open_text: HashMap::new(),
+            turn_error: None,
+        }
+    }
+
+    /// Use these caps in the store.
+    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+        self.store.set_limits(limits);
+        self
+    }
+
+    /// The surfaces.
+    pub fn store(&self) -> &SurfaceStore {
+        &self.store
+    }
+
+    /// The surfaces, mutably.
+    pub fn store_mut(&mut self) -> &mut SurfaceStore {
+        &mut self.store
+    }
+
+    /// The conversation's text.
+    pub fn transcript(&self) -> &[TranscriptEntry] {
+        &self.transcript
+    }
+
+    /// The thread id (the same for every run).
+    pub fn thread_id(&self) -> &str {
+        &self.thread_id
+    }
+
+    /// The current (or last) run id.
+    pub fn run_id(&self) -> Option<&str> {
+        self.run_id.as_deref()
+    }
+
+    /// The run state.
+    pub fn state(&self) -> Option<&TaskState> {
+        self.state.as_ref()
+    }
+
+    /// An A2UI activity by message id.
+    pub fn activity(&self, message_id: &str) -> Option<&Activity> {
+        self.activities.get(message_id)
+    }
+
+    /// Every A2UI activity, oldest first.
+    pub fn activities(&self) -> impl Iterator<Item = (&str, &Activity)> {
+        self.activities.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The activity a surface belongs to.
+    pub fn activity_of(&self, surface_id: &str) -> Option<(&str, &Activity)> {
+        self.activities
+            .iter()
+            .find(|(_, a)| a.surfaces.iter().any(|s| s == surface_id))
+            .map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The `RunAgentInput` of one turn: the thread's messages (with a new user message for a
+    /// text turn), and for an action `forwardedProps.a2uiAction.userAction`. The client
+    /// capabilities and data models ride in `forwardedProps` too (AG-UI has no place of its
+    /// own for them).
+    pub fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
+        self.turn_error = None;
+        self.open_text.clear();
+        let run_id = fresh_id("run");
+        let mut forwarded = super::outgoing_metadata(&self.catalog, &self.store);
+        match turn {
+            Turn::Text(t) => {
+                self.messages
+                    .push(json!({"id": fresh_id("user"), "role": "user", "content": t}));
+                self.transcript.push(TranscriptEntry {
+                    role: Role::User,
+                    text: t.clone(),
+                    message_id: None,
+                });
+            }
+            Turn::Action(a) => {
+                if self.store.surface(&a.surface_id).is_none() {
+                    return Err(TransportError::Action(format!(
+                        "surface {} is not this agent's",
+                        a.surface_id
+                    )));
+                }
+                forwarded.insert(
+                    "a2uiAction".into(),
+                    json!({"userAction": {
+                        "name": a.name, "surfaceId": a.surface_id,
+                        "sourceComponentId": a.source_component_id,
+                        "timestamp": a.timestamp, "context": a.context,
+                    }}),
+                );
+            }
+        }
+        self.run_id = Some(run_id.clone());
+        let body = json!({
+            "threadId": self.thread_id, "runId": run_id, "messages": self.messages,
+            "tools": [], "context": [], "state": {}, "forwardedProps": Value::Object(forwarded),
+        });
+        Ok(HttpRequest {
+            url: self.url.clone(),
+            headers: Vec::new(),
+            body: Some(body),
+            expect: ResponseKind::Sse,
+        })
+    }
+
+    /// One event of the run's stream (or a per-event problem from the I/O).
+    pub fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
+        let mut events = Vec::new();
+        let v = match item {
+            Ok(v) => v,
+            Err(e) => {
+                events.push(TransportEvent::Notice(e));
+                return events;
+            }
+        };
+        let Some(kind) = v.get("type").and_then(Value::as_str) else {
+            events.push(TransportEvent::Notice(TransportError::MalformedPayload(
+                "an AG-UI event without a type".into(),
+            )));
+            return events;
+        };
+        let str_of = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        match kind {
+            "RUN_STARTED" => {
+                if let Some(r) = str_of("runId") {
+                    self.run_id = Some(r);
+                }
+                self.set_state(TaskState::Working, &mut events);
+            }
+            "RUN_FINISHED" => self.set_state(TaskState::Completed, &mut events),
+            "RUN_ERROR" => {
+                self.turn_error.get_or_insert(TransportError::RunError {
+                    code: str_of("code"),
+                    message: str_of("message").unwrap_or_default(),
+                });
+                self.set_state(TaskState::Failed, &mut events);
+            }
+            "TEXT_MESSAGE_START" | "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
+                let id = str_of("messageId").unwrap_or_else(|| "text".into());
+                let i = *self.open_text.entry(id.clone()).or_insert_with(|| {
+                    self.transcript.push(TranscriptEntry {
+                        role: Role::Agent,
+                        text: String::new(),
+                        message_id: Some(id.clone()),
+                    });
+                    self.transcript.len() - 1
+                });
+                if let (Some(d), Some(e)) = (
+                    v.get("delta").and_then(Value::as_str),
+                    self.transcript.get_mut(i),
+                ) {
+                    e.text.push_str(d);
+                }
+            }
+            "TEXT_MESSAGE_END" => {
+                let id = str_of("messageId").unwrap_or_else(|| "text".into());
+                if let Some(i) = self.open_text.remove(&id)
+                    && let Some(e) = self.transcript.get(i)
+                {
+                    let text = e.text.clone();
+                    self.messages
+                        .push(json!({"id": id, "role": "assistant", "content": text}));
+                    events.push(TransportEvent::Text {
+                        role: Role::Agent,
+                        text,
+                    });
+                }
+            }
+            "ACTIVITY_SNAPSHOT" => self.on_snapshot(&v, &mut events),
+            "ACTIVITY_DELTA" => self.on_delta(&v, &mut events),
+            // Not A2UI's business: tool calls, state, steps, reasoning, raw and custom events.
+            _ => {}
+        }
+        events
+    }
+
+    /// The run's stream ended: a run cut off before `RUN_FINISHED` or `RUN_ERROR` is an
+    /// error too.
+    pub fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
+        let mut error = outcome.err().or_else(|| self.turn_error.take());
+        if error.is_none() && self.state == Some(TaskState::Working) {
+            error = Some(TransportError::Interrupted {
+                url: self.url.clone(),
+                message: "the run's stream ended before RUN_FINISHED".into(),
+            });
+        }
+        // Text cut off mid-message still goes to the transcript as it stands.
+        self.open_text.clear();
+        let mut events = Vec::new();
+        if error.is_some() && self.state == Some(TaskState::Working) {
+            self.set_state(TaskState::Failed, &mut events);
+        }
+        events.push(TransportEvent::TurnEnded { error });
+        events
+    }
+
+    fn set_state(&mut self, state: TaskState, events: &mut Vec<TransportEvent>) {
+        self.state = Some(state.clone());
+        events.push(TransportEvent::State {
+            state,
+            task_id: self.run_id.clone(),
+            context_id: Some(self.thread_id.clone()),
+        });
+    }
+
+    fn on_snapshot(&mut self, v: &Value, events: &mut Vec<TransportEvent>) {
+        if v.get("activityType").and_then(Value::as_str) != Some(A2UI_ACTIVITY_TYPE) {
+            return;
+        }
+        let Some(id) = v.get("messageId").and_then(Value::as_str) else {
+            events.push(TransportEvent::Notice(TransportError::MalformedPayload(
+                "ACTIVITY_SNAPSHOT without a messageId".into(),
+            )));
+            return;
+        };
+        let content = v.get("content").cloned().unwrap_or(Value::Null);
+        let replace = v.get("replace").and_then(Value::as_bool) != Some(false);
+        let activity = self.activities.entry(id.to_owned()).or_default();
+        if !replace && !activity.content.is_null() {
+            return; // "leave what is already there"
+        }
+        let old = std::mem::replace(&mut activity.content, content);
+        let change = match (ops_of(&old), ops_of(&activity.content)) {
+            (Some(o), Some(n)) if o.len() == activity.applied && n.starts_with(o) => Change::Append,
+            (None, Some(_)) if activity.applied == 0 => Change::Append,
+            _ => Change::Rebuild,
+        };
+        self.reconcile(id, change, events);
+    }
+
+    fn on_delta(&mut self, v: &Value, events: &mut Vec<TransportEvent>) {
+        let Some(id) = v.get("messageId").and_then(Value::as_str) else {
+            events.push(TransportEvent::Notice(TransportError::MalformedPayload(
+                "ACTIVITY_DELTA without a messageId".into(),
+            )));
+            return;
+        };
+        if v.get("activityType")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t != A2UI_ACTIVITY_TYPE)
+        {
+            return;
+        }
+        let notice = |message: String| {
+            TransportEvent::Notice(TransportError::Patch {
+                message_id: id.to_owned(),
+                message,
+            })
+        };
+        let Some(activity) = self.activities.get_mut(id) else {
+            events.push(notice("no snapshot of this activity came first".into()));
+            return;
+        };
+        let patch: json_patch::Patch =
+            match serde_json::from_value(v.get("patch").cloned().unwrap_or(Value::Null)) {
+                Ok(p) => p,
+                Err(e) => {
+                    events.push(notice(format!("not an RFC 6902 patch: {e}")));
+                    return;
+                }
+            };
+        let len = ops_of(&activity.content).map_or(0, <[Value]>::len);
+        let appends = len == activity.applied
+            && patch.0.iter().enumerate().all(|(i, op)| match op {
+                json_patch::PatchOperation::Add(a) => {
+                    let p = a.path.as_str();
+                    p == "/a2ui_operations/-" || p == format!("/a2ui_operations/{}", len + i)
+                }
+                _ => false,
+            });
+        // `json_patch::patch` undoes a partly applied patch on error.
+        if let Err(e) = json_patch::patch(&mut activity.content, &patch.0) {
+            events.push(notice(e.to_string()));
+            return;
+        }
+        let change = if appends {
+            Change::Append
+        } else {
+            Change::Rebuild
+        };
+        self.reconcile(id, change, events);
+    }
+
+    fn reconcile(&mut self, id: &str, change: Change, events: &mut Vec<TransportEvent>) {
+        let Some(activity) = self.activities.get_mut(id) else {
+            return;
+        };
+        let lifecycle = if ops_of(&activity.content).is_some() {
+            None
+        } else {
+            Lifecycle::from_content(&activity.content)
+        };
+        if lifecycle != activity.lifecycle {
+            if let Some(l) = &lifecycle {
+                events.push(TransportEvent::Lifecycle {
+                    activity_id: id.to_owned(),
+                    status: l.clone(),
+                });
+            }
+            activity.lifecycle = lifecycle;
+        }
+        if change == Change::Rebuild {
+            // The group's surfaces go; its operations are replayed from the start.
+            for sid in std::mem::take(&mut activity.surfaces) {
+                if let Some(version) = self.store.surface(&sid).map(|s| s.version) {
+                    let _ = self.store.apply_framed(Ok(
+                        json!({"version": version.as_str(), "deleteSurface": {"surfaceId": sid}}),
+                    ));
+                }
+            }
+            activity.applied = 0;
+        }
+        let ops: Vec<Value> = ops_of(&activity.content)
+            .map(|o| o.get(activity.applied..).unwrap_or_default().to_vec())
+            .unwrap_or_default();
+        activity.applied += ops.len();
+        let mut count = 0;
+        let mut touched: Vec<String> = Vec::new();
+        for op in ops {
+            match self.store.apply_framed(Ok(op)) {
+                Applied::Rejected(r) => events.push(TransportEvent::Rejected { error: r.error }),
+                Applied::Created { surface_id } => {
+                    count += 1;
+                    if !activity.surfaces.contains(&surface_id) {
+                        activity.surfaces.push(surface_id.clone());
+                    }
+                    if !touched.contains(&surface_id) {
+                        touched.push(surface_id);
+                    }
+                }
+                Applied::Changed { surface_id } | Applied::Deleted { surface_id } => {
+                    count += 1;
+                    if !touched.contains(&surface_id) {
+                        touched.push(surface_id);
+                    }
+                }
+                Applied::Rpc(_) => count += 1,
+            }
+        }
+        if count > 0 {
+            events.push(TransportEvent::Applied {
+                count,
+                surfaces: touched,
+            });
+        }
+    }
+}
+
+fn ops_of(content: &Value) -> Option<&[Value]> {
+    content
+        .get(OPERATIONS_KEY)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+}
+
+impl super::host::HttpSession for AguiSession {
+    fn method(&self) -> String {
+        "RunAgentInput".into()
+    }
+    fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
+        AguiSession::request(self, turn)
+    }
+    fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
+        AguiSession::on_item(self, item)
+    }
+    fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
+        AguiSession::finish(self, outcome)
+    }
+    fn store(&self) -> &SurfaceStore {
+        &self.store
+    }
+    fn store_mut(&mut self) -> &mut SurfaceStore {
+        &mut self.store
+    }
+    fn transcript(&self) -> &[TranscriptEntry] {
+        &self.transcript
+    }
+    fn state(&self) -> Option<&TaskState> {
+        self.state.as_ref()
+    }
+}
+
+/// The async AG-UI client: one `POST RunAgentInput` and its SSE stream per turn.
+#[derive(Debug)]
+pub struct AguiClient {
+    http: HttpClient,
+    session: AguiSession,
+}
+
+impl AguiClient {
+    /// A client for the AG-UI endpoint at `url`, drawing with `catalog`.
+    pub fn new(
+        url: &str,
+        catalog: Catalog,
+        options: TransportOptions,
+    ) -> Result<Self, TransportError> {
+        let session = AguiSession::new(url, catalog).with_limits(options.limits.clone());
+        Ok(Self {
+            http: HttpClient::new(options)?,
+            session,
+        })
+    }
+
+    /// The session.
+    pub fn session(&self) -> &AguiSession {
+        &self.session
+    }
+
+    /// The session, mutably.
+    pub fn session_mut(&mut self) -> &mut AguiSession {
+        &mut self.session
+    }
+
+    /// Run one turn (see [`A2aClient::send`](super::a2a::A2aClient::send) for the contract).
+    pub async fn send(
+        &mut self,
+        turn: &Turn,
+        on_event: impl FnMut(&TransportEvent),
+    ) -> Result<(), TransportError> {
+        super::host::drive(&self.http, &mut self.session, turn, on_event).await
+    }
+}
+
+/// The `forwardedProps` of a run, for hosts building their own `RunAgentInput`.
+pub fn forwarded_action(action: &crate::ActionEvent) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert(
+        "a2uiAction".into(),
+        json!({"userAction": {"name": action.name, "surfaceId": action.surface_id,
+            "sourceComponentId": action.source_component_id, "timestamp": action.timestamp,
+            "context": action.context}}),
+    );
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASIC09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+
+    fn create(sid: &str) -> Value {
+        json!({"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": BASIC09}})
+    }
+
+    fn text(sid: &str, t: &str) -> Value {
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": sid, "components": [
+            {"id": "root", "component": "Text", "text": t}]}})
+    }
+
+    fn snapshot(id: &str, content: Value) -> Value {
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": id, "activityType": "a2ui-surface",
+               "content": content, "replace": true})
+    }
+
+    fn delta(id: &str, patch: Value) -> Value {
+        json!({"type": "ACTIVITY_DELTA", "messageId": id, "activityType": "a2ui-surface", "patch": patch})
+    }
+
+    fn root_text(s: &AguiSession, sid: &str) -> Option<Value> {
+        s.store()
+            .surface(sid)?
+            .component("root")?
+            .wire_props()
+            .get("text")
+            .cloned()
+    }
+
+    #[test]
+    fn lifecycle_then_painted_snapshot_then_append_deltas() {
+        let mut s = AguiSession::new("http://x/", Catalog::basic());
+        s.request(&Turn::Text("go".into())).unwrap();
+        let ev = s.on_item(Ok(
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+        ));
+        assert!(matches!(
+            &ev[0],
+            TransportEvent::State {
+                state: TaskState::Working,
+                ..
+            }
+        ));
+        let ev = s.on_item(Ok(snapshot(
+            "a",
+            json!({"status": "building", "progressTokens": 12}),
+        )));
+        assert!(
+            matches!(&ev[0], TransportEvent::Lifecycle { status, .. } if status.progress_tokens == Some(12))
+        );
+        s.on_item(Ok(snapshot("a", json!({"a2ui_operations": [create("s")]}))));
+        assert!(s.activity("a").unwrap().lifecycle().is_none());
+        s.on_item(Ok(delta(
+            "a",
+            json!([{"op": "add", "path": "/a2ui_operations/-", "value": text("s", "one")}]),
+        )));
+        assert_eq!(root_text(&s, "s"), Some(json!("one")));
+        s.on_item(Ok(delta(
+            "a",
+            json!([{"op": "add", "path": "/a2ui_operations/2", "value": text("s", "two")}]),
+        )));
+        assert_eq!(root_text(&s, "s"), Some(json!("two")));
+        assert_eq!(s.activity("a").unwrap().operations_applied(), 3);
+        assert_eq!(s.store().errors().len(), 0, "appends applied once each");
+        s.on_item(Ok(
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+        ));
+        let end = s.finish(Ok(()));
+        assert!(matches!(&end[0], TransportEvent::TurnEnded { error: None }));
+    }
+
+    #[test]
+    fn a_non_append_patch_rebuilds_the_group_and_a_replacing_snapshot_replaces_it() {
+        let mut s = AguiSession::new("http://x/", Catalog::basic());
+        s.on_item(Ok(snapshot(
+            "a",
+            json!({"a2ui_operations": [create("s"), text("s", "one")]}),
+        )));
+        s.on_item(Ok(delta(
+            "a",
+            json!([{"op": "replace", "path": "/a2ui_operations/1", "value": text("s", "edited")}]),
+        )));
+        assert_eq!(root_text(&s, "s"), Some(json!("edited")));
+        assert_eq!(
+            s.store().errors().len(),
+            0,
+            "rebuilt from scratch, no duplicate createSurface"
+        );
+        s.on_item(Ok(snapshot("a", json!({"a2ui_operations": [create("t")]}))));
+        assert!(
+            s.store().surface("s").is_none(),
+            "the replaced group's surface went"
+        );
+        assert!(s.store().surface("t").is_some());
+        assert_eq!(s.activity("a").unwrap().surfaces(), ["t"]);
+        // A snapshot that extends the operations applies only the new ones.
+        s.on_item(Ok(snapshot(
+            "a",
+            json!({"a2ui_operations": [create("t"), text("t", "x")]}),
+        )));
+        assert_eq!(s.store().errors().len(), 0);
+        assert_eq!(root_text(&s, "t"), Some(json!("x")));
+    }
+
+    #[test]
+    fn failed_lifecycle_run_error_and_bad_patches_are_typed() {
+        let mut s = AguiSession::new("http://x/", Catalog::basic());
+        s.request(&Turn::Text("go".into())).unwrap();
+        s.on_item(Ok(json!({"type": "RUN_STARTED", "runId": "r"})));
+        let ev = s.on_item(Ok(snapshot(
+            "b",
+            json!({"status": "failed", "attempt": 2, "errors": ["gave up"]}),
+        )));
+        assert!(
+            matches!(&ev[0], TransportEvent::Lifecycle { status, .. } if status.is_failed() && status.errors == ["gave up"])
+        );
+        let ev = s.on_item(Ok(delta("nope", json!([]))));
+        assert!(matches!(
+            &ev[0],
+            TransportEvent::Notice(TransportError::Patch { .. })
+        ));
+        s.on_item(Ok(snapshot("c", json!({"a2ui_operations": [create("s")]}))));
+        let ev = s.on_item(Ok(delta(
+            "c",
+            json!([{"op": "remove", "path": "/nothing/here"}]),
+        )));
+        assert!(matches!(
+            &ev[0],
+            TransportEvent::Notice(TransportError::Patch { .. })
+        ));
+        assert!(
+            s.store().surface("s").is_some(),
+            "a failed patch changes nothing"
+        );
+        let ev = s.on_item(Ok(delta("c", json!({"not": "a patch"}))));
+        assert!(matches!(
+            &ev[0],
+            TransportEvent::Notice(TransportError::Patch { .. })
+        ));
+        s.on_item(Ok(
+            json!({"type": "RUN_ERROR", "message": "boom", "code": "X"}),
+        ));
+        let end = s.finish(Ok(()));
+        assert!(
+            matches!(&end[0], TransportEvent::TurnEnded { error: Some(TransportError::RunError { code: Some(c), .. }) } if c == "X")
+        );
+        assert_eq!(s.state(), Some(&TaskState::Failed));
+    }
+
+    #[test]
+    fn a_run_cut_off_is_an_error_and_text_streams_into_the_transcript() {
+        let mut s = AguiSession::new("http://x/", Catalog::basic());
+        s.request(&Turn::Text("go".into())).unwrap();
+        s.on_item(Ok(json!({"type": "RUN_STARTED", "runId": "r"})));
+        s.on_item(Ok(
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}),
+        ));
+        s.on_item(Ok(
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hel"}),
+        ));
+        let ev = s.on_item(Ok(
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "lo"}),
+        ));
+        assert!(ev.is_empty());
+        let ev = s.on_item(Ok(json!({"type": "TEXT_MESSAGE_END", "messageId": "m"})));
+        assert!(matches!(&ev[0], TransportEvent::Text { text, .. } if text == "Hello"));
+        assert_eq!(s.transcript().last().unwrap().text, "Hello");
+        let end = s.finish(Ok(()));
+        assert!(matches!(
+            end.last(),
+            Some(TransportEvent::TurnEnded {
+                error: Some(TransportError::Interrupted { .. })
+            })
+        ));
+        // The next run carries the thread's messages and the action.
+        s.store_mut().apply_owned(create("f")).unwrap();
+        let action = crate::ActionEvent {
+            surface_id: "f".into(),
+            source_component_id: "b".into(),
+            name: "book".into(),
+            context: Map::new(),
+            timestamp: "t".into(),
+            user_message: None,
+            version: crate::Version::V0_9,
+            scope: "/".into(),
+        };
+        let body = s.request(&Turn::Action(action)).unwrap().body.unwrap();
+        assert_eq!(
+            body["forwardedProps"]["a2uiAction"]["userAction"]["name"],
+            "book"
+        );
+        assert_eq!(body["messages"][1]["content"], "Hello");
+        assert_eq!(body["messages"][1]["role"], "assistant");
+        assert!(body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"].is_object());
+    }
+}

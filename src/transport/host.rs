@@ -1,0 +1,353 @@
+//! Host helpers: the I/O on a background thread with its own tokio runtime, the session (and
+//! so the surfaces) on the UI thread, channels in between, and a repaint request on every
+//! reply. An eframe app calls [`HttpHost::send`] from the prompt box or for an action,
+//! [`HttpHost::poll`] once a frame, and draws [`HttpHost::session`]'s store.
+//!
+//! ```no_run
+//! # #[cfg(feature = "a2a")] {
+//! use egui_a2ui::Catalog;
+//! use egui_a2ui::transport::{TransportOptions, Turn, host::A2aHost};
+//!
+//! let ctx = egui::Context::default();
+//! let repaint = { let ctx = ctx.clone(); move || ctx.request_repaint() };
+//! let mut host = A2aHost::connect("http://127.0.0.1:10002", Catalog::basic(),
+//!                                 TransportOptions::default(), repaint).unwrap();
+//! // every frame:
+//! for event in host.poll() { /* log it */ }
+//! if let Some(session) = host.session() { let _store = session.store(); /* draw it */ }
+//! // on Enter in the prompt box:
+//! host.send(Turn::Text("find pasta".into())).ok();
+//! # }
+//! ```
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use serde_json::Value;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use super::http::{HttpClient, HttpRequest, TransportOptions};
+use super::{TaskState, TranscriptEntry, TransportError, TransportEvent, Turn};
+use crate::model::SurfaceStore;
+
+/// A sans-IO session of an HTTP transport (A2A, AG-UI): what the drivers need of it.
+pub trait HttpSession {
+    /// The name of the request it will send (`message/stream`, `RunAgentInput`).
+    fn method(&self) -> String;
+    /// The request for one turn.
+    fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError>;
+    /// One JSON value of the answer (or a per-event problem).
+    fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent>;
+    /// The answer ended; the last event is [`TransportEvent::TurnEnded`].
+    fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent>;
+    /// The surfaces.
+    fn store(&self) -> &SurfaceStore;
+    /// The surfaces, mutably.
+    fn store_mut(&mut self) -> &mut SurfaceStore;
+    /// The conversation's text.
+    fn transcript(&self) -> &[TranscriptEntry];
+    /// The task or run state.
+    fn state(&self) -> Option<&TaskState>;
+}
+
+/// Run one turn of `session` over `http`, reporting every event to `on_event`.
+pub(crate) async fn drive<S: HttpSession>(
+    http: &HttpClient,
+    session: &mut S,
+    turn: &Turn,
+    mut on_event: impl FnMut(&TransportEvent),
+) -> Result<(), TransportError> {
+    let method = session.method();
+    let req = match session.request(turn) {
+        Ok(r) => r,
+        Err(e) => {
+            on_event(&TransportEvent::TurnEnded {
+                error: Some(e.clone()),
+            });
+            return Err(e);
+        }
+    };
+    on_event(&TransportEvent::Request {
+        method,
+        body: req.body.clone().unwrap_or(Value::Null),
+    });
+    let outcome = http
+        .exchange(&req, |item| {
+            for ev in session.on_item(item) {
+                on_event(&ev);
+            }
+        })
+        .await;
+    let mut error = None;
+    for ev in session.finish(outcome) {
+        if let TransportEvent::TurnEnded { error: Some(e) } = &ev {
+            error = Some(e.clone());
+        }
+        on_event(&ev);
+    }
+    error.map_or(Ok(()), Err)
+}
+
+enum Job {
+    Exchange { turn: u64, req: HttpRequest },
+}
+
+enum Reply {
+    Item(u64, Result<Value, TransportError>),
+    Done(u64, Result<(), TransportError>),
+}
+
+type Build<S> = Box<dyn FnOnce(Value) -> Result<S, TransportError>>;
+
+/// A session of an HTTP transport driven from a UI thread (see the [module](self)).
+pub struct HttpHost<S> {
+    session: Option<S>,
+    build: Option<Build<S>>,
+    connect_error: Option<TransportError>,
+    jobs: UnboundedSender<Job>,
+    replies: Receiver<Reply>,
+    turn: u64,
+    busy: bool,
+    log: Vec<TransportEvent>,
+}
+
+impl<S> std::fmt::Debug for HttpHost<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpHost")
+            .field("connected", &self.session.is_some())
+            .field("busy", &self.busy)
+            .field("turn", &self.turn)
+            .finish_non_exhaustive()
+    }
+}
+
+fn spawn_io(
+    options: TransportOptions,
+    repaint: impl Fn() + Send + 'static,
+) -> Result<(UnboundedSender<Job>, Receiver<Reply>), TransportError> {
+    let http = HttpClient::new(options)?;
+    let (jobs, mut job_rx): (UnboundedSender<Job>, UnboundedReceiver<Job>) = unbounded_channel();
+    let (reply_tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
+    std::thread::Builder::new()
+        .name("egui_a2ui-transport".into())
+        .spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                let _ = reply_tx.send(Reply::Done(0, Err(TransportError::Closed)));
+                repaint();
+                return;
+            };
+            let repaint = std::sync::Arc::new(repaint);
+            rt.block_on(async move {
+                // Bounded by the UI: the loop ends when the host (the sender) is dropped.
+                while let Some(Job::Exchange { turn, req }) = job_rx.recv().await {
+                    let tx = reply_tx.clone();
+                    let repaint = repaint.clone();
+                    let outcome = http
+                        .exchange(&req, |item| {
+                            let _ = tx.send(Reply::Item(turn, item));
+                            repaint();
+                        })
+                        .await;
+                    let _ = tx.send(Reply::Done(turn, outcome));
+                    repaint();
+                }
+            });
+        })
+        .map_err(|_| TransportError::Closed)?;
+    Ok((jobs, replies))
+}
+
+impl<S: HttpSession> HttpHost<S> {
+    /// Drive `session`, with the I/O on a new background thread; `repaint` is called after
+    /// every reply (pass `move || ctx.request_repaint()`).
+    pub fn spawn(
+        session: S,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        let (jobs, replies) = spawn_io(options, repaint)?;
+        Ok(Self {
+            session: Some(session),
+            build: None,
+            connect_error: None,
+            jobs,
+            replies,
+            turn: 0,
+            busy: false,
+            log: Vec::new(),
+        })
+    }
+
+    /// Fetch `discovery` (an agent card, say) in the background and build the session from
+    /// it on the UI thread with `build` (at a later [`Self::poll`]).
+    pub fn spawn_discovering(
+        discovery: HttpRequest,
+        build: impl FnOnce(Value) -> Result<S, TransportError> + 'static,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        let (jobs, replies) = spawn_io(options, repaint)?;
+        jobs.send(Job::Exchange {
+            turn: 0,
+            req: discovery,
+        })
+        .map_err(|_| TransportError::Closed)?;
+        Ok(Self {
+            session: None,
+            build: Some(Box::new(build)),
+            connect_error: None,
+            jobs,
+            replies,
+            turn: 0,
+            busy: true,
+            log: Vec::new(),
+        })
+    }
+
+    /// The session, once connected.
+    pub fn session(&self) -> Option<&S> {
+        self.session.as_ref()
+    }
+
+    /// The session, mutably (draw its store).
+    pub fn session_mut(&mut self) -> Option<&mut S> {
+        self.session.as_mut()
+    }
+
+    /// Why connecting failed, if it did.
+    pub fn connect_error(&self) -> Option<&TransportError> {
+        self.connect_error.as_ref()
+    }
+
+    /// Whether a turn (or the discovery) is in flight.
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Every event so far, oldest first (requests included: the action log).
+    pub fn log(&self) -> &[TransportEvent] {
+        &self.log
+    }
+
+    /// Start a turn. Refused while another is in flight or before the session is there.
+    pub fn send(&mut self, turn: Turn) -> Result<(), TransportError> {
+        if self.busy {
+            return Err(TransportError::Action("a turn is already in flight".into()));
+        }
+        let Some(session) = self.session.as_mut() else {
+            return Err(TransportError::Action("not connected yet".into()));
+        };
+        let method = session.method();
+        let req = session.request(&turn)?;
+        self.log.push(TransportEvent::Request {
+            method,
+            body: req.body.clone().unwrap_or(Value::Null),
+        });
+        self.turn += 1;
+        self.jobs
+            .send(Job::Exchange {
+                turn: self.turn,
+                req,
+            })
+            .map_err(|_| TransportError::Closed)?;
+        self.busy = true;
+        Ok(())
+    }
+
+    /// Apply what arrived since the last call; returns the new events (also kept in
+    /// [`Self::log`]). Call once a frame.
+    pub fn poll(&mut self) -> Vec<TransportEvent> {
+        let mut out = Vec::new();
+        // Bounded: at most what is queued now.
+        while let Ok(reply) = self.replies.try_recv() {
+            match reply {
+                Reply::Item(0, item) => {
+                    let built = item.and_then(|v| match self.build.take() {
+                        Some(b) => b(v),
+                        None => Err(TransportError::Closed),
+                    });
+                    match built {
+                        Ok(s) => self.session = Some(s),
+                        Err(e) => self.connect_error = Some(e),
+                    }
+                }
+                Reply::Done(0, outcome) => {
+                    self.busy = false;
+                    if let Err(e) = outcome {
+                        self.connect_error.get_or_insert(e.clone());
+                        out.push(TransportEvent::TurnEnded { error: Some(e) });
+                    } else if self.session.is_none() && self.connect_error.is_none() {
+                        self.connect_error =
+                            Some(TransportError::MalformedPayload("no agent card".into()));
+                    }
+                }
+                Reply::Item(t, item) if t == self.turn => {
+                    if let Some(s) = self.session.as_mut() {
+                        out.extend(s.on_item(item));
+                    }
+                }
+                Reply::Done(t, outcome) if t == self.turn => {
+                    self.busy = false;
+                    if let Some(s) = self.session.as_mut() {
+                        out.extend(s.finish(outcome));
+                    }
+                }
+                _ => {} // a stale turn's leftovers
+            }
+        }
+        self.log.extend(out.iter().cloned());
+        out
+    }
+}
+
+/// An A2A agent driven from a UI thread.
+#[cfg(feature = "a2a")]
+pub type A2aHost = HttpHost<super::a2a::A2aSession>;
+
+#[cfg(feature = "a2a")]
+impl A2aHost {
+    /// Discover the agent at `base_url` (its card) in the background and talk to it.
+    pub fn connect(
+        base_url: &str,
+        catalog: crate::Catalog,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        use super::a2a::{A2aSession, AgentCard};
+        let base = base_url.to_owned();
+        let limits = options.limits.clone();
+        Self::spawn_discovering(
+            HttpRequest::get(AgentCard::card_url(base_url)),
+            move |card| {
+                let card = AgentCard::parse(&card, &base)?;
+                Ok(A2aSession::new(card, catalog)?.with_limits(limits))
+            },
+            options,
+            repaint,
+        )
+    }
+}
+
+/// An AG-UI agent driven from a UI thread.
+#[cfg(feature = "agui")]
+pub type AguiHost = HttpHost<super::agui::AguiSession>;
+
+#[cfg(feature = "agui")]
+impl AguiHost {
+    /// Talk to the AG-UI endpoint at `url`.
+    pub fn connect(
+        url: &str,
+        catalog: crate::Catalog,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        let session =
+            super::agui::AguiSession::new(url, catalog).with_limits(options.limits.clone());
+        Self::spawn(session, options, repaint)
+    }
+}
+
+#[cfg(feature = "mcp-http")]
+pub use super::mcp::McpHost;

@@ -1,0 +1,273 @@
+//! The I/O every HTTP transport shares: send one request, read the answer (a JSON body or an
+//! SSE stream) with the size caps and an idle timeout, and hand each JSON value on as it
+//! arrives. reqwest on rustls (ring), so no system TLS library is needed.
+
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use serde_json::Value;
+
+use super::TransportError;
+use super::sse::SseDecoder;
+use crate::Limits;
+
+/// What a request expects back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResponseKind {
+    /// One JSON document (`Accept: application/json`).
+    Json,
+    /// A `text/event-stream` of JSON events (`Accept: text/event-stream`). A server may still
+    /// answer with one JSON document; the content type decides.
+    Sse,
+}
+
+/// One HTTP request a sans-IO session wants sent. `body: None` is a `GET`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    /// The address.
+    pub url: String,
+    /// Extra headers (names as given).
+    pub headers: Vec<(String, String)>,
+    /// The JSON body of a `POST`; `None` for a `GET`.
+    pub body: Option<Value>,
+    /// What to expect back.
+    pub expect: ResponseKind,
+}
+
+impl HttpRequest {
+    /// A `GET` for a JSON document.
+    pub fn get(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            headers: Vec::new(),
+            body: None,
+            expect: ResponseKind::Json,
+        }
+    }
+
+    /// A header's value (names compared case-insensitively).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Caps and timeouts of the transport clients.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransportOptions {
+    /// The caps: one SSE event (or one JSON body) may hold at most
+    /// `limits.max_message_bytes` bytes; whole responses are not capped (a stream may run
+    /// long), each event is.
+    pub limits: Limits,
+    /// How long connecting may take.
+    pub connect_timeout: Duration,
+    /// How long a response may go without a byte before it counts as stalled.
+    pub idle_timeout: Duration,
+}
+
+impl Default for TransportOptions {
+    fn default() -> Self {
+        Self {
+            limits: Limits::default(),
+            connect_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The HTTP client (cheap to clone: one connection pool).
+#[derive(Clone, Debug)]
+pub struct HttpClient {
+    client: reqwest::Client,
+    options: TransportOptions,
+}
+
+impl HttpClient {
+    /// A client with these options.
+    pub fn new(options: TransportOptions) -> Result<Self, TransportError> {
+        let client = reqwest_client(&options)?;
+        Ok(Self { client, options })
+    }
+
+    /// The options.
+    pub fn options(&self) -> &TransportOptions {
+        &self.options
+    }
+
+    /// Send `req` and hand every JSON value of the answer to `on_item` as it arrives: the
+    /// body of a JSON answer, or each event of an SSE stream. A per-event problem (an event
+    /// over the cap, one that is not JSON, broken SSE) goes to `on_item` as an `Err` and the
+    /// stream goes on; what ends the exchange (connection, HTTP status, a stream cut off or
+    /// stalled) is the returned error.
+    pub async fn exchange(
+        &self,
+        req: &HttpRequest,
+        mut on_item: impl FnMut(Result<Value, TransportError>),
+    ) -> Result<(), TransportError> {
+        let url = req.url.clone();
+        let accept = match req.expect {
+            ResponseKind::Json => "application/json",
+            ResponseKind::Sse => "text/event-stream",
+        };
+        let mut builder = match &req.body {
+            Some(body) => self
+                .client
+                .post(&req.url)
+                .header("content-type", "application/json")
+                .body(serde_json::to_vec(body).map_err(|e| {
+                    TransportError::MalformedPayload(format!("cannot encode the request: {e}"))
+                })?),
+            None => self.client.get(&req.url),
+        }
+        .header("accept", accept);
+        for (k, v) in &req.headers {
+            builder = builder.header(k.as_str(), v.as_str());
+        }
+        let idle = self.options.idle_timeout;
+        let timeout = || TransportError::Timeout {
+            url: url.clone(),
+            seconds: idle.as_secs_f64(),
+        };
+        let response = match tokio::time::timeout(idle, builder.send()).await {
+            Err(_) => return Err(timeout()),
+            Ok(Err(e)) => {
+                return Err(TransportError::Connect {
+                    url: url.clone(),
+                    message: error_chain(&e),
+                });
+            }
+            Ok(Ok(r)) => r,
+        };
+        let status = response.status();
+        let is_sse = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("text/event-stream"));
+        let cap = self.options.limits.max_message_bytes;
+        let mut stream = response.bytes_stream();
+        if !status.is_success() {
+            let mut body = Vec::new();
+            while body.len() < 2048 {
+                match tokio::time::timeout(idle, stream.next()).await {
+                    Ok(Some(Ok(chunk))) => body.extend_from_slice(&chunk),
+                    _ => break,
+                }
+            }
+            let mut text = String::from_utf8_lossy(&body).into_owned();
+            if text.len() > 512 {
+                let mut end = 512;
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text.truncate(end);
+            }
+            return Err(TransportError::Http {
+                status: status.as_u16(),
+                url,
+                body: text,
+            });
+        }
+        let interrupted = |e: &reqwest::Error| TransportError::Interrupted {
+            url: url.clone(),
+            message: error_chain(e),
+        };
+        if is_sse {
+            let mut decoder = SseDecoder::new(cap);
+            loop {
+                let chunk = match tokio::time::timeout(idle, stream.next()).await {
+                    Err(_) => return Err(timeout()),
+                    Ok(None) => break,
+                    Ok(Some(Err(e))) => return Err(interrupted(&e)),
+                    Ok(Some(Ok(c))) => c,
+                };
+                for ev in decoder.feed(&chunk) {
+                    on_item(ev.and_then(|e| {
+                        serde_json::from_str(&e.data).map_err(|err| {
+                            TransportError::MalformedPayload(format!(
+                                "an SSE event is not JSON ({err})"
+                            ))
+                        })
+                    }));
+                }
+            }
+            if decoder.has_partial() {
+                return Err(TransportError::Interrupted {
+                    url,
+                    message: "the event stream ended in the middle of an event".into(),
+                });
+            }
+            return Ok(());
+        }
+        let mut body = Vec::new();
+        loop {
+            let chunk = match tokio::time::timeout(idle, stream.next()).await {
+                Err(_) => return Err(timeout()),
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(interrupted(&e)),
+                Ok(Some(Ok(c))) => c,
+            };
+            if body.len() + chunk.len() > cap {
+                return Err(TransportError::TooLarge {
+                    what: "JSON response",
+                    limit: cap,
+                });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        on_item(serde_json::from_slice(&body).map_err(|e| {
+            TransportError::MalformedPayload(format!("the response is not JSON ({e})"))
+        }));
+        Ok(())
+    }
+
+    /// `GET` a JSON document.
+    pub async fn get_json(&self, url: &str) -> Result<Value, TransportError> {
+        let mut out = None;
+        self.exchange(&HttpRequest::get(url), |v| out = Some(v))
+            .await?;
+        out.unwrap_or_else(|| {
+            Err(TransportError::MalformedPayload(format!(
+                "no document from {url}"
+            )))
+        })
+    }
+}
+
+/// The reqwest client every transport uses.
+pub(crate) fn reqwest_client(
+    options: &TransportOptions,
+) -> Result<reqwest::Client, TransportError> {
+    // reqwest is built without a TLS crypto provider of its own: use ring (already in the
+    // tree), unless the process installed one.
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+    reqwest::Client::builder()
+        .connect_timeout(options.connect_timeout)
+        .user_agent(concat!("egui_a2ui/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| TransportError::Connect {
+            url: String::new(),
+            message: format!("cannot build the HTTP client: {e}"),
+        })
+}
+
+/// An error with its sources (reqwest's own message is terse: "error sending request").
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut src = e.source();
+    let mut n = 0;
+    while let Some(inner) = src {
+        n += 1;
+        if n > 8 {
+            break;
+        }
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        src = inner.source();
+    }
+    s
+}

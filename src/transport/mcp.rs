@@ -1,0 +1,677 @@
+//! MCP over Streamable HTTP (feature `mcp-http`), beside the stdio path: the MCP Apps
+//! bridge ([`crate::mcp`]) is the sans-IO core, [`McpConversation`] turns a conversation's
+//! turns into its `tools/call`s, [`McpClient`] is rmcp's client (over rmcp's Streamable HTTP
+//! transport, or any rmcp transport: a child's stdio, say) advertising the UI extension with
+//! native A2UI at `initialize`, exactly as the viewer's stdio client does, and [`McpAgent`]
+//! and [`McpHost`] put them together.
+//!
+//! A text turn calls a tool the model may call: `name {json arguments}` names it; plain text
+//! goes to the first model-visible tool, as its first string argument. An action turn goes
+//! through the bridge's session rules (the surface's own session, an app-visible tool).
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::RunningService;
+use rmcp::transport::IntoTransport;
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use super::{
+    Role, TaskState, TranscriptEntry, TransportError, TransportEvent, TransportOptions, Turn,
+};
+use crate::mcp::{AppSession, CallRef, SessionHub, UiExtensionSettings};
+use crate::model::SurfaceStore;
+
+#[derive(Clone)]
+struct Handler {
+    capabilities: ClientCapabilities,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            self.capabilities.clone(),
+            Implementation::new("egui_a2ui", env!("CARGO_PKG_VERSION")),
+        )
+    }
+}
+
+/// The `initialize` capabilities: the MCP Apps UI extension advertising native A2UI.
+pub fn client_capabilities() -> Result<ClientCapabilities, TransportError> {
+    serde_json::from_value(UiExtensionSettings::native_a2ui().client_capabilities())
+        .map_err(|e| TransportError::Mcp(format!("capabilities: {e}")))
+}
+
+/// An MCP client (rmcp), connected and initialized.
+pub struct McpClient {
+    service: RunningService<RoleClient, Handler>,
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.server_name())
+            .finish()
+    }
+}
+
+impl McpClient {
+    /// Connect to the Streamable HTTP endpoint at `url` (`http://host:port/mcp`).
+    pub async fn connect_http(
+        url: &str,
+        options: &TransportOptions,
+    ) -> Result<Self, TransportError> {
+        use rmcp::transport::StreamableHttpClientTransport;
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+        let client = super::http::reqwest_client(options)?;
+        let transport = StreamableHttpClientTransport::with_client(
+            client,
+            StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
+        );
+        Self::connect(transport).await
+    }
+
+    /// Connect over any rmcp client transport (a child process's stdio, a duplex stream).
+    pub async fn connect<T, E, A>(transport: T) -> Result<Self, TransportError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let handler = Handler {
+            capabilities: client_capabilities()?,
+        };
+        let service = handler
+            .serve(transport)
+            .await
+            .map_err(|e| TransportError::Mcp(format!("initialize failed: {e}")))?;
+        Ok(Self { service })
+    }
+
+    /// The server's name and version.
+    pub fn server_name(&self) -> String {
+        self.service
+            .peer_info()
+            .and_then(|i| {
+                i.server_info
+                    .as_ref()
+                    .map(|s| format!("{} {}", s.name, s.version))
+            })
+            .unwrap_or_default()
+    }
+
+    /// `tools/list` (every page), as `{"tools": [...]}`.
+    pub async fn list_tools(&self) -> Result<Value, TransportError> {
+        let tools = self
+            .service
+            .list_all_tools()
+            .await
+            .map_err(|e| TransportError::Mcp(format!("tools/list failed: {e}")))?;
+        Ok(json!({ "tools": tools }))
+    }
+
+    /// `tools/call` with these params (`{"name", "arguments", "_meta"?}`); the result as JSON.
+    pub async fn call(&self, params: Value) -> Result<Value, TransportError> {
+        let p: CallToolRequestParams = serde_json::from_value(params)
+            .map_err(|e| TransportError::Mcp(format!("bad tools/call params: {e}")))?;
+        let r = self
+            .service
+            .peer()
+            .call_tool(p)
+            .await
+            .map_err(|e| TransportError::Mcp(format!("tools/call failed: {e}")))?;
+        serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
+    }
+
+    /// Close the connection.
+    pub async fn close(self) {
+        let _ = self.service.cancel().await;
+    }
+}
+
+/// What a [`McpCall`] answers.
+#[derive(Clone, Debug, PartialEq)]
+enum Pending {
+    Tool { session: String },
+    Action { call: CallRef },
+}
+
+/// One `tools/call` a turn needs; hand it back with its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpCall {
+    /// The `tools/call` params.
+    pub params: Value,
+    pending: Pending,
+}
+
+/// The sans-IO MCP conversation with one server: its tools, one bridge session per agent
+/// tool call (each with its surfaces), the transcript.
+#[derive(Debug)]
+pub struct McpConversation {
+    server_id: String,
+    hub: SessionHub,
+    tools: Vec<Value>,
+    transcript: Vec<TranscriptEntry>,
+    state: Option<TaskState>,
+    next_call: u64,
+    limits: crate::Limits,
+}
+
+impl McpConversation {
+    /// A conversation with the server known as `server_id`.
+    pub fn new(server_id: &str) -> Self {
+        Self {
+            server_id: server_id.to_owned(),
+            hub: SessionHub::new(),
+            tools: Vec::new(),
+            transcript: Vec::new(),
+            state: None,
+            next_call: 1,
+            limits: crate::Limits::default(),
+        }
+    }
+
+    /// Use these caps in every session's store.
+    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The server's `tools/list` result arrived.
+    pub fn on_tools(&mut self, list: &Value) {
+        self.hub.tools_mut().clear_server(&self.server_id);
+        self.hub
+            .tools_mut()
+            .insert_tools_list(&self.server_id, list);
+        self.tools = list
+            .get("tools")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+    }
+
+    /// The bridge's sessions (each with its store).
+    pub fn hub(&self) -> &SessionHub {
+        &self.hub
+    }
+
+    /// The bridge's sessions, mutably (draw their stores).
+    pub fn hub_mut(&mut self) -> &mut SessionHub {
+        &mut self.hub
+    }
+
+    /// The conversation's text (the model-visible text of every result).
+    pub fn transcript(&self) -> &[TranscriptEntry] {
+        &self.transcript
+    }
+
+    /// The last call's state: working, completed, or failed.
+    pub fn state(&self) -> Option<&TaskState> {
+        self.state.as_ref()
+    }
+
+    /// Every session's store, oldest first.
+    pub fn stores(&self) -> impl Iterator<Item = &SurfaceStore> {
+        self.hub.sessions().map(AppSession::store)
+    }
+
+    fn tool_for_text(&self, text: &str) -> Result<(String, Map<String, Value>), TransportError> {
+        // `name {json}` names the tool and its arguments.
+        if let Some((name, rest)) = text.split_once(' ')
+            && rest.trim_start().starts_with('{')
+            && self
+                .tools
+                .iter()
+                .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+        {
+            let args: Map<String, Value> = serde_json::from_str(rest.trim()).map_err(|e| {
+                TransportError::Action(format!("the arguments are not a JSON object: {e}"))
+            })?;
+            return Ok((name.to_owned(), args));
+        }
+        let visible = self
+            .hub
+            .tools()
+            .model_visible(&self.server_id)
+            .map(|t| t.name.clone())
+            .collect::<Vec<_>>();
+        let tool = self
+            .tools
+            .iter()
+            .find(|t| {
+                t.get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| visible.iter().any(|v| v == n))
+            })
+            .ok_or_else(|| {
+                TransportError::Action("the server has no tool the model may call".into())
+            })?;
+        let name = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let schema = tool.get("inputSchema");
+        let props = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object);
+        let required: Vec<&str> = schema
+            .and_then(|s| s.get("required"))
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let is_string = |k: &&String| {
+            props
+                .and_then(|p| p.get(k.as_str()))
+                .and_then(|p| p.get("type"))
+                .and_then(Value::as_str)
+                == Some("string")
+        };
+        let key = props.and_then(|p| {
+            p.keys()
+                .filter(is_string)
+                .find(|k| required.contains(&k.as_str()))
+                .or_else(|| p.keys().find(is_string))
+                .cloned()
+        });
+        let mut args = Map::new();
+        if let Some(k) = key {
+            args.insert(k, json!(text));
+        }
+        Ok((name, args))
+    }
+
+    /// The `tools/call` for one turn.
+    pub fn request(&mut self, turn: &Turn) -> Result<McpCall, TransportError> {
+        match turn {
+            Turn::Text(t) => {
+                let (name, args) = self.tool_for_text(t)?;
+                self.transcript.push(TranscriptEntry {
+                    role: Role::User,
+                    text: t.clone(),
+                    message_id: None,
+                });
+                let id = format!("call-{}", self.next_call);
+                self.next_call += 1;
+                let mut store = SurfaceStore::new();
+                store.set_limits(self.limits.clone());
+                let session = self
+                    .hub
+                    .open(AppSession::new(&id, &self.server_id, &name).with_store(store));
+                session.on_tool_input(Value::Object(args.clone()));
+                self.state = Some(TaskState::Working);
+                Ok(McpCall {
+                    params: json!({"name": name, "arguments": args}),
+                    pending: Pending::Tool { session: id },
+                })
+            }
+            Turn::Action(a) => {
+                let owner = self
+                    .hub
+                    .sessions()
+                    .filter(|s| s.store().surface(&a.surface_id).is_some())
+                    .last()
+                    .map(|s| s.id().to_owned())
+                    .ok_or_else(|| {
+                        TransportError::Action(format!("no session owns surface {}", a.surface_id))
+                    })?;
+                let req = self
+                    .hub
+                    .on_action(&owner, a)
+                    .map_err(|e| TransportError::Action(e.to_string()))?;
+                self.state = Some(TaskState::Working);
+                Ok(McpCall {
+                    params: req.params(),
+                    pending: Pending::Action { call: req.call_ref },
+                })
+            }
+        }
+    }
+
+    /// The result of a call from [`Self::request`] (or why there is none).
+    pub fn on_result(
+        &mut self,
+        call: &McpCall,
+        result: Result<Value, TransportError>,
+    ) -> Vec<TransportEvent> {
+        let mut events = Vec::new();
+        let outcome = match (&call.pending, result) {
+            (Pending::Tool { session }, Ok(v)) => match self.hub.get_mut(session) {
+                Some(s) => s
+                    .on_tool_result(&v)
+                    .map_err(|e| TransportError::Mcp(e.to_string())),
+                None => Err(TransportError::Closed),
+            },
+            (Pending::Action { call }, Ok(v)) => self
+                .hub
+                .on_action_result(call, &v)
+                .map_err(|e| TransportError::Mcp(e.to_string())),
+            (Pending::Tool { session }, Err(e)) => {
+                if let Some(s) = self.hub.get_mut(session) {
+                    s.on_tool_failed(&e.to_string());
+                }
+                Err(e)
+            }
+            (Pending::Action { call }, Err(e)) => {
+                let _ = self.hub.on_action_failed(call, &e.to_string());
+                Err(e)
+            }
+        };
+        let error = match outcome {
+            Ok(o) => {
+                let text = o.split.model_text();
+                if !text.is_empty() {
+                    self.transcript.push(TranscriptEntry {
+                        role: Role::Agent,
+                        text: text.clone(),
+                        message_id: None,
+                    });
+                    events.push(TransportEvent::Text {
+                        role: Role::Agent,
+                        text,
+                    });
+                }
+                for e in o.errors {
+                    events.push(TransportEvent::Rejected { error: e });
+                }
+                if o.applied > 0 {
+                    let session = match &call.pending {
+                        Pending::Tool { session } => session.clone(),
+                        Pending::Action { call } => call.session_id.clone(),
+                    };
+                    let surfaces = self
+                        .hub
+                        .get(&session)
+                        .map(|s| s.store().surfaces().map(|x| x.id.clone()).collect())
+                        .unwrap_or_default();
+                    events.push(TransportEvent::Applied {
+                        count: o.applied,
+                        surfaces,
+                    });
+                }
+                if o.split.is_error {
+                    Some(TransportError::Mcp(format!(
+                        "the tool reported an error: {text}",
+                        text = o.split.display_text()
+                    )))
+                } else {
+                    None
+                }
+            }
+            Err(e) => Some(e),
+        };
+        let state = if error.is_some() {
+            TaskState::Failed
+        } else {
+            TaskState::Completed
+        };
+        self.state = Some(state.clone());
+        events.push(TransportEvent::State {
+            state,
+            task_id: None,
+            context_id: None,
+        });
+        events.push(TransportEvent::TurnEnded { error });
+        events
+    }
+}
+
+/// The async MCP agent: a client and its conversation.
+#[derive(Debug)]
+pub struct McpAgent {
+    client: McpClient,
+    conversation: McpConversation,
+}
+
+impl McpAgent {
+    /// Connect to the Streamable HTTP endpoint at `url` and list its tools.
+    pub async fn connect_http(
+        url: &str,
+        options: &TransportOptions,
+    ) -> Result<Self, TransportError> {
+        let client = McpClient::connect_http(url, options).await?;
+        Self::with_client(client, options).await
+    }
+
+    /// Use a connected client (any transport) and list its tools.
+    pub async fn with_client(
+        client: McpClient,
+        options: &TransportOptions,
+    ) -> Result<Self, TransportError> {
+        let mut conversation = McpConversation::new("agent").with_limits(options.limits.clone());
+        conversation.on_tools(&client.list_tools().await?);
+        Ok(Self {
+            client,
+            conversation,
+        })
+    }
+
+    /// The client.
+    pub fn client(&self) -> &McpClient {
+        &self.client
+    }
+
+    /// The conversation.
+    pub fn conversation(&self) -> &McpConversation {
+        &self.conversation
+    }
+
+    /// The conversation, mutably.
+    pub fn conversation_mut(&mut self) -> &mut McpConversation {
+        &mut self.conversation
+    }
+
+    /// Run one turn (see [`A2aClient::send`](super::a2a::A2aClient::send) for the contract).
+    #[cfg_attr(not(feature = "a2a"), allow(rustdoc::broken_intra_doc_links))]
+    pub async fn send(
+        &mut self,
+        turn: &Turn,
+        mut on_event: impl FnMut(&TransportEvent),
+    ) -> Result<(), TransportError> {
+        let call = match self.conversation.request(turn) {
+            Ok(c) => c,
+            Err(e) => {
+                on_event(&TransportEvent::TurnEnded {
+                    error: Some(e.clone()),
+                });
+                return Err(e);
+            }
+        };
+        on_event(&TransportEvent::Request {
+            method: "tools/call".into(),
+            body: call.params.clone(),
+        });
+        let result = self.client.call(call.params.clone()).await;
+        let mut error = None;
+        for ev in self.conversation.on_result(&call, result) {
+            if let TransportEvent::TurnEnded { error: Some(e) } = &ev {
+                error = Some(e.clone());
+            }
+            on_event(&ev);
+        }
+        error.map_or(Ok(()), Err)
+    }
+}
+
+enum Command {
+    Call { id: u64, params: Value },
+}
+
+enum Reply {
+    Connected {
+        server: String,
+        tools: Value,
+    },
+    CallDone {
+        id: u64,
+        result: Result<Value, TransportError>,
+    },
+    Closed(TransportError),
+}
+
+/// An MCP server over Streamable HTTP driven from a UI thread: rmcp on a background
+/// runtime, the conversation (and its surfaces) here.
+pub struct McpHost {
+    conversation: McpConversation,
+    commands: UnboundedSender<Command>,
+    replies: Receiver<Reply>,
+    pending: Option<(u64, McpCall)>,
+    next_id: u64,
+    server: Option<String>,
+    error: Option<TransportError>,
+    log: Vec<TransportEvent>,
+}
+
+impl std::fmt::Debug for McpHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHost")
+            .field("server", &self.server)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpHost {
+    /// Connect to `url` in the background; `repaint` is called after every reply.
+    pub fn connect(
+        url: &str,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        let (commands, mut cmd_rx): (UnboundedSender<Command>, UnboundedReceiver<Command>) =
+            unbounded_channel();
+        let (tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
+        let url = url.to_owned();
+        let opts = options.clone();
+        std::thread::Builder::new()
+            .name("egui_a2ui-mcp".into())
+            .spawn(move || {
+                let send = |r: Reply| {
+                    let _ = tx.send(r);
+                    repaint();
+                };
+                let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    send(Reply::Closed(TransportError::Closed));
+                    return;
+                };
+                rt.block_on(async {
+                    let client = match McpClient::connect_http(&url, &opts).await {
+                        Ok(c) => c,
+                        Err(e) => return send(Reply::Closed(e)),
+                    };
+                    match client.list_tools().await {
+                        Ok(tools) => send(Reply::Connected {
+                            server: client.server_name(),
+                            tools,
+                        }),
+                        Err(e) => return send(Reply::Closed(e)),
+                    }
+                    // Bounded by the UI: ends when the host (the sender) is dropped.
+                    while let Some(Command::Call { id, params }) = cmd_rx.recv().await {
+                        let result = client.call(params).await;
+                        send(Reply::CallDone { id, result });
+                    }
+                    client.close().await;
+                });
+            })
+            .map_err(|_| TransportError::Closed)?;
+        Ok(Self {
+            conversation: McpConversation::new("agent").with_limits(options.limits),
+            commands,
+            replies,
+            pending: None,
+            next_id: 1,
+            server: None,
+            error: None,
+            log: Vec::new(),
+        })
+    }
+
+    /// The conversation (sessions, stores, transcript).
+    pub fn conversation(&self) -> &McpConversation {
+        &self.conversation
+    }
+
+    /// The conversation, mutably (draw its stores).
+    pub fn conversation_mut(&mut self) -> &mut McpConversation {
+        &mut self.conversation
+    }
+
+    /// The server's name, once connected.
+    pub fn server(&self) -> Option<&str> {
+        self.server.as_deref()
+    }
+
+    /// Why the connection failed or ended, if it did.
+    pub fn connect_error(&self) -> Option<&TransportError> {
+        self.error.as_ref()
+    }
+
+    /// Whether a call is in flight (or the connection is being made).
+    pub fn is_busy(&self) -> bool {
+        self.pending.is_some() || (self.server.is_none() && self.error.is_none())
+    }
+
+    /// Every event so far.
+    pub fn log(&self) -> &[TransportEvent] {
+        &self.log
+    }
+
+    /// Start a turn.
+    pub fn send(&mut self, turn: Turn) -> Result<(), TransportError> {
+        if self.is_busy() {
+            return Err(TransportError::Action("busy".into()));
+        }
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        let call = self.conversation.request(&turn)?;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.log.push(TransportEvent::Request {
+            method: "tools/call".into(),
+            body: call.params.clone(),
+        });
+        self.commands
+            .send(Command::Call {
+                id,
+                params: call.params.clone(),
+            })
+            .map_err(|_| TransportError::Closed)?;
+        self.pending = Some((id, call));
+        Ok(())
+    }
+
+    /// Apply what arrived; call once a frame.
+    pub fn poll(&mut self) -> Vec<TransportEvent> {
+        let mut out = Vec::new();
+        while let Ok(r) = self.replies.try_recv() {
+            match r {
+                Reply::Connected { server, tools } => {
+                    self.conversation.on_tools(&tools);
+                    self.server = Some(server);
+                }
+                Reply::CallDone { id, result } => {
+                    if let Some((pid, call)) = self.pending.take() {
+                        if pid == id {
+                            out.extend(self.conversation.on_result(&call, result));
+                        } else {
+                            self.pending = Some((pid, call));
+                        }
+                    }
+                }
+                Reply::Closed(e) => {
+                    if let Some((_, call)) = self.pending.take() {
+                        out.extend(self.conversation.on_result(&call, Err(e.clone())));
+                    }
+                    self.error = Some(e);
+                }
+            }
+        }
+        self.log.extend(out.iter().cloned());
+        out
+    }
+}

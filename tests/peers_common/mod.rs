@@ -1,0 +1,177 @@
+//! Starting the Python peers of `tests/peers/` (real servers on the official SDKs) on
+//! 127.0.0.1 and a free port, and small loopback fakes for the faults the SDKs cannot make.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Which venv a peer runs in.
+#[derive(Clone, Copy)]
+pub enum Venv {
+    /// a2a-sdk 0.3 + a2ui-a2a, ag-ui-protocol, mcp (`tests/peers/requirements.txt`).
+    Main,
+    /// a2a-sdk 1.x (`tests/peers/requirements-a2a1.txt`).
+    A2a1,
+}
+
+fn peers_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/peers")
+}
+
+/// The venv's python: `$A2UI_PEERS_VENV` / `$A2UI_PEERS_VENV_A2A1` when set, else
+/// `tests/peers/.venv` / `tests/peers/.venv-a2a1` (what `.ci/run` creates). Missing is a
+/// failure with the command that makes it, never a silent pass.
+pub fn python(venv: Venv) -> PathBuf {
+    let (var, dir, req) = match venv {
+        Venv::Main => ("A2UI_PEERS_VENV", ".venv", "requirements.txt"),
+        Venv::A2a1 => (
+            "A2UI_PEERS_VENV_A2A1",
+            ".venv-a2a1",
+            "requirements-a2a1.txt",
+        ),
+    };
+    let root = std::env::var_os(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| peers_dir().join(dir));
+    let py = root.join("bin/python");
+    assert!(
+        py.exists(),
+        "the Python peers' venv is missing: no {} (set {var}, or create it as .ci/run does: \
+         python3 -m venv tests/peers/{dir} && tests/peers/{dir}/bin/pip install -r tests/peers/{req})",
+        py.display()
+    );
+    py
+}
+
+/// A running peer; killed when dropped.
+pub struct Peer {
+    child: Child,
+    /// Its port on 127.0.0.1.
+    pub port: u16,
+}
+
+impl Peer {
+    /// `http://127.0.0.1:PORT` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Start `tests/peers/SCRIPT` and wait (at most 60 s) for its `LISTENING <port>` line. Its
+/// standard input stays open: the peer exits when it closes (or after its own lifetime cap).
+pub fn start(venv: Venv, script: &str) -> Peer {
+    let mut child = Command::new(python(venv))
+        .arg(peers_dir().join(script))
+        .env("PYTHONUNBUFFERED", "1")
+        .env("PEER_LIFETIME_S", "180")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start the peer");
+    let stdout = child.stdout.take().expect("peer stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the peer did not say LISTENING within 60 s");
+    let port = line
+        .trim()
+        .strip_prefix("LISTENING ")
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line from {script}: {line:?}"));
+    Peer { child, port }
+}
+
+/// A loopback HTTP server answering its first `responses.len()` connections with these raw
+/// responses, in order (each written whole, then the connection closed; a `None` body part
+/// stalls: the connection stays open without a byte for `stall`). Returns the base URL.
+pub fn fake_server(responses: Vec<Vec<Option<Vec<u8>>>>, stall: Duration) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        // One connection per canned response, each served on its own thread (a stalled one
+        // does not hold up the next).
+        for chunks in responses {
+            let Ok((conn, _)) = listener.accept() else {
+                return;
+            };
+            std::thread::spawn(move || serve_one(conn, chunks, stall));
+        }
+    });
+    format!("http://127.0.0.1:{port}")
+}
+
+fn serve_one(mut conn: std::net::TcpStream, chunks: Vec<Option<Vec<u8>>>, stall: Duration) {
+    let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
+    // Read the request head and body (Content-Length), bounded.
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 4096];
+    for _ in 0..256 {
+        let Ok(n) = conn.read(&mut tmp) else { break };
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+        if let Some(end) = find(&buf, b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .unwrap_or(0);
+            if buf.len() >= end + 4 + len {
+                break;
+            }
+        }
+    }
+    for c in chunks {
+        match c {
+            Some(bytes) => {
+                let _ = conn.write_all(&bytes);
+                let _ = conn.flush();
+            }
+            None => std::thread::sleep(stall),
+        }
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// A whole HTTP/1.1 response with a body (`Connection: close`).
+pub fn http_response(status: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(body);
+    r
+}
+
+/// The head of a streamed SSE response (the body follows until the connection closes).
+pub fn sse_head() -> Vec<u8> {
+    b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n".to_vec()
+}
