@@ -111,7 +111,7 @@ fn compare(
             ctx.enable_accesskit();
             for _ in 0..5 {
                 frame(&ctx, &input, |ui| {
-                    r.ui(ui);
+                    let _ = r.ui(ui);
                 });
             }
             (n, r, ctx)
@@ -123,7 +123,7 @@ fn compare(
             g.bench_function(format!("{n}"), |b| {
                 b.iter(|| {
                     frame(ctx, &input, |ui| {
-                        r.ui(ui);
+                        let _ = r.ui(ui);
                     })
                 })
             });
@@ -138,12 +138,12 @@ fn compare(
             20,
             || {
                 frame(ctx, &input, |ui| {
-                    r.ui(ui);
+                    let _ = r.ui(ui);
                 });
             },
             || {
                 frame(ctx0, &input, |ui| {
-                    r0.ui(ui);
+                    let _ = r0.ui(ui);
                 });
             },
         );

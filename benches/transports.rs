@@ -161,7 +161,12 @@ fn first_draw<S: HttpSession>(
 
 fn first_draw_mcp(bytes: &[u8], ctx: &egui::Context, input: &egui::RawInput) -> usize {
     let result: Value = serde_json::from_slice(bytes).expect("json");
-    let mut s = AppSession::new("call-1", "agent", "search");
+    let mut s = AppSession::new(
+        "call-1",
+        "agent",
+        "search",
+        egui_a2ui::model::Catalogs::basic(),
+    );
     black_box(s.on_tool_result(&result).expect("result"));
     let mut draw = DrawState::new(Catalog::basic());
     draw_frame(ctx, input, |ui| {

@@ -129,7 +129,7 @@ fn dump(stores: &[&SurfaceStore]) -> Value {
         doc = d;
     }
     if doc.is_null() {
-        doc = conformance::dump(&SurfaceStore::new(), &functions);
+        doc = conformance::dump(&SurfaceStore::basic(), &functions);
     }
     surfaces.sort_by(|a, b| a["surfaceId"].as_str().cmp(&b["surfaceId"].as_str()));
     doc["surfaces"] = Value::Array(surfaces);

@@ -15,8 +15,10 @@ export RUSTDOCFLAGS="-D warnings"
 # Fast checks first.
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --all-features -- -D warnings
-# Release too: code behind cfg(debug_assertions) differs (egui's Style::debug, for one).
-cargo clippy --workspace --all-targets --all-features --release -- -D warnings
+# Release too: code behind cfg(debug_assertions) differs (egui's Style::debug, for one). The
+# library, binaries and examples are what a release build compiles; the tests are checked
+# in debug above.
+cargo clippy --workspace --lib --bins --examples --all-features --release -- -D warnings
 
 # The library with no feature, each feature alone (read from Cargo.toml), and all of them.
 features=$(cargo metadata --no-deps --format-version 1 | python3 -c '
@@ -24,9 +26,11 @@ import json, sys
 for p in json.load(sys.stdin)["packages"]:
     if p["name"] == "egui_a2ui":
         print(" ".join(f for f in sorted(p["features"]) if f != "default"))')
-cargo check -p egui_a2ui --all-targets --no-default-features
+# The library alone per feature set (the tests and benches need --all-features, checked
+# right after with every target).
+cargo check -p egui_a2ui --lib --no-default-features
 for feature in $features; do
-    cargo check -p egui_a2ui --all-targets --no-default-features --features "$feature"
+    cargo check -p egui_a2ui --lib --no-default-features --features "$feature"
 done
 cargo check --workspace --all-targets --all-features
 

@@ -39,7 +39,7 @@ use crate::eval::checks::evaluate_checks;
 use crate::eval::{AllowedCallers, EvalContext, FnFunction, FunctionRegistry};
 use crate::limits::Limits;
 use crate::model::tree::{NodeKind, TreeNode, resolve_tree};
-use crate::model::{BASIC_COMPONENTS, DataModel, Catalogs, Surface, SurfaceStore};
+use crate::model::{BASIC_COMPONENTS, Catalogs, DataModel, Surface, SurfaceStore};
 use crate::protocol::{BASIC_CATALOG_V0_9, BASIC_CATALOG_V1_0, STANDARD_CATALOG_V0_8, Version};
 
 /// How one case ended.
@@ -695,6 +695,10 @@ impl Runner {
         Ok(())
     }
 
+    #[expect(
+        clippy::unused_self,
+        reason = "one signature for every check of the runner"
+    )]
     fn check_state(&self, p: &Processor, expected: &Value) -> Check {
         let Some(exp) = expected.as_object() else {
             return Ok(());
@@ -1700,6 +1704,10 @@ impl Runner {
     /// `callAgentFunction` and its `agentFunctionResponse`: a binding needs a function the
     /// renderer lacks, the renderer asks the agent (our own `functionCallId`: the renderer
     /// numbers its calls), the response with that id resolves the binding.
+    #[expect(
+        clippy::unused_self,
+        reason = "one signature for every check of the runner"
+    )]
     fn agent_call_round_trip(&self, out: &Value, inbound: &Value, expect: &Value) -> Check {
         let calls = crate::eval::agent_calls::AgentCalls::default();
         let surface = out

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use std::collections::HashMap;
 
-use super::{Component, Catalogs, Props, Surface};
+use super::{Catalogs, Component, Props, Surface};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 

@@ -279,7 +279,7 @@ impl A2aSession {
     pub fn new(card: AgentCard, catalog: Catalog) -> Result<Self, TransportError> {
         let extension = card.negotiate(&catalog)?.clone();
         let streaming = card.streaming;
-        let store = Store::new();
+        let store = Store::new(catalog.catalogs());
         Ok(Self {
             card,
             extension,

@@ -112,8 +112,8 @@ impl AguiSession {
     pub fn new(url: &str, catalog: Catalog) -> Self {
         Self {
             url: url.to_owned(),
+            store: SurfaceStore::new(catalog.catalogs()),
             catalog,
-            store: SurfaceStore::new(),
             transcript: Vec::new(),
             thread_id: fresh_id("thread"),
             run_id: None,

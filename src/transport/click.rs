@@ -99,7 +99,7 @@ mod tests {
     const BASIC: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
     fn store() -> SurfaceStore {
-        let mut s = SurfaceStore::new();
+        let mut s = SurfaceStore::basic();
         for m in [
             json!({"version":"v0.9","createSurface":{"surfaceId":"f","catalogId":BASIC}}),
             json!({"version":"v0.9","updateDataModel":{"surfaceId":"f","path":"/name","value":"Ada"}}),

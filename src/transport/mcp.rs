@@ -156,10 +156,12 @@ pub struct McpConversation {
     state: Option<TaskState>,
     next_call: u64,
     limits: crate::Limits,
+    catalogs: std::sync::Arc<crate::model::Catalogs>,
 }
 
 impl McpConversation {
-    /// A conversation with the server known as `server_id`.
+    /// A conversation with the server known as `server_id`, whose sessions accept the basic
+    /// catalogs ([`Self::with_catalogs`] for a host's own).
     pub fn new(server_id: &str) -> Self {
         Self {
             server_id: server_id.to_owned(),
@@ -169,7 +171,15 @@ impl McpConversation {
             state: None,
             next_call: 1,
             limits: crate::Limits::default(),
+            catalogs: std::sync::Arc::new(crate::model::Catalogs::basic()),
         }
+    }
+
+    /// Every session's store accepts these catalogs (from the host's egui catalog:
+    /// `catalog.catalogs()`).
+    pub fn with_catalogs(mut self, catalogs: std::sync::Arc<crate::model::Catalogs>) -> Self {
+        self.catalogs = catalogs;
+        self
     }
 
     /// Use these caps in every session's store.
@@ -294,11 +304,11 @@ impl McpConversation {
                 });
                 let id = format!("call-{}", self.next_call);
                 self.next_call += 1;
-                let mut store = SurfaceStore::new();
-                store.set_limits(self.limits.clone());
-                let session = self
-                    .hub
-                    .open(AppSession::new(&id, &self.server_id, &name).with_store(store));
+                let store = SurfaceStore::with_config(self.catalogs.clone(), self.limits.clone());
+                let session = self.hub.open(
+                    AppSession::new(&id, &self.server_id, &name, self.catalogs.clone())
+                        .with_store(store),
+                );
                 session.on_tool_input(Value::Object(args.clone()));
                 self.state = Some(TaskState::Working);
                 Ok(McpCall {

@@ -162,17 +162,14 @@ impl SseDecoder {
         if self.skipping {
             return;
         }
-        let line = match String::from_utf8(line) {
-            Ok(l) => l,
-            Err(_) => {
-                self.skipping = true;
-                self.data.clear();
-                self.has_data = false;
-                out.push(Err(TransportError::MalformedSse(
-                    "a line of the event stream is not UTF-8".into(),
-                )));
-                return;
-            }
+        let Ok(line) = String::from_utf8(line) else {
+            self.skipping = true;
+            self.data.clear();
+            self.has_data = false;
+            out.push(Err(TransportError::MalformedSse(
+                "a line of the event stream is not UTF-8".into(),
+            )));
+            return;
         };
         if line.starts_with(':') {
             return; // comment / keep-alive
