@@ -744,6 +744,32 @@ impl super::host::HttpSession for A2aSession {
     }
 }
 
+/// An A2A agent driven from a UI thread.
+pub type A2aHost = super::host::HttpHost<A2aSession>;
+
+impl A2aHost {
+    /// Discover the agent at `base_url` (its card) in the background and talk to it.
+    pub fn connect(
+        base_url: &str,
+        catalog: crate::Catalog,
+        options: super::http::TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, super::TransportError> {
+        let base = base_url.to_owned();
+        let limits = options.limits.clone();
+        Self::spawn_discovering(
+            super::http::HttpRequest::get(AgentCard::card_url(base_url)),
+            move |card| {
+                let card = AgentCard::parse(&card, &base)?;
+                Ok(A2aSession::new(card, catalog)?.with_limits(limits))
+            },
+            options,
+            repaint,
+        )
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

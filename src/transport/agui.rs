@@ -558,6 +558,24 @@ pub fn forwarded_action(action: &crate::ActionEvent) -> Map<String, Value> {
     m
 }
 
+/// An AG-UI agent driven from a UI thread.
+pub type AguiHost = super::host::HttpHost<AguiSession>;
+
+impl AguiHost {
+    /// Talk to the AG-UI endpoint at `url`.
+    pub fn connect(
+        url: &str,
+        catalog: crate::Catalog,
+        options: super::http::TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, super::TransportError> {
+        let session =
+            AguiSession::new(url, catalog).with_limits(options.limits.clone());
+        Self::spawn(session, options, repaint)
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@
 //!   transport's request ([`HttpRequest`]). No network, no runtime: unit-tested as is.
 //! - an **async client** (`A2aClient`, `AguiClient`, `McpClient`) for hosts that want the
 //!   crate to do the I/O (reqwest on rustls; tokio).
-//! - a **host helper** (`host::A2aHost`, `host::AguiHost`, `host::McpHost`) that runs the I/O
+//! - a **host helper** (`a2a::A2aHost`, `agui::AguiHost`, `mcp::McpHost`, on `host::HttpHost`) that runs the I/O
 //!   on a background runtime and talks to the UI thread over channels, asking for a repaint
 //!   on every reply, so an eframe app needs a few lines.
 //!
