@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use egui_a2ui::Catalog;
 use egui_a2ui::model::SurfaceStore;
+use egui_a2ui::transport::a2a::A2aHost;
 use egui_a2ui::transport::a2a::{A2aClient, Dialect};
 use egui_a2ui::transport::agui::AguiClient;
-use egui_a2ui::transport::a2a::A2aHost;
 use egui_a2ui::transport::agui::AguiHost;
-use egui_a2ui::transport::mcp::McpHost;
 use egui_a2ui::transport::mcp::McpAgent;
+use egui_a2ui::transport::mcp::McpHost;
 use egui_a2ui::transport::{Role, TaskState, TransportEvent, TransportOptions, Turn, find_action};
 use peers_common::{Venv, start};
 use serde_json::{Value, json};

@@ -769,7 +769,6 @@ impl A2aHost {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

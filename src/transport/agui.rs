@@ -569,12 +569,10 @@ impl AguiHost {
         options: super::http::TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, super::TransportError> {
-        let session =
-            AguiSession::new(url, catalog).with_limits(options.limits.clone());
+        let session = AguiSession::new(url, catalog).with_limits(options.limits.clone());
         Self::spawn(session, options, repaint)
     }
 }
-
 
 #[cfg(test)]
 mod tests {
