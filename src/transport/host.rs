@@ -6,7 +6,7 @@
 //! ```no_run
 //! # #[cfg(feature = "a2a")] {
 //! use egui_a2ui::Catalog;
-//! use egui_a2ui::transport::{TransportOptions, Turn, host::A2aHost};
+//! use egui_a2ui::transport::{TransportOptions, Turn, a2a::A2aHost};
 //!
 //! let ctx = egui::Context::default();
 //! let repaint = { let ctx = ctx.clone(); move || ctx.request_repaint() };
