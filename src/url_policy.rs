@@ -42,7 +42,7 @@ pub enum UrlRefusal {
     Host(String),
     /// Opening a URL needs a user gesture, and there was none.
     NoUserActivation,
-    /// The host's legacy [`ImagePolicy`](ImagePolicy) refused the source.
+    /// The host's legacy [`ImagePolicy`] refused the source.
     ImagePolicy,
 }
 
@@ -326,7 +326,7 @@ impl UrlPolicy {
     }
 
     /// Migration from the former `RendererOptions::image_policy`: media sources are decided
-    /// by this [`ImagePolicy`](ImagePolicy) instead of the media schemes
+    /// by this [`ImagePolicy`] instead of the media schemes
     /// (the host hook still applies).
     pub fn with_image_policy(mut self, policy: impl ImagePolicy + 'static) -> Self {
         self.image_policy = Some(Arc::new(policy));

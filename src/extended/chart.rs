@@ -6,8 +6,8 @@
 //! `title`, `legend` (default on) and `height` (default 240).
 //!
 //! Values that are not finite numbers (text, `null`, `NaN`, infinities) are skipped and
-//! reported once (`VALIDATION_FAILED`); more than [`MAX_POINTS`](super::MAX_POINTS) points
-//! or [`MAX_SERIES`](super::MAX_SERIES) series are cut (`LIMIT_EXCEEDED`). Everything is
+//! reported once (`VALIDATION_FAILED`); more than [`MAX_POINTS`] points
+//! or [`MAX_SERIES`] series are cut (`LIMIT_EXCEEDED`). Everything is
 //! read once per data revision and kept decimated for drawing (min/max per bucket for
 //! lines, a stride for scatter points), so a frame of 100,000 points costs what 1,000 do.
 //!

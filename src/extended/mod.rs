@@ -21,7 +21,7 @@
 //! The module is written as a host's own catalog would be: it uses only the crate's public
 //! component API ([`ComponentContext`](crate::ComponentContext),
 //! [`Catalog::register_with`](crate::Catalog::register_with),
-//! [`ComponentTraits`](crate::catalog::ComponentTraits), [`Style`](crate::Style), the
+//! [`ComponentTraits`], [`Style`](crate::Style), the
 //! formatting functions through [`EvalContext`](crate::eval::EvalContext)), so it doubles as
 //! the worked example of one.
 //!

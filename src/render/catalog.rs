@@ -9,10 +9,10 @@
 //!
 //! A host's own *container* lays its A2UI children out with the same slot protocol the
 //! basic Row, Column, List and Card use: read what the parent asks of it with
-//! [`Incoming::of`], draw each child in a [`Slot`] (an exact rectangle and an [`Extent`]),
-//! and report its own natural size back with [`Incoming::report`]. [`plan_main`] shares a
+//! [`Incoming::of`](crate::catalog::Incoming::of), draw each child in a [`Slot`](crate::catalog::Slot) (an exact rectangle and an [`Extent`](crate::catalog::Extent)),
+//! and report its own natural size back with [`Incoming::report`](crate::catalog::Incoming::report). [`plan_main`](crate::catalog::plan_main) shares a
 //! line's length among children by `weight` and `justify` as Row and Column do. See
-//! [`Slot`] for a whole container.
+//! [`Slot`](crate::catalog::Slot) for a whole container.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -377,7 +377,7 @@ impl ComponentContext<'_, '_> {
     }
 
     /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
-    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main).
+    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main)(crate::catalog::plan_main).
     pub fn child_weight(&self, child_id: &str) -> f32 {
         self.frame
             .surface

@@ -132,7 +132,7 @@ fn inserts() -> Vec<FontInsert> {
 /// This changes the host's `Proportional` font for its whole UI. To keep the host's own
 /// fonts, set [`RendererOptions::install_fonts`](crate::RendererOptions) to `false`; a host
 /// that builds its own [`egui::FontDefinitions`] can merge the bundled fonts into them with
-/// [`extend_definitions`](crate::render::extend_definitions).
+/// [`extend_definitions`].
 ///
 /// ```
 /// let ctx = egui::Context::default();
