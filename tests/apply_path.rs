@@ -80,11 +80,9 @@ fn each_message_kind_says_what_it_did() {
 fn a_rejection_carries_the_surface_the_version_to_answer_in_and_the_index() {
     let mut s = SurfaceStore::basic();
     // A v0.8 surface, created implicitly.
-    s.apply(
-        &json!({"surfaceUpdate": {"surfaceId": "old", "components": [
-            {"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}
-        ]}}),
-    )
+    s.apply(json!({"surfaceUpdate": {"surfaceId": "old", "components": [
+        {"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}
+    ]}}))
     .into_result()
     .expect("v0.8 update");
     // A v0.9 message for it: answered in the surface's version, v0.8.

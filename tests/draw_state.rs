@@ -218,7 +218,7 @@ fn a_surface_deleted_and_recreated_behind_the_draw_states_back_starts_afresh() {
         let store = &mut h.state_mut().stores[0];
         let old = store.surface("s").expect("s").serial();
         store
-            .apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+            .apply(json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
             .into_result()
             .expect("delete");
         for m in [

@@ -562,6 +562,52 @@ fn ten_thousand_columns_are_cut_with_a_typed_error() {
     assert!(h.query_all_by_role(Role::ColumnHeader).count() <= 100);
 }
 
+/// The caps are the host's: `Limits` fields, not constants of the catalog.
+#[test]
+fn the_table_chart_and_rating_caps_come_from_the_hosts_limits() {
+    let limits = Limits {
+        max_table_columns: 2,
+        max_chart_series: 1,
+        max_chart_points: 3,
+        max_rating_stars: 3,
+        ..Limits::default()
+    };
+    let columns: Vec<Value> = (0..5)
+        .map(|i| json!({"key": format!("c{i}"), "label": format!("C{i}")}))
+        .collect();
+    let document = doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["t", "c", "r"]},
+            {"id": "t", "component": "Table", "rows": [{"c0": 1}], "columns": columns},
+            {"id": "c", "component": "Chart", "kind": "line", "title": "Sales", "series": [
+                {"label": "A", "values": [1, 2, 3, 4, 5]},
+                {"label": "B", "values": [1, 2]}
+            ]},
+            {"id": "r", "component": "Rating", "value": 2, "max": 10, "label": "Stars"}
+        ]),
+        json!({}),
+    );
+    let h = harness_for(renderer_with_limits(&document, limits));
+    let errs = errors(&h);
+    for (what, limit, actual) in [
+        ("Table columns", 2, 5),
+        ("Chart series", 1, 2),
+        ("Chart points", 3, 5),
+    ] {
+        assert!(
+            errs.iter().any(|e| matches!(
+                e,
+                A2uiError::LimitExceeded { what: w, limit: l, actual: a }
+                    if *w == what && *l == limit && *a == actual
+            )),
+            "{what}: {errs:?}"
+        );
+    }
+    assert_eq!(h.query_all_by_role(Role::ColumnHeader).count(), 2);
+    let stars = h.get_by_role_and_label(Role::Slider, "Stars");
+    assert_eq!(stars.accesskit_node().max_numeric_value(), Some(3.0));
+}
+
 #[test]
 fn a_cell_template_that_contains_its_own_table_is_a_cycle() {
     let document = doc(

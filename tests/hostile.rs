@@ -26,14 +26,14 @@ fn data(id: &str, path: &str, v: Value) -> Value {
 /// A renderer with a healthy bystander surface `b`.
 fn renderer(limits: Limits) -> Renderer {
     let mut r = Renderer::with_limits(Catalog::basic(), limits);
-    r.apply(&create("b")).into_result().expect("bystander");
-    r.apply(&comps(
+    r.apply(create("b")).into_result().expect("bystander");
+    r.apply(comps(
         "b",
         json!([{"id": "root", "component": "Text", "text": {"path": "/msg"}}]),
     ))
     .into_result()
     .expect("bystander components");
-    r.apply(&data("b", "/msg", json!("still here")))
+    r.apply(data("b", "/msg", json!("still here")))
         .into_result()
         .expect("bystander data");
     let _ = r.take_events();
@@ -459,15 +459,15 @@ fn every_hostile_case_is_survived() {
 #[test]
 fn a_rejected_message_leaves_its_surface_working() {
     let mut r = renderer(Limits::default());
-    r.apply(&create("x")).into_result().expect("create");
-    r.apply(&comps(
+    r.apply(create("x")).into_result().expect("create");
+    r.apply(comps(
         "x",
         json!([{"id": "root", "component": "Text", "text": "ok"}]),
     ))
     .into_result()
     .expect("ok");
     let _ = r
-        .apply(&comps(
+        .apply(comps(
             "x",
             json!([{"id": "root", "component": "Text"}, {"id": "root", "component": "Text"}]),
         ))
@@ -482,7 +482,7 @@ fn a_rejected_message_leaves_its_surface_working() {
 fn errors_become_agent_messages_of_the_surface_version() {
     let mut r = renderer(Limits::default());
     let _ = r
-        .apply(&comps(
+        .apply(comps(
             "b",
             json!([{"id": "a", "component": "Text"}, {"id": "a", "component": "Text"}]),
         ))
@@ -509,7 +509,7 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
         max_image_cache_bytes: cap,
         ..Limits::default()
     });
-    r.apply(&create("x")).into_result().expect("x");
+    r.apply(create("x")).into_result().expect("x");
     let ctx = egui::Context::default();
     let draw_on = |r: &mut Renderer| {
         let mut events = Vec::new();
@@ -528,7 +528,7 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
         for i in 0..20 {
             c.push(json!({"id": format!("i{i}"), "component": "Image", "url": format!("{PNG}#{round}-{i}")}));
         }
-        r.apply(&comps("x", Value::Array(c)))
+        r.apply(comps("x", Value::Array(c)))
             .into_result()
             .expect("images");
         draw_on(&mut r);
@@ -538,7 +538,7 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
     }
     bystander_intact(&r);
     assert!(data_cache_stats(&ctx).0 > 0);
-    r.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "x"}}))
+    r.apply(json!({"version": "v0.9", "deleteSurface": {"surfaceId": "x"}}))
         .into_result()
         .expect("delete");
     assert_eq!(

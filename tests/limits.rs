@@ -148,11 +148,11 @@ fn the_renderer_spends_the_budget_per_frame_and_reports_it_once() {
             ..Limits::default()
         };
         let mut r = Renderer::with_limits(Catalog::basic(), limits);
-        r.apply(&create("x")).into_result().expect("create");
-        r.apply(&data("x", "/l", json!((0..20).collect::<Vec<u32>>())))
+        r.apply(create("x")).into_result().expect("create");
+        r.apply(data("x", "/l", json!((0..20).collect::<Vec<u32>>())))
             .into_result()
             .expect("data");
-        r.apply(&comps("x", components))
+        r.apply(comps("x", components))
             .into_result()
             .expect("components");
         let events = frames(&mut r, 3);
@@ -178,11 +178,11 @@ fn a_virtualised_list_of_100000_rows_is_not_cut_by_the_budget() {
     let items: Vec<Value> = (0..100_000)
         .map(|i| json!({"name": format!("Item {i}")}))
         .collect();
-    r.apply(&create("x")).into_result().expect("create");
-    r.apply(&data("x", "/items", Value::Array(items)))
+    r.apply(create("x")).into_result().expect("create");
+    r.apply(data("x", "/items", Value::Array(items)))
         .into_result()
         .expect("data");
-    r.apply(&comps(
+    r.apply(comps(
         "x",
         json!([
             {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items"}},
@@ -394,11 +394,11 @@ fn the_data_model_cap_is_per_surface_and_cumulative() {
         ..Limits::default()
     };
     let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
-    s.apply(&create("x")).into_result().expect("create");
+    s.apply(create("x")).into_result().expect("create");
     let mut refused = None;
     for i in 0..20 {
         if let Err(e) = s
-            .apply(&data("x", &format!("/k{i}"), json!("z".repeat(3_000))))
+            .apply(data("x", &format!("/k{i}"), json!("z".repeat(3_000))))
             .into_result()
         {
             refused = Some((i, e));
@@ -422,18 +422,18 @@ fn the_data_model_cap_is_per_surface_and_cumulative() {
         "the running count equals a recount"
     );
     // Replacing a value with a smaller one, or deleting, still works.
-    s.apply(&data("x", "/k0", json!("small")))
+    s.apply(data("x", "/k0", json!("small")))
         .into_result()
         .expect("shrink");
-    s.apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/k1"}}))
+    s.apply(json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/k1"}}))
         .into_result()
         .expect("delete");
-    s.apply(&data("x", "/k6", json!("z".repeat(3_000))))
+    s.apply(data("x", "/k6", json!("z".repeat(3_000))))
         .into_result()
         .expect("fits now");
     // Another surface has its own allowance.
-    s.apply(&create("y")).into_result().expect("y");
-    s.apply(&data("y", "/k", json!("z".repeat(15_000))))
+    s.apply(create("y")).into_result().expect("y");
+    s.apply(data("y", "/k", json!("z".repeat(15_000))))
         .into_result()
         .expect("y's own model");
 }
@@ -474,7 +474,7 @@ fn the_image_cache_is_bounded_and_a_deleted_surface_releases_its_entries() {
     let (entries, bytes) = data_cache_stats(&ctx);
     assert_eq!(entries, 13, "one entry per distinct URI");
     assert!(bytes > 0);
-    r.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}}))
+    r.apply(json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}}))
         .into_result()
         .expect("delete");
     assert_eq!(data_cache_stats(&ctx).0, 3, "a's ten entries are released");

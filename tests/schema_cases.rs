@@ -149,7 +149,7 @@ fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
     )));
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
     store
-        .apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .apply(json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
         .into_result()
         .expect("create");
     let bad = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [

@@ -28,7 +28,7 @@ fn call(id: &str, name: &str, args: Value) -> Value {
 #[test]
 fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply(&call(
+    r.apply(call(
         "c1",
         "formatNumber",
         json!({"value": 1.23456, "decimals": 2}),
@@ -47,7 +47,7 @@ fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
 #[test]
 fn an_unknown_function_or_catalog_gets_invalid_function_call() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply(&call("c2", "launchMissiles", json!({})))
+    r.apply(call("c2", "launchMissiles", json!({})))
         .into_result()
         .expect("applies");
     let mut bad_catalog = call("c3", "formatNumber", json!({"value": 1}));
@@ -75,7 +75,7 @@ fn an_agent_callable_host_function_answers_with_its_value() {
         .with_callers(AllowedCallers::RendererOrAgent),
     );
     let mut r = Renderer::new(catalog);
-    r.apply(&call("c4", "double", json!({"n": 21})))
+    r.apply(call("c4", "double", json!({"n": 21})))
         .into_result()
         .expect("applies");
     let out = replies(&r.take_events());
@@ -167,8 +167,11 @@ fn a_failed_agent_function_resolves_to_null_and_halts_the_action() {
 #[test]
 fn a_stray_agent_function_response_is_answered_with_an_error() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply(&json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "nope", "value": 1}})).into_result()
-        .expect("applies");
+    r.apply(
+        json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "nope", "value": 1}}),
+    )
+    .into_result()
+    .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(out[0]["error"]["functionCallId"], "nope");
 }
@@ -488,7 +491,7 @@ fn a_v0_9_at_path_stays_a_literal_object() {
 fn call_renderer_function_accepts_the_at_call_spelling() {
     let mut r = Renderer::new(Catalog::basic());
     r.apply(
-        &json!({"version": "1.0", "callRendererFunction": {"functionCallId": "c9",
+        json!({"version": "1.0", "callRendererFunction": {"functionCallId": "c9",
         "callFunction": {"@call": "launchMissiles", "args": {}, "catalogId": BASIC_V10}}}),
     )
     .into_result()
@@ -516,14 +519,10 @@ fn an_agent_cannot_call_open_url_which_requires_user_activation() {
             .with_user_activation(true),
     );
     let mut r = Renderer::new(catalog);
-    r.apply(&call(
-        "u1",
-        "openUrl",
-        json!({"url": "https://example.com"}),
-    ))
-    .into_result()
-    .expect("applies");
-    r.apply(&call("u2", "openDocs", json!({})))
+    r.apply(call("u1", "openUrl", json!({"url": "https://example.com"})))
+        .into_result()
+        .expect("applies");
+    r.apply(call("u2", "openDocs", json!({})))
         .into_result()
         .expect("applies");
     let out = replies(&r.take_events());
@@ -549,7 +548,7 @@ fn a_failing_agent_callable_function_answers_execution_error() {
             .with_callers(AllowedCallers::RendererOrAgent),
     );
     let mut r = Renderer::new(catalog);
-    r.apply(&call("e1", "explode", json!({})))
+    r.apply(call("e1", "explode", json!({})))
         .into_result()
         .expect("applies");
     let out = replies(&r.take_events());
