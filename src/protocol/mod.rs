@@ -21,7 +21,7 @@ mod fast;
 pub(crate) mod reserved;
 pub(crate) mod v0_8;
 pub(crate) mod v0_9;
-mod version;
+pub(crate) mod version;
 
 pub use fast::surface_id_hint_text;
 pub use version::Version;
