@@ -392,5 +392,5 @@ impl<'de> Visitor<'de> for DeleteSurface {
 /// attribution; parses the text, so only call it for a message that failed).
 pub(crate) fn surface_id_hint_text(text: &str) -> Option<String> {
     let value: Value = serde_json::from_str(text).ok()?;
-    crate::model::surface_id_hint(&value)
+    crate::model::store::surface_id_hint(&value)
 }
