@@ -137,3 +137,52 @@ fn the_catalog_description_carries_the_host_functions_and_definitions() {
         "the catalog's functions are part of the description"
     );
 }
+
+/// The store answers `callRendererFunction` itself, from the catalogs it was built with: an
+/// MCP session built from a host catalog runs the host's own function for the agent, with
+/// no drawing state anywhere, and says what it owes the agent through `take_outgoing`.
+#[test]
+fn an_mcp_session_answers_a_call_of_the_host_function_without_a_draw_state() {
+    const HOST_V1: &str = "https://example.com/game/catalogs/v1_0/catalog.json";
+    let mut catalog = Catalog::basic().with_catalog_id(HOST_V1, Version::V1_0);
+    catalog.register_function(
+        egui_a2ui::eval::FnFunction::new("fuelLeft", |args, _cx| {
+            let tank = args.get("tank").and_then(Value::as_f64).unwrap_or(0.0);
+            Ok(json!(tank * 0.8))
+        })
+        .with_callers(egui_a2ui::eval::AllowedCallers::RendererOrAgent),
+    );
+    let call = |id: &str, name: &str| {
+        json!({"version": "v1.0", "callRendererFunction": {"functionCallId": id,
+            "callFunction": {"call": name, "args": {"tank": 50}, "catalogId": HOST_V1}}})
+    };
+    let payload = Value::Array(vec![call("c1", "fuelLeft"), call("c2", "noSuchFunction")]);
+    let result = json!({"content": [{"type": "resource", "resource": {
+        "uri": "a2ui://game/rpc", "mimeType": "application/a2ui+json", "text": payload.to_string()}}]});
+
+    let mut session = AppSession::new("call-9", "game", "ask", catalog.catalogs());
+    let outcome = session.on_tool_result(&result).expect("the result splits");
+    assert_eq!(outcome.applied, 2, "{:?}", outcome.errors);
+    let replies: Vec<Value> = session
+        .store_mut()
+        .take_outgoing()
+        .into_iter()
+        .filter_map(|e| match e {
+            egui_a2ui::Event::Reply(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert_eq!(
+        replies[0]["rendererFunctionResponse"],
+        json!({"functionCallId": "c1", "value": 40.0})
+    );
+    assert_eq!(
+        replies[1]["rendererFunctionResponse"]["error"]["code"],
+        "INVALID_FUNCTION_CALL"
+    );
+    assert!(
+        session.store_mut().take_outgoing().is_empty(),
+        "drained once"
+    );
+}
