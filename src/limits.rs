@@ -135,6 +135,14 @@ pub struct Limits {
     /// [`SplitPolicy::max_result_bytes`](crate::mcp::SplitPolicy::max_result_bytes));
     /// payloads past it are dropped.
     pub max_mcp_result_bytes: usize,
+    /// Bytes of one `Video` / `AudioPlayer` source (feature `media`): a `data:` URI's
+    /// decoded bytes, what a host loader returns (a longer or never-ending stream stops
+    /// here with an error), a fetched file. Media is loaded whole before it plays; 128 MiB
+    /// holds two hours of 128 kbit/s audio.
+    pub max_media_bytes: usize,
+    /// Width and height, in pixels, of a video track (feature `media`): a file declaring
+    /// a larger frame is refused before anything is decoded.
+    pub max_media_dimension: u32,
 }
 
 impl Default for Limits {
@@ -163,6 +171,8 @@ impl Default for Limits {
             max_jmespath_fanout: 4096,
             max_function_output_nodes: 100_000,
             max_regex_input_bytes: 1024 * 1024,
+            max_media_bytes: 128 * 1024 * 1024,
+            max_media_dimension: 8192,
         }
     }
 }
