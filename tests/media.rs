@@ -569,3 +569,44 @@ fn a_failing_audio_output_is_shown_not_panicked() {
         Status::Failed(MediaError::Output("no device".into()))
     );
 }
+
+/// The real Linux output against a PulseAudio (or pipewire-pulse) server: the stream opens,
+/// the server pulls samples (the clock moves), pause stops it, flush restarts it at 0.
+/// Run with a server: `PULSE_SERVER=unix:/path/native cargo test --features media --test
+/// media -- --ignored pulse` (a null-sink server does: `pulseaudio -n --load=module-null-sink
+/// --load="module-native-protocol-unix socket=/path/native auth-anonymous=1"`).
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "needs a PulseAudio server (PULSE_SERVER); CI machines have no sound server"]
+fn pulse_sink_plays_into_a_real_server() {
+    use egui_a2ui::media::AudioSink as _;
+    use egui_a2ui::media::audio::PulseSink;
+    let spec = OutputSpec {
+        sample_rate: 16_000,
+        channels: 1,
+    };
+    let mut sink = PulseSink::open(spec).expect("a PulseAudio server answers");
+    let tone: Vec<f32> = (0..32_000).map(expected).collect();
+    let mut offset = 0;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while sink.played_frames() < 8000 {
+        if offset < tone.len() {
+            offset += sink.write(&tone[offset..]).expect("write");
+        }
+        assert!(Instant::now() < deadline, "the server never pulled 0.5 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    sink.pause();
+    std::thread::sleep(Duration::from_millis(300));
+    let paused_at = sink.played_frames();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        sink.played_frames(),
+        paused_at,
+        "a corked stream does not pull"
+    );
+    sink.flush();
+    assert_eq!((sink.played_frames(), sink.queued_frames()), (0, 0));
+    sink.resume();
+    assert_eq!(sink.name(), "pulseaudio");
+}

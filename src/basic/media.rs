@@ -283,8 +283,8 @@ mod playback {
         let response = ui
             .add(egui::Button::new(text).min_size(egui::vec2(32.0, 28.0)))
             .on_hover_text(name);
-        let name = name.to_owned();
-        response.widget_info(|| egui::WidgetInfo::labeled(Role::Button, true, &name));
+        let (name, enabled) = (name.to_owned(), ui.is_enabled());
+        response.widget_info(|| egui::WidgetInfo::labeled(Role::Button, enabled, &name));
         response
     }
 
@@ -414,12 +414,13 @@ mod playback {
                         let volume_width = 64.0;
                         let seek_width = (ui.available_width() - volume_width - 56.0).max(40.0);
                         ui.spacing_mut().slider_width = seek_width;
+                        let seekable = ready && duration > 0.0;
                         let seek = ui.add_enabled(
-                            ready && duration > 0.0,
+                            seekable,
                             egui::Slider::new(&mut position, 0.0..=duration.max(f64::EPSILON))
                                 .show_value(false),
                         );
-                        seek.widget_info(|| egui::WidgetInfo::slider(ready, position, "Seek"));
+                        seek.widget_info(|| egui::WidgetInfo::slider(seekable, position, "Seek"));
                         if seek.dragged() {
                             slot.scrub = Some(position);
                         } else if seek.drag_stopped() || seek.changed() {
