@@ -242,11 +242,14 @@ mod playback {
         (Ok(Player::spawn(source, config)), fetching)
     }
 
-    /// Poll egui's bytes loaders for a player waiting on them.
+    /// Poll egui's bytes loaders for a player waiting on them (once play was pressed).
     fn poll_fetch(ctx: &egui::Context, slot: &mut Slot, max_bytes: usize) {
         let (Some(url), Ok(player)) = (&slot.fetching, &slot.player) else {
             return;
         };
+        if player.snapshot().status == Status::Idle {
+            return;
+        }
         let result = match ctx.try_load_bytes(url) {
             Ok(BytesPoll::Pending { .. }) => return,
             Ok(BytesPoll::Ready { bytes, mime, .. }) => {

@@ -15,6 +15,9 @@ use super::{AudioOutputFactory, AudioSink, MediaError};
 /// What a player is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// Not loaded: a source fetched over the network waits for the first play (as
+    /// `preload="none"`: nothing is fetched just because the component is shown).
+    Idle,
     /// Fetching or reading the source.
     Loading,
     /// Ready and paused (also before the first play).
@@ -109,7 +112,11 @@ impl Player {
     /// Start a player on its own worker thread.
     pub fn spawn(source: PlayerSource, config: PlayerConfig) -> Self {
         let shared = Arc::new(Mutex::new(PlayerSnapshot {
-            status: Status::Loading,
+            status: if matches!(source, PlayerSource::Later) {
+                Status::Idle
+            } else {
+                Status::Loading
+            },
             position: 0.0,
             duration: None,
             volume: config.volume.clamp(0.0, 1.0),
@@ -277,7 +284,10 @@ impl Worker {
             PlayerSource::Later => loop {
                 match self.rx.recv() {
                     Ok(Command::Supply(b)) => break b,
-                    Ok(Command::Play) => *want_play = true,
+                    Ok(Command::Play) => {
+                        *want_play = true;
+                        self.set(|s| s.status = Status::Loading);
+                    }
                     Ok(Command::Pause) => *want_play = false,
                     Ok(_) => {}
                     Err(_) => return None,
