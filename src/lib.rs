@@ -75,6 +75,8 @@ pub mod eval;
 pub mod extended;
 mod limits;
 pub mod mcp;
+#[cfg(feature = "media")]
+pub mod media;
 pub mod model;
 mod pointer;
 pub mod protocol;

@@ -151,6 +151,14 @@ pub struct Limits {
     pub max_chart_points: usize,
     /// Stars of one `Rating` (a larger `max` is clamped).
     pub max_rating_stars: usize,
+    /// Bytes of one `Video` / `AudioPlayer` source (feature `media`): a `data:` URI's
+    /// decoded bytes, what a host loader returns (a longer or never-ending stream stops
+    /// here with an error), a fetched file. Media is loaded whole before it plays; 128 MiB
+    /// holds two hours of 128 kbit/s audio.
+    pub max_media_bytes: usize,
+    /// Width and height, in pixels, of a video track (feature `media`): a file declaring
+    /// a larger frame is refused before anything is decoded.
+    pub max_media_dimension: u32,
 }
 
 impl Default for Limits {
@@ -184,6 +192,8 @@ impl Default for Limits {
             max_chart_series: 32,
             max_chart_points: 1_000_000,
             max_rating_stars: 10,
+            max_media_bytes: 128 * 1024 * 1024,
+            max_media_dimension: 8192,
         }
     }
 }

@@ -345,6 +345,26 @@ impl UrlPolicy {
     /// Check a URL for a use. `user_activated`: the request follows a user gesture (a
     /// click, a key press, an assistive-technology action) in this frame.
     pub fn check(&self, url: &str, use_: UrlUse, user_activated: bool) -> Result<(), UrlRefusal> {
+        self.check_with(url, use_, user_activated, |t| t.starts_with("image/"))
+    }
+
+    /// [`UrlPolicy::check`] for a media source that plays (`Video.url`, `AudioPlayer.url`):
+    /// the media rules, with `data:` allowed for `audio/*` and `video/*` instead of images.
+    /// The refusal for another `data:` type is [`UrlRefusal::DataNotImage`].
+    #[cfg(feature = "media")]
+    pub fn check_playable(&self, url: &str) -> Result<(), UrlRefusal> {
+        self.check_with(url, UrlUse::Media, false, |t| {
+            t.starts_with("audio/") || t.starts_with("video/")
+        })
+    }
+
+    fn check_with(
+        &self,
+        url: &str,
+        use_: UrlUse,
+        user_activated: bool,
+        data_type_ok: impl Fn(&str) -> bool,
+    ) -> Result<(), UrlRefusal> {
         let parts = parse(url)?;
         if use_ == UrlUse::Media
             && let Some(legacy) = &self.image_policy
@@ -356,12 +376,7 @@ impl UrlPolicy {
             if !self.scheme_allowed(use_, &parts.scheme) {
                 return Err(UrlRefusal::Scheme(parts.scheme));
             }
-            if parts.scheme == "data"
-                && !parts
-                    .data_type
-                    .as_deref()
-                    .is_some_and(|t| t.starts_with("image/"))
-            {
+            if parts.scheme == "data" && !parts.data_type.as_deref().is_some_and(&data_type_ok) {
                 return Err(UrlRefusal::DataNotImage);
             }
             if matches!(parts.scheme.as_str(), "http" | "https") && parts.host.is_none() {

@@ -1,6 +1,8 @@
-//! `Video` and `AudioPlayer`. egui has no media player, so both draw a media card: the
+//! `Video` and `AudioPlayer`. Without the `media` feature both draw a media card: the
 //! poster (v1.0 `Video.posterUrl`), the description and the URL's host, with a play button
 //! that emits [`Event::OpenUrl`](crate::Event::OpenUrl) for the host to open the media.
+//! With it, `AudioPlayer` plays in place ([`crate::media`]) with browser-like controls, and
+//! `Video` (no video decoder in this build) draws the card saying so.
 
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
@@ -33,6 +35,23 @@ pub(crate) fn url_host(url: &str) -> Option<&str> {
 
 impl ComponentRenderer for Media {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+        #[cfg(feature = "media")]
+        if let Some(response) = playback::ui(self, ui, cx) {
+            return response;
+        }
+        self.card_ui(ui, cx, None)
+    }
+}
+
+impl Media {
+    /// The media card: poster, title, host and the open-link button; `note` (a playback
+    /// error, "format not supported") is shown under the title.
+    fn card_ui(
+        &self,
+        ui: &mut egui::Ui,
+        cx: &mut ComponentContext<'_, '_>,
+        note: Option<&str>,
+    ) -> egui::Response {
         let url = cx.string("url");
         let url = url.trim();
         let description = cx
@@ -100,6 +119,15 @@ impl ComponentRenderer for Media {
                                 ui.add(
                                     egui::Label::new(egui::RichText::new(source).weak()).truncate(),
                                 );
+                                if let Some(note) = note {
+                                    ui.add(
+                                        egui::Label::new(
+                                            egui::RichText::new(note)
+                                                .color(ui.visuals().warn_fg_color),
+                                        )
+                                        .wrap(),
+                                    );
+                                }
                             });
                             button
                         })
@@ -110,6 +138,330 @@ impl ComponentRenderer for Media {
                     play
                 })
                 .inner
+            })
+            .inner
+    }
+}
+
+/// The players (feature `media`): one per drawn component, kept in an egui plugin that
+/// stops those no longer drawn.
+#[cfg(feature = "media")]
+mod playback {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use egui::accesskit::Role;
+    use egui::load::{Bytes, BytesPoll, LoadError};
+
+    use super::Media;
+    use crate::media::source::{Plan, mime_may_be_media, plan};
+    use crate::media::{
+        Autoplay, MediaBytes, MediaError, Player, PlayerConfig, PlayerSnapshot, PlayerSource,
+        Status, format_time,
+    };
+    use crate::render::ComponentContext;
+    use crate::render::icons::{icon_family, icon_font_ready};
+
+    /// Passes a player survives without being drawn before it is stopped (a removed
+    /// component stops playing, as a removed `<audio>` element does).
+    const GRACE_PASSES: u64 = 3;
+    /// Repaint interval while playing or loading (the seek bar and the time move).
+    const TICK: Duration = Duration::from_millis(100);
+
+    struct Slot {
+        url: String,
+        player: Result<Player, MediaError>,
+        /// An egui bytes-loader URL still being fetched for this player.
+        fetching: Option<String>,
+        last_pass: u64,
+        /// The seek bar's value while the user drags it.
+        scrub: Option<f64>,
+    }
+
+    /// The registry of players of one egui context.
+    #[derive(Default)]
+    pub(crate) struct MediaPlugin {
+        slots: HashMap<egui::Id, Slot>,
+    }
+
+    impl egui::plugin::Plugin for MediaPlugin {
+        fn debug_name(&self) -> &'static str {
+            "egui_a2ui::media"
+        }
+
+        fn on_end_pass(&mut self, ui: &mut egui::Ui) {
+            let pass = ui.ctx().cumulative_pass_nr();
+            self.slots
+                .retain(|_, slot| slot.last_pass + GRACE_PASSES >= pass);
+        }
+
+        fn on_exit(&mut self, _ctx: &egui::Context) {
+            self.slots.clear();
+        }
+    }
+
+    fn bytes_of(bytes: Bytes) -> Arc<[u8]> {
+        match bytes {
+            Bytes::Static(b) => Arc::from(b),
+            Bytes::Shared(b) => b,
+        }
+    }
+
+    fn start(
+        media: &Media,
+        ui: &egui::Ui,
+        cx: &ComponentContext<'_, '_>,
+        url: &str,
+    ) -> (Result<Player, MediaError>, Option<String>) {
+        let options = &cx.options().media;
+        let limits = cx.limits();
+        let planned = plan(
+            url,
+            &cx.options().url_policy,
+            &options.loaders,
+            limits.max_media_bytes,
+        );
+        let (source, fetching) = match planned {
+            Err(e) => return (Err(e), None),
+            Ok(Plan::Data(u)) => (PlayerSource::DataUri(u), None),
+            Ok(Plan::Host(loader, u)) => (PlayerSource::Loader(loader, u), None),
+            Ok(Plan::Egui(u)) => (PlayerSource::Later, Some(u)),
+        };
+        let autoplay = options.autoplay == Autoplay::Muted;
+        let config = PlayerConfig {
+            output: Arc::clone(&options.audio_output),
+            max_bytes: limits.max_media_bytes,
+            max_dimension: limits.max_media_dimension,
+            volume: options.volume,
+            muted: autoplay,
+            autoplay,
+            video: matches!(media, Media::Video),
+            repaint: Some(ui.ctx().clone()),
+        };
+        (Ok(Player::spawn(source, config)), fetching)
+    }
+
+    /// Poll egui's bytes loaders for a player waiting on them (once play was pressed).
+    fn poll_fetch(ctx: &egui::Context, slot: &mut Slot, max_bytes: usize) {
+        let (Some(url), Ok(player)) = (&slot.fetching, &slot.player) else {
+            return;
+        };
+        if player.snapshot().status == Status::Idle {
+            return;
+        }
+        let result = match ctx.try_load_bytes(url) {
+            Ok(BytesPoll::Pending { .. }) => return,
+            Ok(BytesPoll::Ready { bytes, mime, .. }) => {
+                let bytes = bytes_of(bytes);
+                if bytes.len() > max_bytes {
+                    Err(MediaError::TooLarge { limit: max_bytes })
+                } else if let Some(m) = mime.as_deref().filter(|m| !mime_may_be_media(m)) {
+                    Err(MediaError::WrongType(m.to_owned()))
+                } else {
+                    player.set_loading_bytes(bytes.len());
+                    Ok(MediaBytes { bytes, mime })
+                }
+            }
+            Err(LoadError::NotSupported | LoadError::NoMatchingBytesLoader) => {
+                Err(MediaError::NoLoader(
+                    "no bytes loader serves it (enable the `http` feature or install a loader)"
+                        .to_owned(),
+                ))
+            }
+            Err(e) => Err(MediaError::Load(e.to_string())),
+        };
+        // The player holds the bytes now; egui's cache need not.
+        ctx.forget_image(url);
+        player.supply(result);
+        slot.fetching = None;
+    }
+
+    fn glyph_button(ui: &mut egui::Ui, glyph: char, fallback: &str, name: &str) -> egui::Response {
+        let text = if icon_font_ready(ui.ctx()) {
+            egui::RichText::new(glyph.to_string()).font(egui::FontId::new(20.0, icon_family()))
+        } else {
+            egui::RichText::new(fallback)
+        };
+        let response = ui
+            .add(egui::Button::new(text).min_size(egui::vec2(32.0, 28.0)))
+            .on_hover_text(name);
+        let (name, enabled) = (name.to_owned(), ui.is_enabled());
+        response.widget_info(|| egui::WidgetInfo::labeled(Role::Button, enabled, &name));
+        response
+    }
+
+    /// Draw a playing component; `None` leaves it to the media card (a `Video`, or an
+    /// error best shown with the open-link button).
+    pub(super) fn ui(
+        media: &Media,
+        ui: &mut egui::Ui,
+        cx: &mut ComponentContext<'_, '_>,
+    ) -> Option<egui::Response> {
+        if matches!(media, Media::Video) {
+            // No video decoder in this build: the card, saying so, without loading the file.
+            return Some(media.card_ui(
+                ui,
+                cx,
+                Some("Format not supported: this build plays no video (open the link instead)"),
+            ));
+        }
+        let url = cx.string("url").trim().to_owned();
+        let ctx = ui.ctx().clone();
+        if ctx.plugin_opt::<MediaPlugin>().is_none() {
+            ctx.add_plugin(MediaPlugin::default());
+        }
+        let id = cx.widget_id();
+        let pass = ctx.cumulative_pass_nr();
+        let max_bytes = cx.limits().max_media_bytes;
+        // Take the slot out of the plugin while drawing (the plugin's lock is not held
+        // across UI code); it goes back at the end.
+        let existing = ctx
+            .with_plugin(|p: &mut MediaPlugin| p.slots.remove(&id))
+            .flatten();
+        let mut slot = match existing {
+            Some(slot) if slot.url == url => slot,
+            _ => {
+                let (player, fetching) = start(media, ui, cx, &url);
+                Slot {
+                    url: url.clone(),
+                    player,
+                    fetching,
+                    last_pass: pass,
+                    scrub: None,
+                }
+            }
+        };
+        slot.last_pass = pass;
+        poll_fetch(&ctx, &mut slot, max_bytes);
+        let snapshot = match &slot.player {
+            Ok(p) => p.snapshot(),
+            Err(e) => PlayerSnapshot {
+                status: Status::Failed(e.clone()),
+                position: 0.0,
+                duration: None,
+                volume: 1.0,
+                muted: false,
+                bytes: 0,
+                output: None,
+            },
+        };
+        let response = if let Status::Failed(e) = &snapshot.status {
+            let note = e.to_string();
+            media.card_ui(ui, cx, Some(&note))
+        } else {
+            controls_ui(ui, cx, &mut slot, &snapshot)
+        };
+        if matches!(
+            snapshot.status,
+            Status::Loading | Status::Playing | Status::Buffering
+        ) {
+            ctx.request_repaint_after(TICK);
+        }
+        ctx.with_plugin(|p: &mut MediaPlugin| p.slots.insert(id, slot));
+        Some(response)
+    }
+
+    fn controls_ui(
+        ui: &mut egui::Ui,
+        cx: &ComponentContext<'_, '_>,
+        slot: &mut Slot,
+        s: &PlayerSnapshot,
+    ) -> egui::Response {
+        let description = cx
+            .opt_string("description")
+            .filter(|d| !d.trim().is_empty());
+        let title = description.unwrap_or_else(|| "Audio".to_owned());
+        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+            node.set_label(format!("Audio: {title}"));
+        });
+        let Ok(player) = &slot.player else {
+            return ui.label(title);
+        };
+        let width = ui.available_width().clamp(220.0, 480.0);
+        egui::Frame::group(ui.style())
+            .inner_margin(8.0)
+            .show(ui, |ui| {
+                ui.set_width(width);
+                ui.add(egui::Label::new(egui::RichText::new(&title).strong()).wrap());
+                let ready = !matches!(s.status, Status::Loading);
+                let response = ui
+                    .horizontal(|ui| {
+                        let (glyph, fallback, name) = match s.status {
+                            Status::Playing | Status::Buffering => ('\u{e034}', "Pause", "Pause"),
+                            Status::Ended => ('\u{e042}', "Replay", "Replay"),
+                            _ => ('\u{e037}', "Play", "Play"),
+                        };
+                        let play = ui
+                            .add_enabled_ui(ready, |ui| glyph_button(ui, glyph, fallback, name))
+                            .inner;
+                        if play.clicked() {
+                            if name == "Pause" {
+                                player.pause();
+                            } else {
+                                player.play();
+                            }
+                        }
+                        let duration = s.duration.unwrap_or(0.0).max(0.0);
+                        let mut position = slot.scrub.unwrap_or(s.position).clamp(0.0, duration);
+                        ui.label(format!(
+                            "{} / {}",
+                            format_time(position),
+                            s.duration.map_or_else(|| "-:--".to_owned(), format_time)
+                        ));
+                        let (mute_glyph, mute_name) = if s.muted || s.volume == 0.0 {
+                            ('\u{e04f}', "Unmute")
+                        } else {
+                            ('\u{e050}', "Mute")
+                        };
+                        let volume_width = 64.0;
+                        let seek_width = (ui.available_width() - volume_width - 56.0).max(40.0);
+                        ui.spacing_mut().slider_width = seek_width;
+                        let seekable = ready && duration > 0.0;
+                        let seek = ui.add_enabled(
+                            seekable,
+                            egui::Slider::new(&mut position, 0.0..=duration.max(f64::EPSILON))
+                                .show_value(false),
+                        );
+                        seek.widget_info(|| egui::WidgetInfo::slider(seekable, position, "Seek"));
+                        if seek.dragged() {
+                            slot.scrub = Some(position);
+                        } else if seek.drag_stopped() || seek.changed() {
+                            slot.scrub = None;
+                            player.seek(position);
+                        }
+                        let mute = glyph_button(ui, mute_glyph, mute_name, mute_name);
+                        if mute.clicked() {
+                            player.set_muted(!s.muted);
+                        }
+                        ui.spacing_mut().slider_width = volume_width;
+                        let mut volume = s.volume;
+                        let vol =
+                            ui.add(egui::Slider::new(&mut volume, 0.0..=1.0).show_value(false));
+                        vol.widget_info(|| {
+                            egui::WidgetInfo::slider(true, f64::from(volume), "Volume")
+                        });
+                        if vol.changed() {
+                            player.set_volume(volume);
+                            if s.muted && volume > 0.0 {
+                                player.set_muted(false);
+                            }
+                        }
+                        play
+                    })
+                    .inner;
+                let status = match s.status {
+                    Status::Loading => Some("Loading…"),
+                    Status::Buffering => Some("Buffering…"),
+                    _ => None,
+                };
+                if let Some(text) = status {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label(egui::RichText::new(text).weak());
+                    });
+                }
+                response
             })
             .inner
     }

@@ -66,6 +66,10 @@ pub struct RendererOptions {
     /// the components in view (those scrolled out leave the AccessKit tree until scrolled
     /// back), and a text field scrolled out of view loses keyboard focus.
     pub cull_offscreen: bool,
+    /// `Video` / `AudioPlayer` playback (feature `media`): autoplay (never with sound), the
+    /// host's loaders, the audio output.
+    #[cfg(feature = "media")]
+    pub media: crate::media::MediaOptions,
 }
 
 impl Default for RendererOptions {
@@ -78,6 +82,8 @@ impl Default for RendererOptions {
             locale: "en-US".to_owned(),
             style: Style::default(),
             cull_offscreen: false,
+            #[cfg(feature = "media")]
+            media: crate::media::MediaOptions::default(),
         }
     }
 }

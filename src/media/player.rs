@@ -1,0 +1,550 @@
+//! A player: one worker thread that loads, decodes and feeds an [`AudioSink`], driven by
+//! commands from the UI and reporting a [`PlayerSnapshot`].
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::time::Duration;
+
+use egui::mutex::Mutex;
+
+use super::decode::{AudioStream, probe};
+use super::source::{MediaBytes, MediaLoader, decode_data, read_bounded};
+use super::{AudioOutputFactory, AudioSink, MediaError};
+
+/// What a player is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Not loaded: a source fetched over the network waits for the first play (as
+    /// `preload="none"`: nothing is fetched just because the component is shown).
+    Idle,
+    /// Fetching or reading the source.
+    Loading,
+    /// Ready and paused (also before the first play).
+    Paused,
+    /// Playing.
+    Playing,
+    /// Play was asked for and the output is filling (opening the device, after a seek).
+    Buffering,
+    /// Played to the end.
+    Ended,
+    /// It cannot play; the error says why.
+    Failed(MediaError),
+}
+
+/// The state a player's controls draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSnapshot {
+    /// What it is doing.
+    pub status: Status,
+    /// Seconds played (what the listener has heard).
+    pub position: f64,
+    /// Seconds in the file, when known.
+    pub duration: Option<f64>,
+    /// Volume, `0.0..=1.0`.
+    pub volume: f32,
+    /// Muted (the volume is kept).
+    pub muted: bool,
+    /// Bytes loaded so far (while [`Status::Loading`]) or in all.
+    pub bytes: usize,
+    /// The output in use (`"pulseaudio"`, `"null"`) once opened.
+    pub output: Option<&'static str>,
+}
+
+/// Where a player's bytes come from.
+#[derive(Clone)]
+pub enum PlayerSource {
+    /// Bytes already loaded.
+    Bytes(MediaBytes),
+    /// A `data:audio/*` or `data:video/*` URI, decoded on the worker.
+    DataUri(String),
+    /// A host loader and the URL it serves, run on the worker.
+    Loader(Arc<dyn MediaLoader>, String),
+    /// Bytes that arrive later through [`Player::supply`] (egui's loaders, polled by the UI).
+    Later,
+}
+
+/// How a player runs.
+#[derive(Clone)]
+pub struct PlayerConfig {
+    /// Opens the audio output.
+    pub output: AudioOutputFactory,
+    /// [`Limits::max_media_bytes`](crate::Limits::max_media_bytes).
+    pub max_bytes: usize,
+    /// [`Limits::max_media_dimension`](crate::Limits::max_media_dimension).
+    pub max_dimension: u32,
+    /// Start volume.
+    pub volume: f32,
+    /// Start muted.
+    pub muted: bool,
+    /// Start playing once loaded.
+    pub autoplay: bool,
+    /// A `Video`: a file with a video track is refused (no video decoder in this build).
+    pub video: bool,
+    /// Repainted when the state changes.
+    pub repaint: Option<egui::Context>,
+}
+
+enum Command {
+    Play,
+    Pause,
+    Seek(f64),
+    /// The volume or mute changed (the values are in the snapshot).
+    Gain,
+    Supply(Result<MediaBytes, MediaError>),
+}
+
+/// A media player (see the [module](super) docs). Dropping it stops the worker thread.
+pub struct Player {
+    tx: Sender<Command>,
+    shared: Arc<Mutex<PlayerSnapshot>>,
+}
+
+impl std::fmt::Debug for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Player")
+            .field("state", &*self.shared.lock())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Player {
+    /// Start a player on its own worker thread.
+    pub fn spawn(source: PlayerSource, config: PlayerConfig) -> Self {
+        let shared = Arc::new(Mutex::new(PlayerSnapshot {
+            status: if matches!(source, PlayerSource::Later) {
+                Status::Idle
+            } else {
+                Status::Loading
+            },
+            position: 0.0,
+            duration: None,
+            volume: config.volume.clamp(0.0, 1.0),
+            muted: config.muted,
+            bytes: 0,
+            output: None,
+        }));
+        let (tx, rx) = mpsc::channel();
+        let worker = Worker {
+            rx,
+            shared: Arc::clone(&shared),
+            config,
+        };
+        let spawned = std::thread::Builder::new()
+            .name("egui_a2ui media".to_owned())
+            .spawn(move || worker.run(source));
+        if let Err(e) = spawned {
+            shared.lock().status = Status::Failed(MediaError::Decode(format!(
+                "could not start the media thread: {e}"
+            )));
+        }
+        Self { tx, shared }
+    }
+
+    /// The current state.
+    pub fn snapshot(&self) -> PlayerSnapshot {
+        self.shared.lock().clone()
+    }
+
+    fn send(&self, command: Command) {
+        // A worker that ended (failed, or its thread is gone) ignores commands.
+        let _ = self.tx.send(command);
+    }
+
+    /// Play (from the start again after the end).
+    pub fn play(&self) {
+        self.send(Command::Play);
+    }
+
+    /// Pause.
+    pub fn pause(&self) {
+        self.send(Command::Pause);
+    }
+
+    /// Seek to `seconds` (clamped to the file); keeps playing or paused.
+    pub fn seek(&self, seconds: f64) {
+        if seconds.is_finite() {
+            self.shared.lock().position = seconds.max(0.0);
+            self.send(Command::Seek(seconds));
+        }
+    }
+
+    /// Set the volume, `0.0..=1.0`.
+    pub fn set_volume(&self, volume: f32) {
+        let volume = if volume.is_finite() {
+            volume.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        self.shared.lock().volume = volume;
+        self.send(Command::Gain);
+    }
+
+    /// Mute or unmute.
+    pub fn set_muted(&self, muted: bool) {
+        self.shared.lock().muted = muted;
+        self.send(Command::Gain);
+    }
+
+    /// Hand over the bytes of a [`PlayerSource::Later`] player (or why there are none).
+    pub fn supply(&self, bytes: Result<MediaBytes, MediaError>) {
+        self.send(Command::Supply(bytes));
+    }
+
+    /// Note bytes loaded so far (progress while [`Status::Loading`]).
+    pub(crate) fn set_loading_bytes(&self, bytes: usize) {
+        self.shared.lock().bytes = bytes;
+    }
+}
+
+struct Worker {
+    rx: Receiver<Command>,
+    shared: Arc<Mutex<PlayerSnapshot>>,
+    config: PlayerConfig,
+}
+
+/// How long the worker waits for a command when it has nothing else to do.
+const IDLE_WAIT: Duration = Duration::from_millis(50);
+/// How long it waits when the output is full.
+const FULL_WAIT: Duration = Duration::from_millis(5);
+
+/// Run `f`, turning a panic inside a decoder into a typed error.
+fn guarded<T>(f: impl FnOnce() -> Result<T, MediaError>) -> Result<T, MediaError> {
+    std::panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(MediaError::Decode(
+            "the decoder failed on this file".to_owned(),
+        ))
+    })
+}
+
+/// The playback state on the worker.
+struct Playback {
+    stream: AudioStream,
+    sink: Option<Box<dyn AudioSink>>,
+    /// Samples decoded (volume applied) not yet taken by the sink, from `offset`.
+    pending: Vec<f32>,
+    offset: usize,
+    /// The decoder reached the end.
+    eof: bool,
+    /// Position of the sink's frame 0 (the last seek).
+    base: f64,
+    playing: bool,
+    ended: bool,
+    gain: f32,
+}
+
+impl Playback {
+    /// Seconds heard: the last seek's position plus what the sink has played since.
+    fn position(&mut self) -> f64 {
+        let rate = f64::from(self.stream.spec().sample_rate.max(1));
+        let played = self.sink.as_mut().map_or(0, |s| s.played_frames());
+        let pos = self.base + played as f64 / rate;
+        self.stream.duration().map_or(pos, |d| pos.min(d))
+    }
+}
+
+impl Worker {
+    /// Update the snapshot; a change the controls must show at once (status, duration,
+    /// output) asks for a repaint. The position alone does not: the UI repaints on a
+    /// timer while playing.
+    fn set(&self, f: impl FnOnce(&mut PlayerSnapshot)) {
+        let changed = {
+            let mut s = self.shared.lock();
+            let before = (s.status.clone(), s.duration, s.output);
+            f(&mut s);
+            (s.status.clone(), s.duration, s.output) != before
+        };
+        if changed && let Some(ctx) = &self.config.repaint {
+            ctx.request_repaint();
+        }
+    }
+
+    fn fail(&self, e: MediaError) {
+        self.set(|s| s.status = Status::Failed(e));
+    }
+
+    fn gain(&self) -> f32 {
+        let s = self.shared.lock();
+        if s.muted { 0.0 } else { s.volume }
+    }
+
+    fn load(&self, source: PlayerSource, want_play: &mut bool) -> Option<MediaBytes> {
+        let max = self.config.max_bytes;
+        let loaded = match source {
+            PlayerSource::Bytes(b) => Ok(b),
+            PlayerSource::DataUri(url) => guarded(|| decode_data(&url, max)),
+            PlayerSource::Loader(loader, url) => guarded(|| {
+                let (reader, mime) = loader.open(&url)?;
+                let bytes = read_bounded(reader, max)?;
+                Ok(MediaBytes {
+                    bytes: bytes.into(),
+                    mime,
+                })
+            }),
+            PlayerSource::Later => loop {
+                match self.rx.recv() {
+                    Ok(Command::Supply(b)) => break b,
+                    Ok(Command::Play) => {
+                        *want_play = true;
+                        self.set(|s| s.status = Status::Loading);
+                    }
+                    Ok(Command::Pause) => *want_play = false,
+                    Ok(_) => {}
+                    Err(_) => return None,
+                }
+            },
+        };
+        match loaded {
+            Ok(b) if b.bytes.len() > max => {
+                self.fail(MediaError::TooLarge { limit: max });
+                None
+            }
+            Ok(b) => Some(b),
+            Err(e) => {
+                self.fail(e);
+                None
+            }
+        }
+    }
+
+    fn open(&self, media: &MediaBytes) -> Result<AudioStream, MediaError> {
+        let mime = media.mime.as_deref();
+        let max_dim = self.config.max_dimension;
+        if self.config.video {
+            let info = guarded(|| probe(Arc::clone(&media.bytes), mime, max_dim))?;
+            if let Some(v) = info.video {
+                return Err(MediaError::UnsupportedCodec(format!(
+                    "{} video (this build has no video decoder)",
+                    v.codec
+                )));
+            }
+        }
+        guarded(|| AudioStream::open(Arc::clone(&media.bytes), mime, max_dim))
+    }
+
+    fn run(self, source: PlayerSource) {
+        let mut want_play = self.config.autoplay;
+        let Some(media) = self.load(source, &mut want_play) else {
+            return;
+        };
+        let bytes = media.bytes.len();
+        let stream = match self.open(&media) {
+            Ok(s) => s,
+            Err(e) => {
+                self.set(|s| s.bytes = bytes);
+                self.fail(e);
+                return;
+            }
+        };
+        drop(media);
+        let duration = stream.duration();
+        self.set(|s| {
+            s.bytes = bytes;
+            s.duration = duration;
+            s.status = Status::Paused;
+        });
+        let mut p = Playback {
+            stream,
+            sink: None,
+            pending: Vec::new(),
+            offset: 0,
+            eof: false,
+            base: 0.0,
+            playing: false,
+            ended: false,
+            gain: self.gain(),
+        };
+        if want_play {
+            self.play(&mut p);
+        }
+        loop {
+            let wait = if p.playing { FULL_WAIT } else { IDLE_WAIT };
+            let command = if p.playing {
+                match self.rx.try_recv() {
+                    Ok(c) => Some(c),
+                    Err(TryRecvError::Empty) => None,
+                    Err(TryRecvError::Disconnected) => return,
+                }
+            } else {
+                match self.rx.recv_timeout(wait) {
+                    Ok(c) => Some(c),
+                    Err(RecvTimeoutError::Timeout) => None,
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            };
+            if let Some(c) = command {
+                if let Err(e) = self.command(&mut p, c) {
+                    self.fail(e);
+                    return;
+                }
+                continue;
+            }
+            if p.playing {
+                match self.pump(&mut p) {
+                    Ok(true) => {}
+                    Ok(false) => match self.rx.recv_timeout(wait) {
+                        Ok(c) => {
+                            if let Err(e) = self.command(&mut p, c) {
+                                self.fail(e);
+                                return;
+                            }
+                        }
+                        Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    },
+                    Err(e) => {
+                        self.fail(e);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn command(&self, p: &mut Playback, c: Command) -> Result<(), MediaError> {
+        match c {
+            Command::Play => self.play(p),
+            Command::Pause => {
+                if p.playing {
+                    p.playing = false;
+                    if let Some(sink) = &mut p.sink {
+                        sink.pause();
+                    }
+                    let position = p.position();
+                    self.set(|s| {
+                        s.status = Status::Paused;
+                        s.position = position;
+                    });
+                }
+            }
+            Command::Seek(t) => {
+                let reached = guarded(|| p.stream.seek(t))?;
+                p.pending.clear();
+                p.offset = 0;
+                p.eof = false;
+                p.ended = false;
+                p.base = reached;
+                if let Some(sink) = &mut p.sink {
+                    sink.flush();
+                }
+                let playing = p.playing;
+                self.set(|s| {
+                    s.position = reached;
+                    s.status = if playing {
+                        Status::Buffering
+                    } else {
+                        Status::Paused
+                    };
+                });
+            }
+            Command::Gain => {
+                let old = p.gain;
+                p.gain = self.gain();
+                // Samples already decoded take the new gain too.
+                if old > 0.0 {
+                    let k = p.gain / old;
+                    p.pending.iter_mut().for_each(|x| *x *= k);
+                } else if p.gain > 0.0 {
+                    // They were decoded silent: drop them and decode again from here.
+                    let position = p.position();
+                    let reached = guarded(|| p.stream.seek(position))?;
+                    p.pending.clear();
+                    p.offset = 0;
+                    p.eof = false;
+                    p.base = reached;
+                    if let Some(sink) = &mut p.sink {
+                        sink.flush();
+                    }
+                }
+            }
+            Command::Supply(_) => {}
+        }
+        Ok(())
+    }
+
+    fn play(&self, p: &mut Playback) {
+        if p.playing {
+            return;
+        }
+        if p.ended {
+            if let Err(e) = guarded(|| p.stream.seek(0.0)) {
+                self.fail(e);
+                return;
+            }
+            p.ended = false;
+            p.eof = false;
+            p.pending.clear();
+            p.offset = 0;
+            p.base = 0.0;
+            if let Some(sink) = &mut p.sink {
+                sink.flush();
+            }
+        }
+        if p.sink.is_none() {
+            self.set(|s| s.status = Status::Buffering);
+            match (self.config.output)(p.stream.spec()) {
+                Ok(sink) => {
+                    let name = sink.name();
+                    p.sink = Some(sink);
+                    self.set(|s| s.output = Some(name));
+                }
+                Err(e) => {
+                    self.fail(e);
+                    return;
+                }
+            }
+        }
+        if let Some(sink) = &mut p.sink {
+            sink.resume();
+        }
+        p.playing = true;
+        self.set(|s| s.status = Status::Playing);
+    }
+
+    /// Decode and hand samples to the sink. `Ok(false)`: nothing could move (the sink is
+    /// full or draining): wait a little.
+    fn pump(&self, p: &mut Playback) -> Result<bool, MediaError> {
+        let channels = usize::from(p.stream.spec().channels.max(1));
+        let mut moved = false;
+        if p.offset >= p.pending.len() && !p.eof {
+            p.pending.clear();
+            p.offset = 0;
+            match guarded(|| Ok(p.stream.next_chunk()?.map(<[f32]>::to_vec)))? {
+                Some(chunk) => {
+                    let gain = p.gain;
+                    p.pending.extend(chunk.iter().map(|x| x * gain));
+                    moved = true;
+                }
+                None => p.eof = true,
+            }
+        }
+        if let Some(sink) = &mut p.sink
+            && p.offset < p.pending.len()
+        {
+            let frames = sink.write(p.pending.get(p.offset..).unwrap_or_default())?;
+            p.offset += frames * channels;
+            moved |= frames > 0;
+        }
+        let position = p.position();
+        let drained = p.eof
+            && p.offset >= p.pending.len()
+            && p.sink.as_mut().is_none_or(|s| s.queued_frames() == 0);
+        if drained {
+            p.playing = false;
+            p.ended = true;
+            let end = p.stream.duration().unwrap_or(position).max(position);
+            self.set(|s| {
+                s.status = Status::Ended;
+                s.position = end;
+            });
+            return Ok(false);
+        }
+        self.set(|s| {
+            s.position = position;
+            if s.status == Status::Buffering && moved {
+                s.status = Status::Playing;
+            }
+        });
+        Ok(moved)
+    }
+}
