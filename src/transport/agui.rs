@@ -861,4 +861,60 @@ mod tests {
         assert_eq!(body["messages"][1]["role"], "assistant");
         assert!(body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"].is_object());
     }
+
+    /// What the user sees: the lifecycle skeleton of an activity still building, the errors
+    /// of a failed one, and the surface once the painted snapshot replaced the status.
+    #[test]
+    fn the_lifecycle_is_drawn_in_place_of_the_surfaces() {
+        use egui_kittest::kittest::Queryable;
+        struct St {
+            s: AguiSession,
+            d: DrawState,
+        }
+        let has = |h: &egui_kittest::Harness<'_, St>, t: &str| {
+            h.query_all_by_label_contains(t).next().is_some()
+        };
+        let mut s = AguiSession::new("http://x/", Catalog::basic());
+        s.on_item(Ok(snapshot(
+            "a",
+            json!({"status": "building", "progressTokens": 12}),
+        )));
+        s.on_item(Ok(snapshot(
+            "b",
+            json!({"status": "retrying", "attempt": 2, "errors": ["bad json"]}),
+        )));
+        let mut h = egui_kittest::Harness::builder()
+            .with_size(egui::vec2(600.0, 400.0))
+            .build_ui_state(
+                |ui, st: &mut St| {
+                    st.s.ui(&mut st.d, ui);
+                },
+                St {
+                    s,
+                    d: DrawState::new(Catalog::basic()),
+                },
+            );
+        h.run_steps(2);
+        assert!(has(&h, "Building the interface… 12 tokens"));
+        assert!(has(&h, "Retrying (attempt 2)…"));
+        assert!(has(&h, "bad json"));
+
+        h.state_mut().s.on_item(Ok(snapshot(
+            "b",
+            json!({"status": "failed", "errors": ["gave up"]}),
+        )));
+        h.state_mut().s.on_item(Ok(snapshot(
+            "a",
+            json!({"a2ui_operations": [create("s"), text("s", "Painted")]}),
+        )));
+        h.run_steps(2);
+        assert!(has(&h, "Painted"), "the painted snapshot shows its surface");
+        assert!(
+            !has(&h, "Building the interface"),
+            "and the skeleton is gone"
+        );
+        assert!(has(&h, "The agent could not build this interface"));
+        assert!(has(&h, "gave up"));
+        assert!(!has(&h, "Retrying"));
+    }
 }

@@ -126,10 +126,7 @@ pub fn data_ui(ui: &mut egui::Ui, stores: &[(String, &SurfaceStore)]) {
 /// The Actions tab: the log, newest first.
 pub fn actions_ui(ui: &mut egui::Ui, log: &mut ActivityLog) {
     ui.horizontal(|ui| {
-        ui.weak(
-            "Renderer-to-agent messages, tools/call requests, and a network agent's requests \
-             and answers, newest first.",
-        );
+        ui.weak("Messages to the agent, requests and answers, newest first.");
         if ui.small_button("Clear").clicked() {
             log.clear_entries();
         }

@@ -193,10 +193,13 @@ impl Host {
     fn label(&self) -> Option<String> {
         match self {
             Self::A2a(h) => h.session().map(|s| {
+                let dialect = match s.card().dialect {
+                    egui_a2ui::transport::a2a::Dialect::V0_3 => "0.3",
+                    egui_a2ui::transport::a2a::Dialect::V1_0 => "1.0",
+                };
                 format!(
-                    "{} · A2A {:?} · {}",
+                    "{} · A2A {dialect} · A2UI {}",
                     s.card().name,
-                    s.card().dialect,
                     s.extension().version.as_str()
                 )
             }),
@@ -220,6 +223,7 @@ pub struct TransportSource {
     logged: usize,
     last_error: Option<String>,
     connect_logged: bool,
+    logged_state: Option<TaskState>,
 }
 
 impl TransportSource {
@@ -248,6 +252,7 @@ impl TransportSource {
             logged: 0,
             last_error: None,
             connect_logged: false,
+            logged_state: None,
         }
     }
 
@@ -495,7 +500,13 @@ impl Source for TransportSource {
         }
         for ev in &events {
             match ev {
+                // A state repeated (every A2A status update says `working`) is not news.
+                TransportEvent::State { state, .. }
+                    if self.logged_state.as_ref() == Some(state) => {}
                 TransportEvent::State { .. } | TransportEvent::Lifecycle { .. } => {
+                    if let TransportEvent::State { state, .. } = ev {
+                        self.logged_state = Some(state.clone());
+                    }
                     let j = ev.to_json();
                     let title = match ev {
                         TransportEvent::State { state, .. } => format!("state {}", state.as_str()),
