@@ -45,7 +45,8 @@ fn remote(kind: TransportKind, url: String, script: Vec<ScriptStep>) -> Cli {
     }
 }
 
-/// Step the UI in real time until `cond` holds: at most 60 s and 3,000 steps.
+/// Step the UI in real time until `cond` holds: at most 120 s and 6,000 steps (a machine
+/// busy building other crates is slow to start and run the peers).
 fn wait_for(
     h: &mut Harness<'static, ViewerApp>,
     what: &str,
@@ -57,7 +58,7 @@ fn wait_for(
         steps += 1;
         let src = source(h);
         assert!(
-            start.elapsed() < Duration::from_secs(60) && steps < 3_000,
+            start.elapsed() < Duration::from_secs(120) && steps < 6_000,
             "timed out waiting for {what} ({steps} steps); state {:?}, last error {:?}, errors {:?}",
             src.state(),
             src.last_error(),
@@ -218,7 +219,7 @@ fn agui_conversation_in_the_viewer_text_messages_run_state_and_deltas() {
 fn agui_building_state_is_drawn_while_the_surface_is_not_there() {
     // A slow peer: the building snapshot stays up for a while before the painted one.
     let peer =
-        peers_common::start_with_env(Venv::Main, "agui_peer.py", &[("PEER_STEP_DELAY_S", "1.5")]);
+        peers_common::start_with_env(Venv::Main, "agui_peer.py", &[("PEER_STEP_DELAY_S", "3")]);
     let mut h = harness(remote(
         TransportKind::Agui,
         peer.url("/"),
@@ -298,4 +299,31 @@ fn an_unreachable_agent_is_a_failed_status_and_an_error_not_a_hang() {
         !h.state().sources()[0].is_busy(),
         "--frames would not wait for it"
     );
+}
+
+#[test]
+fn the_command_line_takes_one_network_agent_and_its_script() {
+    use egui_a2ui_viewer::parse_args;
+    let args = |a: &[&str]| parse_args(a.iter().map(|s| (*s).to_owned()));
+    let (cli, _) = args(&[
+        "--agui",
+        "http://127.0.0.1:1/",
+        "--send",
+        "hi",
+        "--click",
+        "b",
+    ])
+    .unwrap();
+    assert_eq!(
+        cli.remote,
+        Some((TransportKind::Agui, "http://127.0.0.1:1/".to_owned()))
+    );
+    assert_eq!(
+        cli.script,
+        [ScriptStep::Send("hi".into()), ScriptStep::Click("b".into())]
+    );
+    assert!(args(&["--a2a", "http://a", "--mcp-url", "http://b"]).is_err());
+    assert!(args(&["--a2a", "http://a", "--stdin"]).is_err());
+    assert!(args(&["--send", "hi"]).is_err(), "a script needs an agent");
+    assert!(args(&["--mcp-url"]).is_err(), "a URL is needed");
 }
