@@ -19,7 +19,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-/// The two tree-explosion component graphs (`tests/explosions/mod.rs` at the repository's
+/// The two tree-explosion component graphs (`tests/common/explosions.rs` at the repository's
 /// root, shared with the library's `hostile` and `limits` tests).
-#[path = "../../../tests/explosions/mod.rs"]
+#[path = "../../../tests/common/explosions.rs"]
 pub mod explosions;

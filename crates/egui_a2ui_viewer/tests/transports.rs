@@ -5,8 +5,8 @@
 //! every request and answer is in the action log. AG-UI activities still building show the
 //! lifecycle skeleton; a failed one shows its errors.
 
-#[path = "../../../tests/peers_common/mod.rs"]
-mod peers_common;
+#[path = "../../../tests/common/peers.rs"]
+mod peers;
 
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,7 @@ use egui_a2ui_viewer::source::{ScriptStep, TransportKind, TransportSource};
 use egui_a2ui_viewer::{App as ViewerApp, Cli, LogKind, Source};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use peers_common::{Venv, start};
+use peers::{Venv, start};
 
 fn harness(cli: Cli) -> Harness<'static, ViewerApp> {
     // The app needs the harness's context (repaint requests from its threads): a
@@ -218,8 +218,7 @@ fn agui_conversation_in_the_viewer_text_messages_run_state_and_deltas() {
 #[test]
 fn agui_building_state_is_drawn_while_the_surface_is_not_there() {
     // A slow peer: the building snapshot stays up for a while before the painted one.
-    let peer =
-        peers_common::start_with_env(Venv::Main, "agui_peer.py", &[("PEER_STEP_DELAY_S", "3")]);
+    let peer = peers::start_with_env(Venv::Main, "agui_peer.py", &[("PEER_STEP_DELAY_S", "3")]);
     let mut h = harness(remote(
         TransportKind::Agui,
         peer.url("/"),
