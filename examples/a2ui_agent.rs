@@ -200,7 +200,7 @@ fn main() {
                 }
                 Err(e) => fail(&e),
             },
-            Target::McpUrl(url) => match McpAgent::connect_http(&url, &options).await {
+            Target::McpUrl(url) => match McpAgent::connect_http(&url, &Catalog::basic(), &options).await {
                 Ok(a) => {
                     println!("{}", json!({"event": "connected", "transport": "mcp-http",
                                            "server": a.client().server_name()}));
@@ -229,7 +229,7 @@ fn main() {
                     Ok(c) => c,
                     Err(e) => fail(&e),
                 };
-                match McpAgent::with_client(client, &options).await {
+                match McpAgent::with_client(client, &Catalog::basic(), &options).await {
                     Ok(a) => {
                         println!("{}", json!({"event": "connected", "transport": "mcp-stdio",
                                                "server": a.client().server_name()}));

@@ -52,6 +52,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
+use super::host::SessionCore;
 use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
 use super::{
     Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, apply_messages,
@@ -261,11 +262,9 @@ pub struct A2aSession {
     card: AgentCard,
     extension: A2uiExtension,
     catalog: Catalog,
-    store: SurfaceStore,
-    transcript: Vec<TranscriptEntry>,
+    core: SessionCore,
     context_id: Option<String>,
     task_id: Option<String>,
-    state: Option<TaskState>,
     streaming: bool,
     next_id: u64,
     seen: HashSet<String>,
@@ -284,11 +283,9 @@ impl A2aSession {
             card,
             extension,
             catalog,
-            store,
-            transcript: Vec::new(),
+            core: SessionCore::new(store),
             context_id: None,
             task_id: None,
-            state: None,
             streaming,
             next_id: 1,
             seen: HashSet::new(),
@@ -310,7 +307,7 @@ impl A2aSession {
 
     /// Use these caps in the store.
     pub fn with_limits(mut self, limits: crate::Limits) -> Self {
-        self.store.set_limits(limits);
+        self.core.store.set_limits(limits);
         self
     }
 
@@ -326,17 +323,17 @@ impl A2aSession {
 
     /// The surfaces.
     pub fn store(&self) -> &SurfaceStore {
-        &self.store
+        &self.core.store
     }
 
     /// The surfaces, mutably (draw them; user input writes into them).
     pub fn store_mut(&mut self) -> &mut SurfaceStore {
-        &mut self.store
+        &mut self.core.store
     }
 
     /// The conversation's text, oldest first.
     pub fn transcript(&self) -> &[TranscriptEntry] {
-        &self.transcript
+        &self.core.transcript
     }
 
     /// The A2A context id (kept across turns once the agent gave one).
@@ -351,7 +348,7 @@ impl A2aSession {
 
     /// The task's last state.
     pub fn state(&self) -> Option<&TaskState> {
-        self.state.as_ref()
+        self.core.state.as_ref()
     }
 
     /// Whether requests stream.
@@ -387,7 +384,7 @@ impl A2aSession {
         self.final_seen = false;
         let parts = match turn {
             Turn::Text(t) => {
-                self.transcript.push(TranscriptEntry {
+                self.core.transcript.push(TranscriptEntry {
                     role: Role::User,
                     text: t.clone(),
                     message_id: None,
@@ -398,7 +395,7 @@ impl A2aSession {
                 }]
             }
             Turn::Action(a) => {
-                if self.store.surface(&a.surface_id).is_none() {
+                if self.core.store.surface(&a.surface_id).is_none() {
                     return Err(TransportError::Action(format!(
                         "surface {} is not this agent's",
                         a.surface_id
@@ -411,7 +408,10 @@ impl A2aSession {
                 }]
             }
         };
-        let metadata = super::outgoing_metadata(&self.catalog, &self.store);
+        let mut metadata = super::outgoing_metadata(&self.catalog, &self.core.store);
+        if self.extension.accepts_inline_catalogs {
+            add_inline_catalogs(&mut metadata, &self.catalog);
+        }
         let mut message = Map::new();
         if self.card.dialect == Dialect::V0_3 {
             message.insert("kind".into(), json!("message"));
@@ -535,7 +535,7 @@ impl A2aSession {
     /// that is over is let go (the next turn starts a new one in the same context).
     pub fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
         let error = outcome.err().or_else(|| self.turn_error.take());
-        if self.state.as_ref().is_some_and(TaskState::is_terminal) {
+        if self.core.state.as_ref().is_some_and(TaskState::is_terminal) {
             self.task_id = None;
         }
         vec![TransportEvent::TurnEnded { error }]
@@ -580,7 +580,7 @@ impl A2aSession {
         }
         if let Some(s) = status.get("state").and_then(Value::as_str) {
             let state = TaskState::from_a2a(s);
-            self.state = Some(state.clone());
+            self.core.state = Some(state.clone());
             events.push(TransportEvent::State {
                 state,
                 task_id: self.task_id.clone(),
@@ -611,7 +611,7 @@ impl A2aSession {
         let text = part.get("text").and_then(Value::as_str);
         if kind == Some("text") || (kind.is_none() && text.is_some()) {
             let t = text.unwrap_or_default().to_owned();
-            self.transcript.push(TranscriptEntry {
+            self.core.transcript.push(TranscriptEntry {
                 role: Role::Agent,
                 text: t.clone(),
                 message_id: None,
@@ -644,13 +644,76 @@ impl A2aSession {
         if self.card.dialect == Dialect::V1_0 {
             integral_doubles_to_ints(&mut data);
         }
-        apply_messages(&mut self.store, data_messages(data), events);
+        apply_messages(&mut self.core.store, data_messages(data), events);
     }
 
     /// Whether the agent marked the turn final (A2A 0.3 `final: true`; A2A 1.0 streams just
     /// end).
     pub fn final_seen(&self) -> bool {
         self.final_seen
+    }
+}
+
+/// The definitions of the host's own catalogs (every catalog id `catalog` serves in
+/// `family` that is not one of the basic catalogs), for the capabilities' `inlineCatalogs`:
+/// `{catalogId, components: {Name: {"type": "object", allowedParents?, allowedChildren?}}}`
+/// from what the store knows of each (v1.0 ones also with `protocolVersion`), so an agent
+/// that accepts inline catalogs learns which components it may use.
+pub fn inline_catalogs(catalog: &Catalog, family: Version) -> Vec<Value> {
+    let basic = crate::model::Catalogs::basic();
+    let known = catalog.catalogs();
+    supported_catalog_ids(catalog, family)
+        .into_iter()
+        .filter(|id| basic.get(id).is_none())
+        .filter_map(|id| {
+            let info = known.get(&id)?;
+            let components: Map<String, Value> = info
+                .components
+                .iter()
+                .map(|name| {
+                    let mut def = Map::new();
+                    def.insert("type".into(), json!("object"));
+                    if let Some(c) = info.composition.get(name) {
+                        if let Some(p) = &c.allowed_parents {
+                            def.insert("allowedParents".into(), json!(p));
+                        }
+                        if let Some(ch) = &c.allowed_children {
+                            def.insert("allowedChildren".into(), json!(ch));
+                        }
+                    }
+                    (name.clone(), Value::Object(def))
+                })
+                .collect();
+            let mut doc = Map::new();
+            doc.insert("catalogId".into(), json!(id));
+            if family == Version::V1_0 {
+                doc.insert("protocolVersion".into(), json!("1.0"));
+            }
+            doc.insert("components".into(), Value::Object(components));
+            Some(Value::Object(doc))
+        })
+        .collect()
+}
+
+/// Put [`inline_catalogs`] into the capability entries of `metadata` (`v0.9`, `v0.9.1`
+/// and `v1.0`), where there are any.
+fn add_inline_catalogs(metadata: &mut Map<String, Value>, catalog: &Catalog) {
+    use crate::capabilities::{CLIENT_CAPABILITIES_KEY, RENDERER_CAPABILITIES_KEY};
+    let v09 = inline_catalogs(catalog, Version::V0_9);
+    let v10 = inline_catalogs(catalog, Version::V1_0);
+    for (key, version, defs) in [
+        (CLIENT_CAPABILITIES_KEY, "v0.9", &v09),
+        (CLIENT_CAPABILITIES_KEY, "v0.9.1", &v09),
+        (RENDERER_CAPABILITIES_KEY, "v1.0", &v10),
+    ] {
+        if defs.is_empty() {
+            continue;
+        }
+        if let Some(Value::Object(entry)) =
+            metadata.get_mut(key).and_then(|caps| caps.get_mut(version))
+        {
+            entry.insert("inlineCatalogs".into(), Value::Array(defs.clone()));
+        }
     }
 }
 
@@ -730,17 +793,11 @@ impl super::host::HttpSession for A2aSession {
     fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
         A2aSession::finish(self, outcome)
     }
-    fn store(&self) -> &SurfaceStore {
-        &self.store
+    fn core(&self) -> &super::host::SessionCore {
+        &self.core
     }
-    fn store_mut(&mut self) -> &mut SurfaceStore {
-        &mut self.store
-    }
-    fn transcript(&self) -> &[TranscriptEntry] {
-        &self.transcript
-    }
-    fn state(&self) -> Option<&TaskState> {
-        self.state.as_ref()
+    fn core_mut(&mut self) -> &mut super::host::SessionCore {
+        &mut self.core
     }
 }
 
@@ -1041,6 +1098,59 @@ mod tests {
                 }))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn inline_catalogs_go_only_to_an_agent_that_accepts_them() {
+        const HOST: &str = "https://example.com/host/catalogs/v1/catalog.json";
+        let mut catalog = Catalog::basic().with_catalog_id(HOST, Version::V0_9);
+        catalog.register(
+            "Gauge",
+            |ui: &mut egui::Ui, _: &mut crate::ComponentContext<'_, '_>| ui.label("gauge"),
+        );
+        let card = |accepts: bool| {
+            let mut c = card03();
+            c["capabilities"]["extensions"][1]["params"]["acceptsInlineCatalogs"] = json!(accepts);
+            AgentCard::parse(&c, "http://x").unwrap()
+        };
+        let mut s = A2aSession::new(card(true), catalog.clone()).unwrap();
+        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+        let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
+        let inline = caps["v0.9"]["inlineCatalogs"]
+            .as_array()
+            .expect("inline catalogs");
+        assert_eq!(
+            inline.len(),
+            1,
+            "the host catalog only, not the basic one: {inline:?}"
+        );
+        assert_eq!(inline[0]["catalogId"], HOST);
+        assert!(inline[0]["components"]["Gauge"].is_object());
+        assert!(inline[0]["components"]["Text"].is_object());
+        assert_eq!(
+            caps["v0.9.1"]["inlineCatalogs"],
+            caps["v0.9"]["inlineCatalogs"]
+        );
+        assert!(
+            caps["v0.9"]["supportedCatalogIds"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(HOST))
+        );
+
+        let mut s = A2aSession::new(card(false), catalog).unwrap();
+        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+        let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
+        assert!(
+            caps["v0.9"].get("inlineCatalogs").is_none(),
+            "not accepted: not sent"
+        );
+
+        // A basic-only host has no inline catalog to send.
+        let mut s = A2aSession::new(card(true), Catalog::basic()).unwrap();
+        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+        let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
+        assert!(caps["v0.9"].get("inlineCatalogs").is_none());
     }
 
     fn s10_action() -> crate::ActionEvent {

@@ -39,12 +39,14 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+use super::host::SessionCore;
 use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
 use super::{
     Lifecycle, Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, fresh_id,
 };
-use crate::Catalog;
 use crate::model::{Applied, SurfaceStore};
+use crate::render::DrawState;
+use crate::{Catalog, Event};
 
 /// The activity type that carries A2UI.
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
@@ -96,11 +98,9 @@ enum Change {
 pub struct AguiSession {
     url: String,
     catalog: Catalog,
-    store: SurfaceStore,
-    transcript: Vec<TranscriptEntry>,
+    core: SessionCore,
     thread_id: String,
     run_id: Option<String>,
-    state: Option<TaskState>,
     activities: IndexMap<String, Activity>,
     messages: Vec<Value>,
     open_text: HashMap<String, usize>,
@@ -112,12 +112,10 @@ impl AguiSession {
     pub fn new(url: &str, catalog: Catalog) -> Self {
         Self {
             url: url.to_owned(),
-            store: SurfaceStore::new(catalog.catalogs()),
+            core: SessionCore::new(SurfaceStore::new(catalog.catalogs())),
             catalog,
-            transcript: Vec::new(),
             thread_id: fresh_id("thread"),
             run_id: None,
-            state: None,
             activities: IndexMap::new(),
             messages: Vec::new(),
             open_text: HashMap::new(),
@@ -127,23 +125,23 @@ impl AguiSession {
 
     /// Use these caps in the store.
     pub fn with_limits(mut self, limits: crate::Limits) -> Self {
-        self.store.set_limits(limits);
+        self.core.store.set_limits(limits);
         self
     }
 
     /// The surfaces.
     pub fn store(&self) -> &SurfaceStore {
-        &self.store
+        &self.core.store
     }
 
     /// The surfaces, mutably.
     pub fn store_mut(&mut self) -> &mut SurfaceStore {
-        &mut self.store
+        &mut self.core.store
     }
 
     /// The conversation's text.
     pub fn transcript(&self) -> &[TranscriptEntry] {
-        &self.transcript
+        &self.core.transcript
     }
 
     /// The thread id (the same for every run).
@@ -158,7 +156,7 @@ impl AguiSession {
 
     /// The run state.
     pub fn state(&self) -> Option<&TaskState> {
-        self.state.as_ref()
+        self.core.state.as_ref()
     }
 
     /// An A2UI activity by message id.
@@ -187,19 +185,19 @@ impl AguiSession {
         self.turn_error = None;
         self.open_text.clear();
         let run_id = fresh_id("run");
-        let mut forwarded = super::outgoing_metadata(&self.catalog, &self.store);
+        let mut forwarded = super::outgoing_metadata(&self.catalog, &self.core.store);
         match turn {
             Turn::Text(t) => {
                 self.messages
                     .push(json!({"id": fresh_id("user"), "role": "user", "content": t}));
-                self.transcript.push(TranscriptEntry {
+                self.core.transcript.push(TranscriptEntry {
                     role: Role::User,
                     text: t.clone(),
                     message_id: None,
                 });
             }
             Turn::Action(a) => {
-                if self.store.surface(&a.surface_id).is_none() {
+                if self.core.store.surface(&a.surface_id).is_none() {
                     return Err(TransportError::Action(format!(
                         "surface {} is not this agent's",
                         a.surface_id
@@ -263,16 +261,16 @@ impl AguiSession {
             "TEXT_MESSAGE_START" | "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
                 let id = str_of("messageId").unwrap_or_else(|| "text".into());
                 let i = *self.open_text.entry(id.clone()).or_insert_with(|| {
-                    self.transcript.push(TranscriptEntry {
+                    self.core.transcript.push(TranscriptEntry {
                         role: Role::Agent,
                         text: String::new(),
                         message_id: Some(id.clone()),
                     });
-                    self.transcript.len() - 1
+                    self.core.transcript.len() - 1
                 });
                 if let (Some(d), Some(e)) = (
                     v.get("delta").and_then(Value::as_str),
-                    self.transcript.get_mut(i),
+                    self.core.transcript.get_mut(i),
                 ) {
                     e.text.push_str(d);
                 }
@@ -280,7 +278,7 @@ impl AguiSession {
             "TEXT_MESSAGE_END" => {
                 let id = str_of("messageId").unwrap_or_else(|| "text".into());
                 if let Some(i) = self.open_text.remove(&id)
-                    && let Some(e) = self.transcript.get(i)
+                    && let Some(e) = self.core.transcript.get(i)
                 {
                     let text = e.text.clone();
                     self.messages
@@ -303,7 +301,7 @@ impl AguiSession {
     /// error too.
     pub fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
         let mut error = outcome.err().or_else(|| self.turn_error.take());
-        if error.is_none() && self.state == Some(TaskState::Working) {
+        if error.is_none() && self.core.state == Some(TaskState::Working) {
             error = Some(TransportError::Interrupted {
                 url: self.url.clone(),
                 message: "the run's stream ended before RUN_FINISHED".into(),
@@ -312,7 +310,7 @@ impl AguiSession {
         // Text cut off mid-message still goes to the transcript as it stands.
         self.open_text.clear();
         let mut events = Vec::new();
-        if error.is_some() && self.state == Some(TaskState::Working) {
+        if error.is_some() && self.core.state == Some(TaskState::Working) {
             self.set_state(TaskState::Failed, &mut events);
         }
         events.push(TransportEvent::TurnEnded { error });
@@ -320,7 +318,7 @@ impl AguiSession {
     }
 
     fn set_state(&mut self, state: TaskState, events: &mut Vec<TransportEvent>) {
-        self.state = Some(state.clone());
+        self.core.state = Some(state.clone());
         events.push(TransportEvent::State {
             state,
             task_id: self.run_id.clone(),
@@ -427,8 +425,8 @@ impl AguiSession {
         if change == Change::Rebuild {
             // The group's surfaces go; its operations are replayed from the start.
             for sid in std::mem::take(&mut activity.surfaces) {
-                if let Some(version) = self.store.surface(&sid).map(|s| s.version) {
-                    let _ = self.store.apply(
+                if let Some(version) = self.core.store.surface(&sid).map(|s| s.version) {
+                    let _ = self.core.store.apply(
                         json!({"version": version.as_str(), "deleteSurface": {"surfaceId": sid}}),
                     );
                 }
@@ -442,7 +440,7 @@ impl AguiSession {
         let mut count = 0;
         let mut touched: Vec<String> = Vec::new();
         for op in ops {
-            match self.store.apply(op) {
+            match self.core.store.apply(op) {
                 Applied::Rejected(r) => events.push(TransportEvent::Rejected { error: r.error }),
                 Applied::Created { surface_id } => {
                     count += 1;
@@ -471,6 +469,102 @@ impl AguiSession {
     }
 }
 
+impl AguiSession {
+    /// Draw the conversation's surfaces, one activity (surface group) after another: an
+    /// activity still without operations shows its [`Lifecycle`] as a placeholder
+    /// ([`Lifecycle::ui`]: a skeleton while `building` or `retrying`, the errors when
+    /// `failed`), one with operations shows its surfaces. Returns the surfaces' events
+    /// (actions go back with [`Turn::Action`]).
+    pub fn ui(&mut self, draw: &mut DrawState, ui: &mut egui::Ui) -> Vec<Event> {
+        let mut events = Vec::new();
+        let mut drawn: Vec<String> = Vec::new();
+        for (id, activity) in &self.activities {
+            ui.push_id(("a2ui-activity", id), |ui| {
+                if let Some(l) = &activity.lifecycle {
+                    l.ui(ui);
+                }
+                for sid in &activity.surfaces {
+                    drawn.push(sid.clone());
+                    if self.core.store.surface(sid).is_some_and(|s| s.is_visible()) {
+                        ui.push_id(sid, |ui| {
+                            events.extend(draw.surface_ui(&mut self.core.store, sid, ui));
+                        });
+                    }
+                }
+            });
+        }
+        // Surfaces no activity claims (a store the host fed itself).
+        let rest: Vec<String> = self
+            .core
+            .store
+            .surfaces()
+            .filter(|s| s.is_visible() && !drawn.contains(&s.id))
+            .map(|s| s.id.clone())
+            .collect();
+        for sid in rest {
+            ui.push_id(("a2ui-surface", &sid), |ui| {
+                events.extend(draw.surface_ui(&mut self.core.store, &sid, ui));
+            });
+        }
+        events
+    }
+}
+
+impl Lifecycle {
+    /// What the user sees in place of an activity's surfaces before they are there: a
+    /// skeleton with a spinner and the progress (`building`: "Building the interface… 12
+    /// tokens"; `retrying`: the attempt and why), or the errors of a `failed` activity.
+    pub fn ui(&self, ui: &mut egui::Ui) -> egui::Response {
+        let failed = self.is_failed();
+        egui::Frame::group(ui.style())
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    if failed {
+                        ui.colored_label(
+                            ui.visuals().error_fg_color,
+                            "The agent could not build this interface",
+                        );
+                    } else {
+                        ui.spinner();
+                        let mut text = match self.status.as_str() {
+                            "building" => "Building the interface…".to_owned(),
+                            "retrying" => format!(
+                                "Retrying{}…",
+                                self.attempt
+                                    .map(|a| format!(" (attempt {a})"))
+                                    .unwrap_or_default()
+                            ),
+                            other => format!("{other}…"),
+                        };
+                        if let Some(t) = self.progress_tokens {
+                            text.push_str(&format!(" {t} tokens"));
+                        }
+                        ui.label(text);
+                    }
+                });
+                for e in &self.errors {
+                    if failed {
+                        ui.colored_label(ui.visuals().error_fg_color, e);
+                    } else {
+                        ui.weak(e);
+                    }
+                }
+                if !failed {
+                    // The skeleton: grey bars where the interface will be.
+                    let color = ui.visuals().widgets.inactive.bg_fill;
+                    for frac in [0.6, 0.9, 0.75] {
+                        let w = ui.available_width() * frac;
+                        let (rect, _) =
+                            ui.allocate_exact_size(egui::vec2(w, 14.0), egui::Sense::hover());
+                        ui.painter().rect_filled(rect, 4.0, color);
+                    }
+                }
+            })
+            .response
+    }
+}
+
 fn ops_of(content: &Value) -> Option<&[Value]> {
     content
         .get(OPERATIONS_KEY)
@@ -491,17 +585,11 @@ impl super::host::HttpSession for AguiSession {
     fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
         AguiSession::finish(self, outcome)
     }
-    fn store(&self) -> &SurfaceStore {
-        &self.store
+    fn core(&self) -> &super::host::SessionCore {
+        &self.core
     }
-    fn store_mut(&mut self) -> &mut SurfaceStore {
-        &mut self.store
-    }
-    fn transcript(&self) -> &[TranscriptEntry] {
-        &self.transcript
-    }
-    fn state(&self) -> Option<&TaskState> {
-        self.state.as_ref()
+    fn core_mut(&mut self) -> &mut super::host::SessionCore {
+        &mut self.core
     }
 }
 
@@ -772,5 +860,61 @@ mod tests {
         assert_eq!(body["messages"][1]["content"], "Hello");
         assert_eq!(body["messages"][1]["role"], "assistant");
         assert!(body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"].is_object());
+    }
+
+    /// What the user sees: the lifecycle skeleton of an activity still building, the errors
+    /// of a failed one, and the surface once the painted snapshot replaced the status.
+    #[test]
+    fn the_lifecycle_is_drawn_in_place_of_the_surfaces() {
+        use egui_kittest::kittest::Queryable;
+        struct St {
+            s: AguiSession,
+            d: DrawState,
+        }
+        let has = |h: &egui_kittest::Harness<'_, St>, t: &str| {
+            h.query_all_by_label_contains(t).next().is_some()
+        };
+        let mut s = AguiSession::new("http://x/", Catalog::basic());
+        s.on_item(Ok(snapshot(
+            "a",
+            json!({"status": "building", "progressTokens": 12}),
+        )));
+        s.on_item(Ok(snapshot(
+            "b",
+            json!({"status": "retrying", "attempt": 2, "errors": ["bad json"]}),
+        )));
+        let mut h = egui_kittest::Harness::builder()
+            .with_size(egui::vec2(600.0, 400.0))
+            .build_ui_state(
+                |ui, st: &mut St| {
+                    st.s.ui(&mut st.d, ui);
+                },
+                St {
+                    s,
+                    d: DrawState::new(Catalog::basic()),
+                },
+            );
+        h.run_steps(2);
+        assert!(has(&h, "Building the interface… 12 tokens"));
+        assert!(has(&h, "Retrying (attempt 2)…"));
+        assert!(has(&h, "bad json"));
+
+        h.state_mut().s.on_item(Ok(snapshot(
+            "b",
+            json!({"status": "failed", "errors": ["gave up"]}),
+        )));
+        h.state_mut().s.on_item(Ok(snapshot(
+            "a",
+            json!({"a2ui_operations": [create("s"), text("s", "Painted")]}),
+        )));
+        h.run_steps(2);
+        assert!(has(&h, "Painted"), "the painted snapshot shows its surface");
+        assert!(
+            !has(&h, "Building the interface"),
+            "and the skeleton is gone"
+        );
+        assert!(has(&h, "The agent could not build this interface"));
+        assert!(has(&h, "gave up"));
+        assert!(!has(&h, "Retrying"));
     }
 }

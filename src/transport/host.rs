@@ -29,7 +29,29 @@ use super::http::{HttpClient, HttpRequest, TransportOptions};
 use super::{TaskState, TranscriptEntry, TransportError, TransportEvent, Turn};
 use crate::model::SurfaceStore;
 
-/// A sans-IO session of an HTTP transport (A2A, AG-UI): what the drivers need of it.
+/// What every HTTP session keeps whatever its transport: the surfaces, the conversation's
+/// text and the task or run state. [`HttpSession`]'s accessors read it.
+#[derive(Debug)]
+pub struct SessionCore {
+    pub(crate) store: SurfaceStore,
+    pub(crate) transcript: Vec<TranscriptEntry>,
+    pub(crate) state: Option<TaskState>,
+}
+
+impl SessionCore {
+    /// A session with no surfaces, no text and no state yet, drawing into `store`.
+    pub fn new(store: SurfaceStore) -> Self {
+        Self {
+            store,
+            transcript: Vec::new(),
+            state: None,
+        }
+    }
+}
+
+/// A sans-IO session of an HTTP transport (A2A, AG-UI): what the drivers need of it. A
+/// transport implements the four protocol methods and says where its [`SessionCore`] is;
+/// the accessors come with the trait.
 pub trait HttpSession {
     /// The name of the request it will send (`message/stream`, `RunAgentInput`).
     fn method(&self) -> String;
@@ -39,14 +61,26 @@ pub trait HttpSession {
     fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent>;
     /// The answer ended; the last event is [`TransportEvent::TurnEnded`].
     fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent>;
+    /// The store, transcript and state.
+    fn core(&self) -> &SessionCore;
+    /// The store, transcript and state, mutably.
+    fn core_mut(&mut self) -> &mut SessionCore;
     /// The surfaces.
-    fn store(&self) -> &SurfaceStore;
+    fn store(&self) -> &SurfaceStore {
+        &self.core().store
+    }
     /// The surfaces, mutably.
-    fn store_mut(&mut self) -> &mut SurfaceStore;
+    fn store_mut(&mut self) -> &mut SurfaceStore {
+        &mut self.core_mut().store
+    }
     /// The conversation's text.
-    fn transcript(&self) -> &[TranscriptEntry];
+    fn transcript(&self) -> &[TranscriptEntry] {
+        &self.core().transcript
+    }
     /// The task or run state.
-    fn state(&self) -> Option<&TaskState>;
+    fn state(&self) -> Option<&TaskState> {
+        self.core().state.as_ref()
+    }
 }
 
 /// Run one turn of `session` over `http`, reporting every event to `on_event`.
@@ -108,6 +142,7 @@ pub struct HttpHost<S> {
     turn: u64,
     busy: bool,
     log: Vec<TransportEvent>,
+    responses: Option<Vec<Value>>,
 }
 
 impl<S> std::fmt::Debug for HttpHost<S> {
@@ -177,6 +212,7 @@ impl<S: HttpSession> HttpHost<S> {
             turn: 0,
             busy: false,
             log: Vec::new(),
+            responses: None,
         })
     }
 
@@ -203,6 +239,7 @@ impl<S: HttpSession> HttpHost<S> {
             turn: 0,
             busy: true,
             log: Vec::new(),
+            responses: None,
         })
     }
 
@@ -229,6 +266,30 @@ impl<S: HttpSession> HttpHost<S> {
     /// Every event so far, oldest first (requests included: the action log).
     pub fn log(&self) -> &[TransportEvent] {
         &self.log
+    }
+
+    /// Keep every JSON value the agent answers (the agent card, each event of a stream, a
+    /// whole JSON answer) until [`Self::take_responses`] takes them: an action log's
+    /// "response" lines. Off by default (nothing is kept).
+    #[must_use]
+    pub fn record_responses(mut self, on: bool) -> Self {
+        self.responses = on.then(Vec::new);
+        self
+    }
+
+    /// The answers kept since the last call, oldest first (empty unless
+    /// [`Self::record_responses`] is on).
+    pub fn take_responses(&mut self) -> Vec<Value> {
+        self.responses
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn keep(&mut self, item: &Result<Value, TransportError>) {
+        if let (Some(r), Ok(v)) = (self.responses.as_mut(), item) {
+            r.push(v.clone());
+        }
     }
 
     /// Start a turn. Refused while another is in flight or before the session is there.
@@ -264,6 +325,7 @@ impl<S: HttpSession> HttpHost<S> {
         while let Ok(reply) = self.replies.try_recv() {
             match reply {
                 Reply::Item(0, item) => {
+                    self.keep(&item);
                     let built = item.and_then(|v| match self.build.take() {
                         Some(b) => b(v),
                         None => Err(TransportError::Closed),
@@ -284,6 +346,7 @@ impl<S: HttpSession> HttpHost<S> {
                     }
                 }
                 Reply::Item(t, item) if t == self.turn => {
+                    self.keep(&item);
                     if let Some(s) = self.session.as_mut() {
                         out.extend(s.on_item(item));
                     }

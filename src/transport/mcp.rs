@@ -292,7 +292,22 @@ impl McpConversation {
         Ok((name, args))
     }
 
-    /// The `tools/call` for one turn.
+    /// The catalogs this conversation's stores accept, advertised with every call at
+    /// `_meta.a2ui.clientCapabilities` (the "A2UI over MCP" guide's per-request place: rmcp's
+    /// `initialize` capabilities have no field for it).
+    fn add_capabilities(&self, params: &mut Value) {
+        let cap = crate::mcp::A2uiCatalogCapability::from_known(&self.catalogs);
+        if let Value::Object(p) = params {
+            let mut meta = match p.remove("_meta") {
+                Some(Value::Object(m)) => m,
+                _ => Map::new(),
+            };
+            cap.insert_into_request_meta(&mut meta);
+            p.insert("_meta".into(), Value::Object(meta));
+        }
+    }
+
+    /// The `tools/call` for one turn (its `_meta` carries the catalog capability).
     pub fn request(&mut self, turn: &Turn) -> Result<McpCall, TransportError> {
         match turn {
             Turn::Text(t) => {
@@ -311,8 +326,10 @@ impl McpConversation {
                 );
                 session.on_tool_input(Value::Object(args.clone()));
                 self.state = Some(TaskState::Working);
+                let mut params = json!({"name": name, "arguments": args});
+                self.add_capabilities(&mut params);
                 Ok(McpCall {
-                    params: json!({"name": name, "arguments": args}),
+                    params,
                     pending: Pending::Tool { session: id },
                 })
             }
@@ -331,8 +348,10 @@ impl McpConversation {
                     .on_action(&owner, a)
                     .map_err(|e| TransportError::Action(e.to_string()))?;
                 self.state = Some(TaskState::Working);
+                let mut params = req.params();
+                self.add_capabilities(&mut params);
                 Ok(McpCall {
-                    params: req.params(),
+                    params,
                     pending: Pending::Action { call: req.call_ref },
                 })
             }
@@ -435,21 +454,26 @@ pub struct McpAgent {
 }
 
 impl McpAgent {
-    /// Connect to the Streamable HTTP endpoint at `url` and list its tools.
+    /// Connect to the Streamable HTTP endpoint at `url` and list its tools; the sessions'
+    /// stores accept `catalog`'s catalogs (a host's own among them).
     pub async fn connect_http(
         url: &str,
+        catalog: &crate::Catalog,
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
         let client = McpClient::connect_http(url, options).await?;
-        Self::with_client(client, options).await
+        Self::with_client(client, catalog, options).await
     }
 
     /// Use a connected client (any transport) and list its tools.
     pub async fn with_client(
         client: McpClient,
+        catalog: &crate::Catalog,
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
-        let mut conversation = McpConversation::new("agent").with_limits(options.limits.clone());
+        let mut conversation = McpConversation::new("agent")
+            .with_catalogs(catalog.catalogs())
+            .with_limits(options.limits.clone());
         conversation.on_tools(&client.list_tools().await?);
         Ok(Self {
             client,
@@ -531,6 +555,7 @@ pub struct McpHost {
     server: Option<String>,
     error: Option<TransportError>,
     log: Vec<TransportEvent>,
+    responses: Option<Vec<Value>>,
 }
 
 impl std::fmt::Debug for McpHost {
@@ -542,9 +567,11 @@ impl std::fmt::Debug for McpHost {
 }
 
 impl McpHost {
-    /// Connect to `url` in the background; `repaint` is called after every reply.
+    /// Connect to `url` in the background, the sessions' stores accepting `catalog`'s
+    /// catalogs; `repaint` is called after every reply.
     pub fn connect(
         url: &str,
+        catalog: &crate::Catalog,
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
@@ -589,7 +616,9 @@ impl McpHost {
             })
             .map_err(|_| TransportError::Closed)?;
         Ok(Self {
-            conversation: McpConversation::new("agent").with_limits(options.limits),
+            conversation: McpConversation::new("agent")
+                .with_catalogs(catalog.catalogs())
+                .with_limits(options.limits),
             commands,
             replies,
             pending: None,
@@ -597,7 +626,24 @@ impl McpHost {
             server: None,
             error: None,
             log: Vec::new(),
+            responses: None,
         })
+    }
+
+    /// Keep every answer (the `tools/list` result, each `tools/call` result) until
+    /// [`Self::take_responses`] takes them; off by default.
+    #[must_use]
+    pub fn record_responses(mut self, on: bool) -> Self {
+        self.responses = on.then(Vec::new);
+        self
+    }
+
+    /// The answers kept since the last call, oldest first.
+    pub fn take_responses(&mut self) -> Vec<Value> {
+        self.responses
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// The conversation (sessions, stores, transcript).
@@ -661,10 +707,16 @@ impl McpHost {
         while let Ok(r) = self.replies.try_recv() {
             match r {
                 Reply::Connected { server, tools } => {
+                    if let Some(r) = self.responses.as_mut() {
+                        r.push(tools.clone());
+                    }
                     self.conversation.on_tools(&tools);
                     self.server = Some(server);
                 }
                 Reply::CallDone { id, result } => {
+                    if let (Some(r), Ok(v)) = (self.responses.as_mut(), &result) {
+                        r.push(v.clone());
+                    }
                     if let Some((pid, call)) = self.pending.take() {
                         if pid == id {
                             out.extend(self.conversation.on_result(&call, result));

@@ -18,8 +18,14 @@ pub enum Venv {
     A2a1,
 }
 
+/// `tests/peers` of the repository: under this crate, or above it for a workspace member
+/// that includes this file (the viewer's tests).
 fn peers_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/peers")
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .map(|d| d.join("tests/peers"))
+        .find(|d| d.join("flow.py").exists())
+        .unwrap_or_else(|| here.join("tests/peers"))
 }
 
 /// The venv's python: `$A2UI_PEERS_VENV` / `$A2UI_PEERS_VENV_A2A1` when set, else
@@ -76,10 +82,16 @@ impl Drop for Peer {
 /// Start `tests/peers/SCRIPT` and wait (at most 60 s) for its `LISTENING <port>` line. Its
 /// standard input stays open: the peer exits when it closes (or after its own lifetime cap).
 pub fn start(venv: Venv, script: &str) -> Peer {
+    start_with_env(venv, script, &[])
+}
+
+/// [`start`] with extra environment variables (`PEER_STEP_DELAY_S`, say).
+pub fn start_with_env(venv: Venv, script: &str, env: &[(&str, &str)]) -> Peer {
     let mut child = Command::new(python(venv))
         .arg(peers_dir().join(script))
         .env("PYTHONUNBUFFERED", "1")
         .env("PEER_LIFETIME_S", "180")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

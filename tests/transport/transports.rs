@@ -19,6 +19,9 @@ use egui_a2ui::transport::{Role, TaskState, TransportEvent, TransportOptions, Tu
 use peers_common::{Venv, start};
 use serde_json::{Value, json};
 
+/// A host's own catalog id (served with the basic renderers).
+const HOST_CATALOG: &str = "https://example.com/host/catalogs/v1/catalog.json";
+
 fn text_of(store: &SurfaceStore, surface: &str, component: &str) -> Option<Value> {
     store
         .surface(surface)?
@@ -366,7 +369,9 @@ async fn agui_lifecycle_failure_and_run_error_are_typed_and_the_next_run_works()
 #[tokio::test]
 async fn mcp_peer_over_streamable_http_runs_the_flow_through_app_only_tools() {
     let peer = start(Venv::Main, "mcp_peer.py");
-    let mut a = McpAgent::connect_http(&peer.url("/mcp"), &TransportOptions::default())
+    // Built with a host's catalog: its stores accept the host's id, and every call says so.
+    let catalog = Catalog::basic().with_catalog_id(HOST_CATALOG, egui_a2ui::Version::V0_9);
+    let mut a = McpAgent::connect_http(&peer.url("/mcp"), &catalog, &TransportOptions::default())
         .await
         .unwrap();
     assert!(a.client().server_name().contains("restaurant-finder-peer"));
@@ -380,7 +385,17 @@ async fn mcp_peer_over_streamable_http_runs_the_flow_through_app_only_tools() {
     };
     assert_eq!(req["name"], "search_restaurants", "the model-visible tool");
     assert_eq!(req["arguments"]["query"], "pasta");
+    let caps = &req["_meta"]["a2ui"]["clientCapabilities"]["v0.9"]["supportedCatalogIds"];
+    assert!(
+        caps.as_array()
+            .is_some_and(|a| a.contains(&json!(HOST_CATALOG))),
+        "the host catalog is advertised: {caps}"
+    );
     let store = a.conversation().stores().next().unwrap();
+    assert!(
+        store.catalogs().get(HOST_CATALOG).is_some(),
+        "the session's store accepts the host catalog"
+    );
     assert!(
         store
             .surface("results")
@@ -488,7 +503,13 @@ fn ui_thread_hosts_drive_every_transport_and_ask_for_repaints() {
     });
     assert!(h.session().unwrap().store().surface("results").is_some());
 
-    let mut h = McpHost::connect(&mcp.url("/mcp"), TransportOptions::default(), rp()).unwrap();
+    let mut h = McpHost::connect(
+        &mcp.url("/mcp"),
+        &Catalog::basic(),
+        TransportOptions::default(),
+        rp(),
+    )
+    .unwrap();
     settle(|| {
         h.poll();
         h.is_busy()

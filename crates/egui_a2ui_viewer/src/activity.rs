@@ -17,12 +17,18 @@ pub enum LogKind {
     ToolsCall,
     /// A tool's result.
     Result,
-    /// Anything else worth a line (a connection, a URL not opened).
+    /// Anything else worth a line (a connection, a URL not opened, a task state).
     Note,
+    /// A request to a network agent (A2A `message/stream`, AG-UI `RunAgentInput`, MCP
+    /// `tools/call`), as sent.
+    Request,
+    /// One answer of a network agent (an agent card, a stream event, a result), as received.
+    Response,
 }
 
 impl LogKind {
-    /// The label shown in the Actions tab: `a2ui`, `tools/call`, `result`, `note`.
+    /// The label shown in the Actions tab: `a2ui`, `tools/call`, `result`, `note`,
+    /// `request`, `response`.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -30,6 +36,8 @@ impl LogKind {
             Self::ToolsCall => "tools/call",
             Self::Result => "result",
             Self::Note => "note",
+            Self::Request => "request",
+            Self::Response => "response",
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::activity::ActivityLog;
 use crate::gallery::{self, Sample, SampleData};
 use crate::panels;
 use crate::source::{
-    AgentSource, DocSource, ModelStreamSource, Source, StdinSource, split_command,
+    AgentSource, DocSource, ModelStreamSource, Source, StdinSource, TransportSource, split_command,
 };
 
 /// The right-hand tabs.
@@ -149,12 +149,18 @@ impl App {
             }
         }
         let start_demo = cli.mcp.is_none()
+            && cli.remote.is_none()
             && !cli.stdin
             && !cli.no_agent
             && cli.paths.is_empty()
             && cli.sample.is_none()
             && cli.model_stream.is_none();
-        if cli.stdin {
+        if let Some((kind, url)) = &cli.remote {
+            let source =
+                TransportSource::connect(*kind, url, self.catalog.clone(), self.ctx.clone())
+                    .with_script(cli.script.clone());
+            self.add_source(Box::new(source));
+        } else if cli.stdin {
             match StdinSource::spawn(self.ctx.clone(), self.catalog.clone()) {
                 Ok(s) => self.add_source(Box::new(s)),
                 Err(e) => self

@@ -8,13 +8,18 @@
 //! cargo run --example viewer -- path/to/stream.jsonl  open a stream (or drop files on the window)
 //! cargo run --example viewer -- --stdin               A2UI JSONL in on stdin, renderer messages out on stdout
 //! cargo run --example viewer -- --mcp "CMD ARGS..."   host any MCP server over stdio
+//! cargo run --example viewer -- --a2a URL             an A2A agent (its base URL; the card is read)
+//! cargo run --example viewer -- --agui URL            an AG-UI endpoint (RunAgentInput over SSE)
+//! cargo run --example viewer -- --mcp-url URL         an MCP server over Streamable HTTP
 //! cargo run --example viewer -- --serve-demo          be the demo MCP server (no window)
 //! cargo run --example viewer -- --model-stream FILE [--tps 40]   replay a recorded model answer
 //! ```
 //!
 //! Other flags: `--sample NAME` (open a bundled sample), `--no-agent`, `--tab
 //! data|actions|errors|stepper`, `--call 'TOOL {"json": "args"}'` (call a tool once the
-//! agent is connected), `--frames N` (quit after N frames), `--screenshot FILE.png` (save
+//! agent is connected), `--send TEXT` and `--click COMPONENT_ID` (with `--a2a`, `--agui`
+//! or `--mcp-url`: turns to run in order once connected, each after the previous one
+//! ended; repeatable), `--frames N` (quit after N frames), `--screenshot FILE.png` (save
 //! the window after `--frames` frames, once the agent is idle, then quit).
 //!
 //! # The pieces
@@ -25,7 +30,8 @@
 //!   `egui_kittest`.
 //! - [`Source`]: where surfaces come from. [`source::DocSource`] (a gallery stream or an
 //!   opened file), [`source::StdinSource`] (`--stdin`), [`source::AgentSource`] (`--mcp`, the
-//!   demo agent), [`source::ModelStreamSource`] (`--model-stream`). Each owns its stores,
+//!   demo agent), [`source::ModelStreamSource`] (`--model-stream`),
+//!   [`source::TransportSource`] (`--a2a`, `--agui`, `--mcp-url`). Each owns its stores,
 //!   polls its worker threads, draws its surfaces and routes their events.
 //! - [`panels`]: the gallery and the inspector tabs, each a function of what it shows.
 //! - [`gallery`]: the bundled samples by group, and the viewer's catalog (basic + `Gauge`).
@@ -75,6 +81,7 @@ use std::path::PathBuf;
 
 /// The command line's usage text.
 pub const USAGE: &str = "usage: viewer [STREAM_FILE] [--sample NAME] [--stdin | --mcp \"CMD ARGS\" | --serve-demo | --no-agent]
+              [--a2a URL | --agui URL | --mcp-url URL] [--send TEXT | --click COMPONENT_ID]...
               [--tab data|actions|errors|stepper] [--call 'TOOL {json args}']
               [--model-stream ANSWER.txt [--tps N]]
               [--frames N] [--screenshot FILE.png] [--size WxH]";
@@ -90,6 +97,11 @@ pub struct Cli {
     pub stdin: bool,
     /// Host this MCP server (command line).
     pub mcp: Option<String>,
+    /// An agent over the network: the transport and its URL (`--a2a`, `--agui`,
+    /// `--mcp-url`).
+    pub remote: Option<(source::TransportKind, String)>,
+    /// Turns for the network agent, in order (`--send`, `--click`).
+    pub script: Vec<source::ScriptStep>,
     /// Do not start the demo agent.
     pub no_agent: bool,
     /// Right-hand tab to show.
@@ -125,6 +137,22 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
             "--serve-demo" => serve_demo = true,
             "--no-agent" => cli.no_agent = true,
             "--mcp" => cli.mcp = Some(value("--mcp")?),
+            "--a2a" | "--agui" | "--mcp-url" => {
+                let kind = match a.as_str() {
+                    "--a2a" => source::TransportKind::A2a,
+                    "--agui" => source::TransportKind::Agui,
+                    _ => source::TransportKind::McpHttp,
+                };
+                let url = value(&a)?;
+                if cli.remote.is_some() {
+                    return Err("give one of --a2a, --agui, --mcp-url".into());
+                }
+                cli.remote = Some((kind, url));
+            }
+            "--send" => cli.script.push(source::ScriptStep::Send(value("--send")?)),
+            "--click" => cli
+                .script
+                .push(source::ScriptStep::Click(value("--click")?)),
             "--sample" => cli.sample = Some(value("--sample")?),
             "--tab" => cli.tab = Some(value("--tab")?),
             "--call" => cli.call = Some(value("--call")?),
@@ -156,6 +184,12 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
     }
     if cli.stdin && cli.mcp.is_some() {
         return Err("--stdin and --mcp exclude each other".into());
+    }
+    if cli.remote.is_some() && (cli.stdin || cli.mcp.is_some()) {
+        return Err("--a2a, --agui and --mcp-url exclude --stdin and --mcp".into());
+    }
+    if !cli.script.is_empty() && cli.remote.is_none() {
+        return Err("--send and --click need --a2a, --agui or --mcp-url".into());
     }
     Ok((cli, serve_demo))
 }

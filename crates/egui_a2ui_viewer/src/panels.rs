@@ -126,7 +126,7 @@ pub fn data_ui(ui: &mut egui::Ui, stores: &[(String, &SurfaceStore)]) {
 /// The Actions tab: the log, newest first.
 pub fn actions_ui(ui: &mut egui::Ui, log: &mut ActivityLog) {
     ui.horizontal(|ui| {
-        ui.weak("Renderer-to-agent messages and the tools/call requests for them, newest first.");
+        ui.weak("Messages to the agent, requests and answers, newest first.");
         if ui.small_button("Clear").clicked() {
             log.clear_entries();
         }
@@ -145,12 +145,18 @@ pub fn actions_ui(ui: &mut egui::Ui, log: &mut ActivityLog) {
                     LogKind::A2ui => egui::Color32::from_rgb(60, 130, 210),
                     LogKind::Result => egui::Color32::from_rgb(60, 160, 90),
                     LogKind::Note => egui::Color32::GRAY,
+                    LogKind::Request => egui::Color32::from_rgb(200, 120, 40),
+                    LogKind::Response => egui::Color32::from_rgb(60, 160, 90),
                 };
                 let header = RichText::new(format!("{} {} · {}", e.time, e.kind.as_str(), e.title))
                     .color(color);
                 egui::CollapsingHeader::new(header)
                     .id_salt(("log", i))
-                    .default_open(i + 3 >= n && e.kind != LogKind::Result && e.json.len() < 3000)
+                    .default_open(
+                        i + 3 >= n
+                            && !matches!(e.kind, LogKind::Result | LogKind::Response)
+                            && e.json.len() < 3000,
+                    )
                     .show(ui, |ui| {
                         let shown: String = e.json.chars().take(6000).collect();
                         ui.label(RichText::new(shown).monospace().size(11.0));

@@ -1,0 +1,328 @@
+//! The viewer against the real peers of `tests/peers/` (the official Python SDKs, on
+//! 127.0.0.1): `--a2a`, `--agui` and `--mcp-url`, driven headless through egui_kittest. A
+//! message typed in the prompt box goes out, the transcript and the task or run state show,
+//! the surfaces grow as the stream arrives, a button on a surface sends the action back, and
+//! every request and answer is in the action log. AG-UI activities still building show the
+//! lifecycle skeleton; a failed one shows its errors.
+
+#[path = "../../../tests/common/peers.rs"]
+mod peers;
+
+use std::time::{Duration, Instant};
+
+use egui::Key;
+use egui_a2ui::transport::{Role, TaskState};
+use egui_a2ui_viewer::source::{ScriptStep, TransportKind, TransportSource};
+use egui_a2ui_viewer::{App as ViewerApp, Cli, LogKind, Source};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use peers::{Venv, start};
+
+fn harness(cli: Cli) -> Harness<'static, ViewerApp> {
+    // The app needs the harness's context (repaint requests from its threads): a
+    // placeholder that starts nothing, then the real one.
+    let placeholder = ViewerApp::new(
+        egui::Context::default(),
+        Cli {
+            no_agent: true,
+            ..Cli::default()
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 900.0))
+        .build_ui_state(|ui, app: &mut ViewerApp| app.ui(ui), placeholder);
+    *h.state_mut() = ViewerApp::new(h.ctx.clone(), cli);
+    h.run_steps(3);
+    h
+}
+
+fn remote(kind: TransportKind, url: String, script: Vec<ScriptStep>) -> Cli {
+    Cli {
+        remote: Some((kind, url)),
+        script,
+        tab: Some("actions".into()),
+        ..Cli::default()
+    }
+}
+
+/// Step the UI in real time until `cond` holds: at most 120 s and 6,000 steps (a machine
+/// busy building other crates is slow to start and run the peers).
+fn wait_for(
+    h: &mut Harness<'static, ViewerApp>,
+    what: &str,
+    cond: impl Fn(&Harness<'static, ViewerApp>) -> bool,
+) {
+    let start = Instant::now();
+    let mut steps = 0u32;
+    while !cond(h) {
+        steps += 1;
+        let src = source(h);
+        assert!(
+            start.elapsed() < Duration::from_secs(120) && steps < 6_000,
+            "timed out waiting for {what} ({steps} steps); state {:?}, last error {:?}, errors {:?}",
+            src.state(),
+            src.last_error(),
+            h.state().log().errors()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    h.run_steps(2);
+}
+
+fn source<'a>(h: &'a Harness<'static, ViewerApp>) -> &'a TransportSource {
+    h.state()
+        .source::<TransportSource>()
+        .expect("the transport source")
+}
+
+fn has_label(h: &Harness<'static, ViewerApp>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+fn log_kinds(h: &Harness<'static, ViewerApp>, kind: LogKind) -> Vec<String> {
+    h.state()
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| e.kind == kind)
+        .map(|e| e.title.clone())
+        .collect()
+}
+
+/// Type into the prompt box and press Enter.
+fn say(h: &mut Harness<'static, ViewerApp>, text: &str) {
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Message")
+        .click();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Message")
+        .type_text(text);
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+}
+
+#[test]
+fn a2a_conversation_in_the_viewer_prompt_surfaces_actions_and_the_log() {
+    let peer = start(Venv::Main, "a2a03_peer.py");
+    let mut h = harness(remote(TransportKind::A2a, peer.url(""), Vec::new()));
+    wait_for(&mut h, "the agent card", |h| source(h).is_connected());
+    assert!(
+        log_kinds(&h, LogKind::Response)
+            .iter()
+            .any(|t| t == "agent card"),
+        "the card is in the log: {:?}",
+        log_kinds(&h, LogKind::Response)
+    );
+
+    say(&mut h, "pasta");
+    wait_for(&mut h, "the results", |h| {
+        has_label(h, "Noodle Bar") && !h.state().sources()[0].is_busy()
+    });
+    let src = source(&h);
+    assert!(matches!(
+        src.transcript().first(),
+        Some(e) if e.role == Role::User && e.text == "pasta"
+    ));
+    assert!(
+        src.transcript().iter().any(|e| e.role == Role::Agent),
+        "the agent's text is in the transcript"
+    );
+    assert_eq!(src.state(), Some(&TaskState::InputRequired));
+    assert!(
+        has_label(&h, "task: input-required"),
+        "the task state is drawn"
+    );
+    assert!(has_label(&h, "pasta"), "the transcript is drawn");
+    let requests = log_kinds(&h, LogKind::Request);
+    assert_eq!(requests, ["request message/stream"]);
+    let responses = log_kinds(&h, LogKind::Response);
+    assert!(
+        responses.iter().filter(|t| t.starts_with("result")).count() >= 4,
+        "every streamed event is logged: {responses:?}"
+    );
+
+    // A button on the surface: the action goes back as the next turn.
+    h.query_all_by_label("Pick")
+        .next()
+        .expect("a Pick button")
+        .click();
+    wait_for(&mut h, "the booking form", |h| {
+        source(h).stores()[0].1.surface("booking").is_some() && !h.state().sources()[0].is_busy()
+    });
+    assert_eq!(log_kinds(&h, LogKind::Request).len(), 2);
+    assert!(
+        log_kinds(&h, LogKind::A2ui)
+            .iter()
+            .any(|t| t.starts_with("action pick")),
+        "{:?}",
+        log_kinds(&h, LogKind::A2ui)
+    );
+    drop(peer);
+}
+
+#[test]
+fn agui_conversation_in_the_viewer_text_messages_run_state_and_deltas() {
+    let peer = start(Venv::Main, "agui_peer.py");
+    let mut h = harness(remote(
+        TransportKind::Agui,
+        peer.url("/"),
+        vec![ScriptStep::Send("pasta".into())],
+    ));
+    wait_for(&mut h, "the first run", |h| {
+        source(h).script_left() == 0 && !h.state().sources()[0].is_busy()
+    });
+    let src = source(&h);
+    assert_eq!(src.state(), Some(&TaskState::Completed));
+    assert!(has_label(&h, "run: completed"));
+    let agent_text: Vec<&str> = src
+        .transcript()
+        .iter()
+        .filter(|e| e.role == Role::Agent)
+        .map(|e| e.text.as_str())
+        .collect();
+    assert!(
+        !agent_text.is_empty(),
+        "TEXT_MESSAGE_* reached the transcript"
+    );
+    assert!(has_label(&h, "Pasta Place"), "the surface is drawn");
+    assert!(
+        !has_label(&h, "Building the interface"),
+        "the painted snapshot replaced the building state"
+    );
+    let responses = log_kinds(&h, LogKind::Response);
+    assert!(
+        responses.iter().any(|t| t == "event ACTIVITY_DELTA"),
+        "{responses:?}"
+    );
+    assert!(responses.iter().any(|t| t == "event TEXT_MESSAGE_CONTENT"));
+    assert_eq!(log_kinds(&h, LogKind::Request), ["request RunAgentInput"]);
+
+    // The next turn through the prompt box.
+    say(&mut h, "fault:failed");
+    wait_for(&mut h, "the failed activity", |h| {
+        has_label(h, "gave up after 2 attempts") && !h.state().sources()[0].is_busy()
+    });
+    assert!(has_label(&h, "The agent could not build this interface"));
+    assert!(
+        log_kinds(&h, LogKind::Note)
+            .iter()
+            .any(|t| t == "lifecycle retrying"),
+        "{:?}",
+        log_kinds(&h, LogKind::Note)
+    );
+    assert!(has_label(&h, "Pasta Place"), "surfaces already drawn stay");
+    drop(peer);
+}
+
+#[test]
+fn agui_building_state_is_drawn_while_the_surface_is_not_there() {
+    // A slow peer: the building snapshot stays up for a while before the painted one.
+    let peer = peers::start_with_env(Venv::Main, "agui_peer.py", &[("PEER_STEP_DELAY_S", "3")]);
+    let mut h = harness(remote(
+        TransportKind::Agui,
+        peer.url("/"),
+        vec![ScriptStep::Send("pasta".into())],
+    ));
+    wait_for(&mut h, "the building skeleton", |h| {
+        has_label(h, "Building the interface… 12 tokens")
+    });
+    assert!(!has_label(&h, "Pasta Place"), "nothing painted yet");
+    wait_for(&mut h, "the painted surface", |h| {
+        has_label(h, "Pasta Place")
+    });
+    drop(peer);
+}
+
+#[test]
+fn mcp_over_http_in_the_viewer_scripted_turns_and_the_log() {
+    let peer = start(Venv::Main, "mcp_peer.py");
+    let mut h = harness(remote(
+        TransportKind::McpHttp,
+        peer.url("/mcp"),
+        vec![
+            ScriptStep::Send("pasta".into()),
+            ScriptStep::Click("pick-r3".into()),
+        ],
+    ));
+    wait_for(&mut h, "both turns", |h| {
+        source(h).script_left() == 0 && !h.state().sources()[0].is_busy()
+    });
+    let src = source(&h);
+    assert_eq!(src.state(), Some(&TaskState::Completed));
+    assert!(
+        src.stores()
+            .iter()
+            .any(|(_, s)| s.surface("booking").is_some()),
+        "the pick reached the server and the form came back"
+    );
+    let responses = log_kinds(&h, LogKind::Response);
+    assert!(
+        responses.iter().any(|t| t == "tools/list result"),
+        "{responses:?}"
+    );
+    assert_eq!(
+        responses
+            .iter()
+            .filter(|t| *t == "tools/call result")
+            .count(),
+        2
+    );
+    assert_eq!(log_kinds(&h, LogKind::Request).len(), 2);
+    drop(peer);
+}
+
+#[test]
+fn an_unreachable_agent_is_a_failed_status_and_an_error_not_a_hang() {
+    // A port nothing listens on (bound, then released).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port");
+    let mut h = harness(remote(
+        TransportKind::A2a,
+        format!("http://127.0.0.1:{port}"),
+        vec![ScriptStep::Send("hello".into())],
+    ));
+    wait_for(&mut h, "the connect failure", |h| {
+        !h.state().log().errors().is_empty()
+    });
+    assert!(
+        h.state().log().errors()[0]
+            .text
+            .contains("cannot reach the agent"),
+        "{:?}",
+        h.state().log().errors()
+    );
+    assert!(
+        !h.state().sources()[0].is_busy(),
+        "--frames would not wait for it"
+    );
+}
+
+#[test]
+fn the_command_line_takes_one_network_agent_and_its_script() {
+    use egui_a2ui_viewer::parse_args;
+    let args = |a: &[&str]| parse_args(a.iter().map(|s| (*s).to_owned()));
+    let (cli, _) = args(&[
+        "--agui",
+        "http://127.0.0.1:1/",
+        "--send",
+        "hi",
+        "--click",
+        "b",
+    ])
+    .unwrap();
+    assert_eq!(
+        cli.remote,
+        Some((TransportKind::Agui, "http://127.0.0.1:1/".to_owned()))
+    );
+    assert_eq!(
+        cli.script,
+        [ScriptStep::Send("hi".into()), ScriptStep::Click("b".into())]
+    );
+    assert!(args(&["--a2a", "http://a", "--mcp-url", "http://b"]).is_err());
+    assert!(args(&["--a2a", "http://a", "--stdin"]).is_err());
+    assert!(args(&["--send", "hi"]).is_err(), "a script needs an agent");
+    assert!(args(&["--mcp-url"]).is_err(), "a URL is needed");
+}
