@@ -34,7 +34,7 @@ pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 pub use images::{data_cache_stats, install as install_loaders};
-pub use style::{Style, TextStyle};
+pub use style::{Palette, Style, TextStyle};
 
 use crate::action::Event;
 use crate::error::A2uiError;
