@@ -80,7 +80,7 @@ fn first_drawn_whole(bytes: &[u8], input: &egui::RawInput) -> (usize, f64) {
     let parts = model_text::parse_response(&text[..close]).expect("parses");
     let mut r = Renderer::new(Catalog::basic());
     for m in parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default()) {
-        let _ = r.apply_owned(m);
+        let _ = r.apply(m).into_result();
     }
     assert!(draws_text(&ctx, input, &mut r));
     (close, t.elapsed().as_secs_f64())

@@ -56,7 +56,9 @@ fn main() {
     let mut k = 0usize;
     let mut apply = |r: &mut Renderer| {
         k += 1;
-        r.apply_value(&updates[k % 2]).expect("leaf update applies");
+        r.apply(&updates[k % 2])
+            .into_result()
+            .expect("leaf update applies");
     };
 
     if !summary_only() {
@@ -86,12 +88,12 @@ fn main() {
     let mut k = 0usize;
     let mut apply_big = || {
         k += 1;
-        big.apply_value(&updates[k % 2]).expect("applies");
+        big.apply(&updates[k % 2]).into_result().expect("applies");
     };
     let mut j = 0usize;
     let mut apply_small = || {
         j += 1;
-        small.apply_value(&updates[j % 2]).expect("applies");
+        small.apply(&updates[j % 2]).into_result().expect("applies");
     };
     let p = paired(31, 2_000, &mut apply_big, &mut apply_small);
     summary("update", &format!("apply on {big_count} us"), us(p.a), None);
@@ -115,12 +117,12 @@ fn main() {
         1,
         || {
             k += 1;
-            big.apply_value(&updates[k % 2]).expect("applies");
+            big.apply(&updates[k % 2]).into_result().expect("applies");
             draw(&bctx, &input, &mut big);
         },
         || {
             j += 1;
-            small.apply_value(&updates[j % 2]).expect("applies");
+            small.apply(&updates[j % 2]).into_result().expect("applies");
             draw(&sctx, &input, &mut small);
         },
     );

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::error::A2uiError;
+use crate::error::Rejected;
 use crate::protocol::Version;
 
 /// A resolved user action (`action.event`), as the agent receives it.
@@ -55,62 +55,6 @@ impl ActionEvent {
     }
 }
 
-/// An error to report to the agent that owns a surface.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClientError {
-    /// The surface concerned (`None` for a v1.0 error about a function call).
-    pub surface_id: Option<String>,
-    /// v1.0: the function call the error answers.
-    pub function_call_id: Option<String>,
-    /// The protocol version to encode for.
-    pub version: Version,
-    /// The error.
-    pub error: A2uiError,
-}
-
-impl ClientError {
-    /// The renderer → agent `error` message in the surface's protocol version:
-    /// `VALIDATION_FAILED` with `surfaceId` and `path`, or the generic form with the error's
-    /// code.
-    ///
-    /// - v0.8: `{"error": {...}}` (free-form; the same fields are sent).
-    /// - v0.9 / v0.9.1: `surfaceId` is required in both forms (`""` when the error concerns
-    ///   no known surface); a generic error may carry `functionCallId` too.
-    /// - v1.0: the validation form carries `surfaceId`; the generic form carries exactly one
-    ///   of `functionCallId` (preferred when the error answers a function call) or
-    ///   `surfaceId`.
-    pub fn to_message(&self) -> Value {
-        let code = self.error.code();
-        let validation = self.error.is_validation_form();
-        let surface = json!(self.surface_id.clone().unwrap_or_default());
-        let mut body = Map::new();
-        body.insert("code".into(), json!(code));
-        match (self.version, validation, &self.function_call_id) {
-            (Version::V1_0, false, Some(call)) => {
-                body.insert("functionCallId".into(), json!(call));
-            }
-            (Version::V1_0, _, _) => {
-                body.insert("surfaceId".into(), surface);
-            }
-            (_, false, Some(call)) => {
-                body.insert("surfaceId".into(), surface);
-                body.insert("functionCallId".into(), json!(call));
-            }
-            _ => {
-                body.insert("surfaceId".into(), surface);
-            }
-        }
-        if validation {
-            body.insert("path".into(), json!(self.error.path().unwrap_or_default()));
-        }
-        body.insert("message".into(), json!(self.error.to_string()));
-        match self.version {
-            Version::V0_8 => json!({ "error": body }),
-            v => json!({ "version": v.as_str(), "error": body }),
-        }
-    }
-}
-
 /// The current time as an ISO 8601 UTC string with millisecond precision.
 pub fn now_timestamp() -> String {
     let ts = jiff::Timestamp::now();
@@ -134,12 +78,13 @@ impl Event {
 /// Something that happened during a frame, for the host to act on. The crate never sends
 /// anything itself.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Event {
     /// The user activated a component with an `action.event`: send
     /// [`ActionEvent::to_message`] to the agent (or map it to an MCP `tools/call`).
     Action(ActionEvent),
     /// An error to report to the agent that owns the surface.
-    Error(ClientError),
+    Error(Rejected),
     /// The user asked to open a URL (an `openUrl` function call or a Markdown link). Only
     /// `http`/`https` URLs reach the host, and only from a user gesture; the host decides
     /// whether to open it.

@@ -1,7 +1,10 @@
 //! Typed errors. Every failure the crate can meet on untrusted input is one of these, and each
 //! maps to the A2UI error code that is reported back to the agent.
 
+use serde_json::{Map, Value, json};
 use thiserror::Error;
+
+use crate::protocol::Version;
 
 /// The A2UI `code` of an error message sent back to the agent.
 pub const VALIDATION_FAILED: &str = "VALIDATION_FAILED";
@@ -9,6 +12,7 @@ pub const VALIDATION_FAILED: &str = "VALIDATION_FAILED";
 /// An error raised while framing, parsing or applying agent messages, or while evaluating
 /// bindings. Never a panic: every bad payload ends up here.
 #[derive(Clone, Debug, Error, PartialEq)]
+#[non_exhaustive]
 pub enum A2uiError {
     /// The bytes of one message were not valid JSON (or not UTF-8).
     #[error("malformed JSON: {0}")]
@@ -180,14 +184,92 @@ impl A2uiError {
     }
 }
 
-/// An error tied to the surface (if known) and the message index it came from, as kept by
-/// the store for the host to drain.
+/// One failure, recorded once: a message the store rejected, or an error met while drawing
+/// or answering a call. The store keeps these ([`SurfaceStore::errors`](crate::SurfaceStore::errors)),
+/// [`Applied::Rejected`](crate::model::Applied::Rejected) and
+/// [`Event::Error`](crate::Event::Error) carry them, and [`Self::to_message`] is the A2UI
+/// `error` message that tells the agent.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ReportedError {
-    /// The surface the message was for, when it could be read.
+pub struct Rejected {
+    /// The surface concerned, when it could be read (`None` for a v1.0 error about a
+    /// function call, or a message that could not be framed).
     pub surface_id: Option<String>,
-    /// 0-based index of the message in the stream (non-blank lines for JSONL).
+    /// The protocol version to answer in: the live surface's, else the message's own
+    /// (v0.9 when the message could not be framed).
+    pub version: Version,
+    /// 0-based index of the message in the store's stream (non-blank lines for JSONL);
+    /// `None` for an error met outside `apply` (drawing, a function call).
     pub message_index: Option<usize>,
-    /// The error.
+    /// v1.0: the function call the error answers.
+    pub function_call_id: Option<String>,
+    /// What was wrong.
     pub error: A2uiError,
+}
+
+impl Rejected {
+    /// A failure concerning `surface_id` (if known), to be answered in `version`.
+    pub fn new(surface_id: Option<String>, version: Version, error: A2uiError) -> Self {
+        Self {
+            surface_id,
+            version,
+            message_index: None,
+            function_call_id: None,
+            error,
+        }
+    }
+
+    /// The same failure, attributed to the message at `index` of the stream.
+    #[must_use]
+    pub fn at_message(mut self, index: usize) -> Self {
+        self.message_index = Some(index);
+        self
+    }
+
+    /// The same failure, answering the v1.0 function call `id`.
+    #[must_use]
+    pub fn for_call(mut self, id: impl Into<String>) -> Self {
+        self.function_call_id = Some(id.into());
+        self
+    }
+
+    /// The renderer → agent `error` message in the surface's protocol version:
+    /// `VALIDATION_FAILED` with `surfaceId` and `path`, or the generic form with the error's
+    /// code.
+    ///
+    /// - v0.8: `{"error": {...}}` (free-form; the same fields are sent).
+    /// - v0.9 / v0.9.1: `surfaceId` is required in both forms (`""` when the error concerns
+    ///   no known surface); a generic error may carry `functionCallId` too.
+    /// - v1.0: the validation form carries `surfaceId`; the generic form carries exactly one
+    ///   of `functionCallId` (preferred when the error answers a function call) or
+    ///   `surfaceId`.
+    pub fn to_message(&self) -> Value {
+        let code = self.error.code();
+        let validation = self.error.is_validation_form();
+        let surface = json!(self.surface_id.clone().unwrap_or_default());
+        let mut body = Map::new();
+        body.insert("code".into(), json!(code));
+        match (self.version, validation, &self.function_call_id) {
+            (Version::V1_0, false, Some(call)) => {
+                body.insert("functionCallId".into(), json!(call));
+            }
+            (Version::V1_0, _, _) => {
+                body.insert("surfaceId".into(), surface);
+            }
+            (_, false, Some(call)) => {
+                body.insert("surfaceId".into(), surface);
+                body.insert("functionCallId".into(), json!(call));
+            }
+            _ => {
+                body.insert("surfaceId".into(), surface);
+            }
+        }
+        if validation {
+            body.insert("path".into(), json!(self.error.path().unwrap_or_default()));
+        }
+        body.insert("message".into(), json!(self.error.to_string()));
+        match self.version {
+            Version::V0_8 => json!({ "error": body }),
+            v => json!({ "version": v.as_str(), "error": body }),
+        }
+    }
 }

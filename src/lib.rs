@@ -36,9 +36,10 @@
 //! that is free of egui. [`catalog`] and [`render`] are the egui side, [`mcp`] the MCP Apps
 //! bridge, and [`capabilities`] the metadata that travels with messages to the agent.
 //!
-//! Every message goes through one path,
-//! [`SurfaceStore::apply_framed`](model::SurfaceStore::apply_framed), which says what it did
-//! ([`model::Applied`]). On the egui side, [`render::DrawState`] draws any store its host
+//! Every message goes through one path, [`SurfaceStore::apply`], which says what it did
+//! ([`model::Applied`]) and keeps what is owed to the agent (errors, RPC answers) for
+//! [`SurfaceStore::take_outgoing`]; every failure is one [`Rejected`] record. On the egui
+//! side, [`render::DrawState`] draws any store its host
 //! owns (one per agent session, say); [`Renderer`] bundles a store and a drawing state.
 //!
 //! ```
@@ -80,7 +81,9 @@ pub mod protocol;
 pub mod render;
 mod rpc;
 pub mod stream;
+#[cfg(feature = "testing")]
 pub mod suite;
+#[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "__transport")]
 pub mod transport;
@@ -88,9 +91,9 @@ mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;
 
-pub use action::{ActionEvent, ClientError, Event, now_timestamp};
+pub use action::{ActionEvent, Event, now_timestamp};
 pub use catalog::{Catalog, ComponentRenderer};
-pub use error::{A2uiError, ReportedError};
+pub use error::{A2uiError, Rejected};
 pub use limits::Limits;
 pub use model::{Surface, SurfaceStore};
 pub use protocol::Version;

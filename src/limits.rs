@@ -135,6 +135,12 @@ pub struct Limits {
     /// [`SplitPolicy::max_result_bytes`](crate::mcp::SplitPolicy::max_result_bytes));
     /// payloads past it are dropped.
     pub max_mcp_result_bytes: usize,
+    /// Failures and messages owed to the agent that one store keeps until the host drains
+    /// them ([`SurfaceStore::errors`](crate::SurfaceStore::errors),
+    /// [`SurfaceStore::take_outgoing`](crate::SurfaceStore::take_outgoing)): past it the
+    /// oldest are dropped, so a host that never drains a hostile stream's errors does not
+    /// grow without bound.
+    pub max_pending_messages: usize,
 }
 
 impl Default for Limits {
@@ -163,6 +169,7 @@ impl Default for Limits {
             max_jmespath_fanout: 4096,
             max_function_output_nodes: 100_000,
             max_regex_input_bytes: 1024 * 1024,
+            max_pending_messages: 4096,
         }
     }
 }

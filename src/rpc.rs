@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use crate::eval::{AllowedCallers, EvalContext};
 use crate::limits::Limits;
+use crate::model::Catalogs;
 use crate::protocol::Version;
-use crate::render::catalog::Catalog;
 
 /// The code of a refused agent call.
 pub const INVALID_FUNCTION_CALL: &str = "INVALID_FUNCTION_CALL";
@@ -31,10 +31,10 @@ fn error(function_call_id: &str, code: &str, message: String) -> Value {
 pub fn answer_renderer_function(
     function_call_id: &str,
     call: &Value,
-    catalog: &Catalog,
+    catalogs: &Catalogs,
     limits: &Limits,
 ) -> Value {
-    answer_renderer_function_with(function_call_id, call, catalog, limits, false)
+    answer_renderer_function_with(function_call_id, call, catalogs, limits, false)
 }
 
 /// [`answer_renderer_function`] for a host that runs the call inside a user gesture of
@@ -42,7 +42,7 @@ pub fn answer_renderer_function(
 pub fn answer_renderer_function_with(
     function_call_id: &str,
     call: &Value,
-    catalog: &Catalog,
+    catalogs: &Catalogs,
     limits: &Limits,
     user_activated: bool,
 ) -> Value {
@@ -58,14 +58,14 @@ pub fn answer_renderer_function_with(
         .get("catalogId")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if !catalog.catalog_ids().any(|c| c == catalog_id) {
+    if catalogs.get(catalog_id).is_none() {
         return error(
             function_call_id,
             INVALID_FUNCTION_CALL,
             format!("Catalog not found: {catalog_id}"),
         );
     }
-    let Some(f) = catalog.functions().get(name) else {
+    let Some(f) = catalogs.functions().get(name) else {
         return error(
             function_call_id,
             INVALID_FUNCTION_CALL,
@@ -90,7 +90,7 @@ pub fn answer_renderer_function_with(
     }
     let data = Value::Object(serde_json::Map::new());
     let cx =
-        EvalContext::new(&data, "/", Version::V1_0, catalog.functions(), limits).as_agent_caller();
+        EvalContext::new(&data, "/", Version::V1_0, catalogs.functions(), limits).as_agent_caller();
     match cx.call(obj) {
         Ok(value) => json!({"version": "v1.0", "rendererFunctionResponse": {
             "functionCallId": function_call_id,

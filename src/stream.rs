@@ -46,6 +46,57 @@ pub type FramedText<'a> = Result<&'a str, A2uiError>;
 /// The UTF-8 byte order mark some editors and HTTP stacks put before a document.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// One agent message as it reaches [`SurfaceStore::apply`](crate::SurfaceStore::apply), the
+/// one way in: a parsed JSON value, its JSON text (parsed straight into the message types,
+/// without a `Value`), or the error that kept a message from being framed (numbered and
+/// reported like a rejected message). Every framing of this module converts into it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Frame<'a> {
+    /// A message as a JSON value (moved into the surface).
+    Value(Value),
+    /// A message as its JSON text.
+    Text(&'a str),
+    /// A message that could not be framed.
+    Error(A2uiError),
+}
+
+impl From<Value> for Frame<'_> {
+    fn from(v: Value) -> Self {
+        Self::Value(v)
+    }
+}
+
+/// The value is cloned.
+impl From<&Value> for Frame<'_> {
+    fn from(v: &Value) -> Self {
+        Self::Value(v.clone())
+    }
+}
+
+impl<'a> From<&'a str> for Frame<'a> {
+    fn from(text: &'a str) -> Self {
+        Self::Text(text)
+    }
+}
+
+impl From<A2uiError> for Frame<'_> {
+    fn from(e: A2uiError) -> Self {
+        Self::Error(e)
+    }
+}
+
+impl From<Framed> for Frame<'_> {
+    fn from(f: Framed) -> Self {
+        f.map_or_else(Self::Error, Self::Value)
+    }
+}
+
+impl<'a> From<FramedText<'a>> for Frame<'a> {
+    fn from(f: FramedText<'a>) -> Self {
+        f.map_or_else(Self::Error, Self::Text)
+    }
+}
+
 /// Split a whole document into messages, detecting its form.
 pub fn parse_document(bytes: &[u8], limits: &Limits) -> Vec<Framed> {
     let mut out = Vec::new();

@@ -778,7 +778,7 @@ fn register(known: &mut Catalogs, c: &CaseCatalog) {
 /// Apply one batch; the first rejection is the error the batch raised.
 fn apply_batch(store: &mut SurfaceStore, messages: &[Value]) -> Option<A2uiError> {
     for m in messages {
-        if let Err(e) = store.apply_value(m) {
+        if let Err(e) = store.apply(m).into_result() {
             return Some(e);
         }
     }
@@ -1684,7 +1684,7 @@ impl Runner {
                 } => crate::rpc::answer_renderer_function_with(
                     &function_call_id,
                     &call,
-                    &catalog,
+                    &catalog.catalogs(),
                     &self.limits,
                     activated,
                 ),

@@ -79,7 +79,7 @@ impl ReferencePage {
                     if options.keep_deleted && v.get("deleteSurface").is_some() {
                         continue;
                     }
-                    if let Err(e) = renderer.apply_owned(v) {
+                    if let Err(e) = renderer.apply(v).into_result() {
                         errors.push(Value::String(e.to_string()));
                     }
                 }

@@ -1,4 +1,4 @@
-//! The one apply path: `SurfaceStore::apply_framed` takes what framing yields and says what
+//! The one apply path: `SurfaceStore::apply` takes what framing yields and says what
 //! happened, and every caller (store documents, the renderer, MCP sessions) goes through it.
 //! Also the one data-model metadata builder shared by `capabilities` and MCP sessions.
 
@@ -6,14 +6,13 @@ use egui_a2ui::A2uiError;
 use egui_a2ui::mcp::AppSession;
 use egui_a2ui::model::Catalogs;
 use egui_a2ui::model::{Applied, SurfaceStore};
-use egui_a2ui::protocol::Message;
 use egui_a2ui::{Catalog, Event, Renderer, Version};
 use serde_json::{Value, json};
 
 const BASIC_V09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 const BASIC_V10: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
 
-fn rejected(a: &Applied) -> &egui_a2ui::model::Rejected {
+fn rejected(a: &Applied) -> &egui_a2ui::Rejected {
     match a {
         Applied::Rejected(r) => r,
         other => panic!("expected a rejection, got {other:?}"),
@@ -23,43 +22,49 @@ fn rejected(a: &Applied) -> &egui_a2ui::model::Rejected {
 #[test]
 fn each_message_kind_says_what_it_did() {
     let mut s = SurfaceStore::basic();
-    let created = s.apply_framed(Ok(
+    let created = s.apply(
         json!({"version": "v0.9", "createSurface": {"surfaceId": "a", "catalogId": BASIC_V09}}),
-    ));
+    );
     assert_eq!(
         created,
         Applied::Created {
             surface_id: "a".into()
         }
     );
-    let changed = s.apply_framed(Ok(
+    let changed = s.apply(
         json!({"version": "v0.9", "updateComponents": {"surfaceId": "a", "components": [
             {"id": "root", "component": "Text", "text": "hi"}
         ]}}),
-    ));
+    );
     assert_eq!(
         changed,
         Applied::Changed {
             surface_id: "a".into()
         }
     );
-    let data = s.apply_framed(Ok(
+    let data = s.apply(
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "a", "path": "/x", "value": 1}}),
-    ));
+    );
     assert_eq!(data.surface_id(), Some("a"));
     assert!(matches!(data, Applied::Changed { .. }));
-    let rpc = s.apply_framed(Ok(
+    let rpc = s.apply(
         json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "f1", "callFunction": {"call": "now", "args": {}, "catalogId": BASIC_V10}}}),
-    ));
-    match rpc {
-        Applied::Rpc(Message::CallRendererFunction {
-            function_call_id, ..
-        }) => assert_eq!(function_call_id, "f1"),
-        other => panic!("expected an RPC, got {other:?}"),
+    );
+    // The store answers the RPC itself: the reply is in what it says and in what it owes
+    // the agent.
+    match &rpc {
+        Applied::Replied(reply) => assert_eq!(
+            reply["rendererFunctionResponse"]["functionCallId"], "f1",
+            "{reply}"
+        ),
+        other => panic!("expected a reply, got {other:?}"),
     }
-    let deleted = s.apply_framed(Ok(
-        json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}}),
-    ));
+    let owed = s.take_outgoing();
+    assert!(
+        matches!(owed.as_slice(), [Event::Reply(m)] if m["rendererFunctionResponse"]["functionCallId"] == "f1"),
+        "{owed:?}"
+    );
+    let deleted = s.apply(json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}}));
     assert_eq!(
         deleted,
         Applied::Deleted {
@@ -75,36 +80,37 @@ fn each_message_kind_says_what_it_did() {
 fn a_rejection_carries_the_surface_the_version_to_answer_in_and_the_index() {
     let mut s = SurfaceStore::basic();
     // A v0.8 surface, created implicitly.
-    s.apply_value(
+    s.apply(
         &json!({"surfaceUpdate": {"surfaceId": "old", "components": [
             {"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}
         ]}}),
     )
+    .into_result()
     .expect("v0.8 update");
     // A v0.9 message for it: answered in the surface's version, v0.8.
-    let r = s.apply_framed(Ok(
+    let r = s.apply(
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "old", "path": "/x", "value": 1}}),
-    ));
+    );
     let r = rejected(&r);
     assert_eq!(r.surface_id.as_deref(), Some("old"));
     assert_eq!(r.version, Version::V0_8);
-    assert_eq!(r.message_index, 1);
+    assert_eq!(r.message_index, Some(1));
     assert_eq!(r.error.code(), "VERSION_MISMATCH");
     // No live surface: the message's own version.
-    let r = s.apply_framed(Ok(
+    let r = s.apply(
         json!({"version": "v1.0", "updateComponents": {"surfaceId": "ghost", "components": [{"id": "root", "component": "Text", "text": "y"}]}}),
-    ));
+    );
     let r = rejected(&r);
     assert_eq!(
         (r.surface_id.as_deref(), r.version),
         (Some("ghost"), Version::V1_0)
     );
-    assert_eq!(r.to_client_error().to_message()["version"], "v1.0");
+    assert_eq!(r.to_message()["version"], "v1.0");
     // A message that could not be framed: no surface, v0.9, still numbered.
-    let r = s.apply_framed(Err(A2uiError::Json("eof".into())));
+    let r = s.apply(A2uiError::Json("eof".into()));
     let r = rejected(&r);
     assert_eq!((r.surface_id.as_deref(), r.version), (None, Version::V0_9));
-    assert_eq!(r.message_index, 3);
+    assert_eq!(r.message_index, Some(3));
     // Every rejection is recorded in the store as well.
     let recorded: Vec<Option<usize>> = s.errors().iter().map(|e| e.message_index).collect();
     assert_eq!(recorded, [Some(1), Some(2), Some(3)]);
@@ -175,10 +181,24 @@ fn the_renderer_the_store_and_a_session_agree_on_one_stream() {
         .as_str()
         .or(r["error"]["functionCallId"].as_str());
     assert_eq!(answered, Some("f"), "always one reply: {r}");
-    // The session counts what applied and hands the RPC to its host.
+    // The session counts what applied, and its store answered the RPC itself: the same
+    // errors and reply are owed to the agent as the renderer's.
     assert_eq!(out.applied, 3);
     assert_eq!(out.errors.len(), 2);
-    assert_eq!(out.function_messages.len(), 1);
+    let owed = session.store_mut().take_outgoing();
+    assert_eq!(
+        owed.iter().filter(|e| matches!(e, Event::Error(_))).count(),
+        2
+    );
+    assert_eq!(
+        owed.iter()
+            .filter_map(|e| match e {
+                Event::Reply(m) => Some(m),
+                _ => None,
+            })
+            .collect::<Vec<_>>(),
+        replies
+    );
 }
 
 /// The MCP session and `capabilities` once built the data-model metadata separately and

@@ -13,7 +13,7 @@ use std::path::Path;
 use egui_a2ui::A2uiError;
 use egui_a2ui::now_timestamp;
 use egui_a2ui::{
-    ActionEvent, Catalog, ClientError, Event, Renderer, SurfaceStore, Version, capabilities,
+    ActionEvent, Catalog, Event, Rejected, Renderer, SurfaceStore, Version, capabilities,
 };
 use egui_kittest::kittest::Queryable;
 use jsonschema::{Registry, Validator};
@@ -86,6 +86,7 @@ fn messages_for(version: Version) -> Validator {
         Version::V0_9 => v09_messages(),
         Version::V0_9_1 => v091_messages(),
         Version::V1_0 => v10_messages(V10_BASIC),
+        v => panic!("no message schemas for {v:?}: add them here"),
     }
 }
 
@@ -172,12 +173,13 @@ fn the_action_timestamp_is_an_rfc_3339_date_time() {
     assert!(ts.ends_with('Z'));
 }
 
-fn errors() -> Vec<ClientError> {
-    let mk = |surface: Option<&str>, call: Option<&str>, error: A2uiError| ClientError {
-        surface_id: surface.map(str::to_owned),
-        function_call_id: call.map(str::to_owned),
-        version: Version::V0_9,
-        error,
+fn errors() -> Vec<Rejected> {
+    let mk = |surface: Option<&str>, call: Option<&str>, error: A2uiError| {
+        let e = Rejected::new(surface.map(str::to_owned), Version::V0_9, error);
+        match call {
+            Some(c) => e.for_call(c),
+            None => e,
+        }
     };
     vec![
         mk(
@@ -237,15 +239,15 @@ fn error_messages_validate_against_the_schema_of_every_version() {
 
 #[test]
 fn a_v1_error_answering_a_function_call_names_the_call_not_the_surface() {
-    let e = ClientError {
-        surface_id: Some("s".into()),
-        function_call_id: Some("call-9".into()),
-        version: Version::V1_0,
-        error: A2uiError::Expression {
+    let e = Rejected::new(
+        Some("s".into()),
+        Version::V1_0,
+        A2uiError::Expression {
             expression: "f".into(),
             message: "boom".into(),
         },
-    };
+    )
+    .for_call("call-9");
     let msg = e.to_message();
     assert_eq!(msg["error"]["functionCallId"], "call-9");
     assert!(msg["error"].get("surfaceId").is_none());
@@ -374,7 +376,7 @@ fn store_with_surfaces() -> SurfaceStore {
         json!({"version": "v0.9.1", "createSurface": {"surfaceId": "d", "catalogId": common::BASIC_V09, "sendDataModel": true}}),
     ];
     for m in doc {
-        store.apply_value(&m).expect("applies");
+        store.apply(&m).into_result().expect("applies");
     }
     store
 }
@@ -501,15 +503,14 @@ fn our_encoders_reproduce_the_valid_messages_of_the_schema_test_cases() {
         (Version::V0_9, "v0_9/test/cases/client_messages.json"),
         (Version::V1_0, "v1_0/test/cases/renderer_messages.json"),
     ] {
-        let error = ClientError {
-            surface_id: Some("main".into()),
-            function_call_id: None,
+        let error = Rejected::new(
+            Some("main".into()),
             version,
-            error: A2uiError::Validation {
+            A2uiError::Validation {
                 path: "/components/0/text".into(),
                 message: "Invalid type".into(),
             },
-        };
+        );
         let mut ours = error.to_message();
         let mut theirs = case(file, "Valid error message (validation failed)");
         assert!(

@@ -125,7 +125,9 @@ fn ours(stream: &Path, before_delete: bool) -> Value {
         frames.pop();
     }
     let mut store = SurfaceStore::basic();
-    store.apply_frames(frames);
+    for f in frames {
+        let _ = store.apply(f);
+    }
     egui_a2ui::conformance::dump(&store, &FunctionRegistry::basic())
 }
 

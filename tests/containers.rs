@@ -19,10 +19,9 @@ const TOL: f32 = 1.5;
 fn renderer(components: Value, data: Option<Value>) -> Renderer {
     let mut r = Renderer::new(Catalog::basic());
     r.options_mut().show_surface_header = false;
-    r.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
-    )
-    .expect("createSurface");
+    r.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}))
+        .into_result()
+        .expect("createSurface");
     update(&mut r, components);
     if let Some(data) = data {
         set_data(&mut r, data);
@@ -31,12 +30,12 @@ fn renderer(components: Value, data: Option<Value>) -> Renderer {
 }
 
 fn update(r: &mut Renderer, components: Value) {
-    r.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}}))
+    r.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}})).into_result()
         .expect("updateComponents");
 }
 
 fn set_data(r: &mut Renderer, data: Value) {
-    r.apply_value(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": data}}))
+    r.apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": data}})).into_result()
         .expect("updateDataModel");
 }
 

@@ -58,7 +58,7 @@ fn renderer() -> Renderer {
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/quest", "value": {"progress": 30}}}),
     ];
     for m in doc {
-        r.apply_value(&m).expect("applies");
+        r.apply(&m).into_result().expect("applies");
     }
     r
 }

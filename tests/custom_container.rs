@@ -100,7 +100,7 @@ fn renderer(components: Value) -> Renderer {
         json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}}),
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": {"count": 3}}}),
     ] {
-        r.apply_value(&m).expect("applies");
+        r.apply(&m).into_result().expect("applies");
     }
     r
 }
@@ -226,7 +226,7 @@ fn traits_given_at_registration_reach_accesskit() {
             {"id": "a", "component": "Text", "text": "Alpha"}
         ]}}),
     ] {
-        r.apply_value(&m).expect("applies");
+        r.apply(&m).into_result().expect("applies");
     }
     let h = harness_for(r);
     assert!(h.query_by_label("Alpha").is_some());

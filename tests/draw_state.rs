@@ -26,7 +26,7 @@ fn session_store(label: &str, action: &str) -> SurfaceStore {
             {"id": "odd", "component": "Hologram"}
         ]}}),
     ] {
-        store.apply_value(&m).expect("applies");
+        store.apply(&m).into_result().expect("applies");
     }
     store
 }
@@ -40,7 +40,7 @@ fn weather_store() -> SurfaceStore {
             {"id": "root", "component": "Text", "text": {"call": "lookupWeather", "args": {"city": "Oslo"}}}
         ]}}),
     ] {
-        store.apply_value(&m).expect("applies");
+        store.apply(&m).into_result().expect("applies");
     }
     store
 }
@@ -142,7 +142,7 @@ fn one_draw_state_draws_two_stores_and_each_stores_events_come_back_with_it() {
 }
 
 #[test]
-fn a_rejection_applied_through_the_draw_state_is_reported_for_its_store_only() {
+fn a_rejection_the_host_applies_to_its_store_is_reported_for_that_store_only() {
     let mut h = harness(vec![
         session_store("Press A", "a"),
         session_store("Press B", "b"),
@@ -150,10 +150,7 @@ fn a_rejection_applied_through_the_draw_state_is_reported_for_its_store_only() {
     let before: Vec<usize> = h.state().events.iter().map(Vec::len).collect();
     let applied = {
         let host = h.state_mut();
-        host.draw.apply(
-            &mut host.stores[1],
-            Ok(json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": [{"id": "root", "component": "Text", "text": "y"}]}})),
-        )
+        host.stores[1].apply(json!({"version": "v0.9", "updateComponents": {"surfaceId": "nope", "components": [{"id": "root", "component": "Text", "text": "y"}]}}))
     };
     match &applied {
         Applied::Rejected(r) => {
@@ -191,12 +188,12 @@ fn agent_calls_are_kept_per_store_and_settled_in_the_store_they_came_from() {
     // The answer goes to the store whose agent sent it: only that surface resolves.
     let applied = {
         let host = h.state_mut();
-        host.draw.apply(
-            &mut host.stores[0],
-            Ok(json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": id, "value": "Sunny, 12°"}})),
-        )
+        host.stores[0].apply(json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": id, "value": "Sunny, 12°"}}))
     };
-    assert!(matches!(applied, Applied::Rpc(_)), "{applied:?}");
+    assert!(
+        matches!(&applied, Applied::Settled { function_call_id } if *function_call_id == id),
+        "{applied:?}"
+    );
     h.run();
     assert_eq!(h.query_all_by_label("Sunny, 12°").count(), 1);
     let replies = |events: &[Event]| {
@@ -221,7 +218,8 @@ fn a_surface_deleted_and_recreated_behind_the_draw_states_back_starts_afresh() {
         let store = &mut h.state_mut().stores[0];
         let old = store.surface("s").expect("s").serial();
         store
-            .apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+            .apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+            .into_result()
             .expect("delete");
         for m in [
             json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V09}}),
@@ -230,7 +228,7 @@ fn a_surface_deleted_and_recreated_behind_the_draw_states_back_starts_afresh() {
                 {"id": "odd", "component": "Hologram"}
             ]}}),
         ] {
-            store.apply_value(&m).expect("applies");
+            store.apply(&m).into_result().expect("applies");
         }
         assert_ne!(store.surface("s").expect("s").serial(), old);
     }

@@ -73,7 +73,9 @@ fn a_line_split_across_arbitrary_chunks_is_buffered_not_lost() {
         }
         frames.extend(dec.finish());
         let mut s = SurfaceStore::basic();
-        s.apply_frames(frames);
+        for f in frames {
+            let _ = s.apply(f);
+        }
         assert_complete(&s);
     }
 }
@@ -124,8 +126,12 @@ fn a_stream_cut_mid_message_keeps_what_was_applied_and_a_resend_duplicates_nothi
     let cut = &all.as_bytes()[..all.len() - 20];
     let mut dec = StreamDecoder::new(Limits::default());
     let mut s = SurfaceStore::basic();
-    s.apply_frames(dec.feed(cut));
-    s.apply_frames(dec.finish());
+    for f in dec.feed(cut) {
+        let _ = s.apply(f);
+    }
+    for f in dec.finish() {
+        let _ = s.apply(f);
+    }
     // The first two messages applied; the third was cut off and reported.
     let surface = s.surface("s").expect("surface");
     assert!(surface.is_visible());

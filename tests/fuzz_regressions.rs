@@ -19,10 +19,14 @@ fn stream_apply(data: &[u8]) {
     let mut store2 = SurfaceStore::basic();
     for chunk in data.chunks(split) {
         let frames = dec.feed(chunk);
-        store2.apply_frames(frames);
+        for f in frames {
+            let _ = store2.apply(f);
+        }
     }
     let frames = dec.finish();
-    store2.apply_frames(frames);
+    for f in frames {
+        let _ = store2.apply(f);
+    }
     let _ = egui_a2ui::conformance::dump(&store2, &FunctionRegistry::basic());
 }
 

@@ -26,13 +26,15 @@ fn data(id: &str, path: &str, v: Value) -> Value {
 /// A renderer with a healthy bystander surface `b`.
 fn renderer(limits: Limits) -> Renderer {
     let mut r = Renderer::with_limits(Catalog::basic(), limits);
-    r.apply_value(&create("b")).expect("bystander");
-    r.apply_value(&comps(
+    r.apply(&create("b")).into_result().expect("bystander");
+    r.apply(&comps(
         "b",
         json!([{"id": "root", "component": "Text", "text": {"path": "/msg"}}]),
     ))
+    .into_result()
     .expect("bystander components");
-    r.apply_value(&data("b", "/msg", json!("still here")))
+    r.apply(&data("b", "/msg", json!("still here")))
+        .into_result()
         .expect("bystander data");
     let _ = r.take_events();
     r
@@ -396,7 +398,7 @@ fn every_hostile_case_is_survived() {
     for c in all {
         let mut r = renderer(c.limits.clone());
         for m in &c.messages {
-            let _ = r.apply_value(m);
+            let _ = r.apply(m).into_result();
         }
         if !c.raw.is_empty() && c.document {
             r.feed_document(&c.raw);
@@ -457,16 +459,19 @@ fn every_hostile_case_is_survived() {
 #[test]
 fn a_rejected_message_leaves_its_surface_working() {
     let mut r = renderer(Limits::default());
-    r.apply_value(&create("x")).expect("create");
-    r.apply_value(&comps(
+    r.apply(&create("x")).into_result().expect("create");
+    r.apply(&comps(
         "x",
         json!([{"id": "root", "component": "Text", "text": "ok"}]),
     ))
+    .into_result()
     .expect("ok");
-    let _ = r.apply_value(&comps(
-        "x",
-        json!([{"id": "root", "component": "Text"}, {"id": "root", "component": "Text"}]),
-    ));
+    let _ = r
+        .apply(&comps(
+            "x",
+            json!([{"id": "root", "component": "Text"}, {"id": "root", "component": "Text"}]),
+        ))
+        .into_result();
     let x = r.store().surface("x").expect("x");
     assert_eq!(x.component("root").expect("root").props["text"], "ok");
     let events = draw(&mut r);
@@ -476,10 +481,12 @@ fn a_rejected_message_leaves_its_surface_working() {
 #[test]
 fn errors_become_agent_messages_of_the_surface_version() {
     let mut r = renderer(Limits::default());
-    let _ = r.apply_value(&comps(
-        "b",
-        json!([{"id": "a", "component": "Text"}, {"id": "a", "component": "Text"}]),
-    ));
+    let _ = r
+        .apply(&comps(
+            "b",
+            json!([{"id": "a", "component": "Text"}, {"id": "a", "component": "Text"}]),
+        ))
+        .into_result();
     let events = r.take_events();
     let Some(Event::Error(e)) = events.first() else {
         panic!("no error event: {events:?}");
@@ -502,7 +509,7 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
         max_image_cache_bytes: cap,
         ..Limits::default()
     });
-    r.apply_value(&create("x")).expect("x");
+    r.apply(&create("x")).into_result().expect("x");
     let ctx = egui::Context::default();
     let draw_on = |r: &mut Renderer| {
         let mut events = Vec::new();
@@ -521,7 +528,9 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
         for i in 0..20 {
             c.push(json!({"id": format!("i{i}"), "component": "Image", "url": format!("{PNG}#{round}-{i}")}));
         }
-        r.apply_value(&comps("x", Value::Array(c))).expect("images");
+        r.apply(&comps("x", Value::Array(c)))
+            .into_result()
+            .expect("images");
         draw_on(&mut r);
         let (entries, bytes) = data_cache_stats(&ctx);
         assert!(bytes <= cap, "round {round}: {bytes} bytes cached");
@@ -529,7 +538,8 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
     }
     bystander_intact(&r);
     assert!(data_cache_stats(&ctx).0 > 0);
-    r.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "x"}}))
+    r.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "x"}}))
+        .into_result()
         .expect("delete");
     assert_eq!(
         data_cache_stats(&ctx),

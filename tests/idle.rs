@@ -74,10 +74,10 @@ fn an_idle_surface_settles_again_after_a_data_model_update() {
     let mut h = harness(renderer());
     assert_settled(&mut h, "first frames");
     let update = serde_json::json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items/1/name", "value": "a much longer name for pears"}});
-    h.state_mut().apply_value(&update).expect("applies");
+    h.state_mut().apply(&update).into_result().expect("applies");
     assert_settled(&mut h, "after an update");
     let update = serde_json::json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/title", "value": "A title long enough to wrap differently than the first one did"}});
-    h.state_mut().apply_value(&update).expect("applies");
+    h.state_mut().apply(&update).into_result().expect("applies");
     assert_settled(&mut h, "after a title change");
 }
 

@@ -25,14 +25,13 @@ const GAP: f32 = 8.0;
 fn renderer(components: Value, data: Option<Value>) -> Renderer {
     let mut r = Renderer::new(Catalog::basic());
     r.options_mut().show_surface_header = false;
-    r.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
-    )
-    .expect("createSurface");
-    r.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}}))
+    r.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}))
+        .into_result()
+        .expect("createSurface");
+    r.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}})).into_result()
         .expect("updateComponents");
     if let Some(data) = data {
-        r.apply_value(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": data}}))
+        r.apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": data}})).into_result()
             .expect("updateDataModel");
     }
     r

@@ -27,7 +27,7 @@ fn data(id: &str, path: &str, v: Value) -> Value {
 fn store_with(limits: Limits, messages: &[Value]) -> SurfaceStore {
     let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits);
     for m in messages {
-        s.apply_value(m).expect("accepted");
+        s.apply(m).into_result().expect("accepted");
     }
     s
 }
@@ -148,10 +148,13 @@ fn the_renderer_spends_the_budget_per_frame_and_reports_it_once() {
             ..Limits::default()
         };
         let mut r = Renderer::with_limits(Catalog::basic(), limits);
-        r.apply_value(&create("x")).expect("create");
-        r.apply_value(&data("x", "/l", json!((0..20).collect::<Vec<u32>>())))
+        r.apply(&create("x")).into_result().expect("create");
+        r.apply(&data("x", "/l", json!((0..20).collect::<Vec<u32>>())))
+            .into_result()
             .expect("data");
-        r.apply_value(&comps("x", components)).expect("components");
+        r.apply(&comps("x", components))
+            .into_result()
+            .expect("components");
         let events = frames(&mut r, 3);
         assert_eq!(limit_errors(&events, "max_nodes"), 1, "{events:?}");
         let e = events
@@ -175,16 +178,17 @@ fn a_virtualised_list_of_100000_rows_is_not_cut_by_the_budget() {
     let items: Vec<Value> = (0..100_000)
         .map(|i| json!({"name": format!("Item {i}")}))
         .collect();
-    r.apply_value(&create("x")).expect("create");
-    r.apply_value(&data("x", "/items", Value::Array(items)))
+    r.apply(&create("x")).into_result().expect("create");
+    r.apply(&data("x", "/items", Value::Array(items)))
+        .into_result()
         .expect("data");
-    r.apply_value(&comps(
+    r.apply(&comps(
         "x",
         json!([
             {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items"}},
             {"id": "row", "component": "Text", "text": {"path": "name"}}
         ]),
-    ))
+    )).into_result()
     .expect("components");
     // A window of 800×600 points, the List filling it.
     let ctx = egui::Context::default();
@@ -255,7 +259,9 @@ fn a_leading_byte_order_mark_is_skipped_in_every_framing() {
     }
     frames.extend(dec.finish());
     let mut s = SurfaceStore::basic();
-    s.apply_frames(frames);
+    for f in frames {
+        let _ = s.apply(f);
+    }
     assert_complete(&s);
 }
 
@@ -388,10 +394,13 @@ fn the_data_model_cap_is_per_surface_and_cumulative() {
         ..Limits::default()
     };
     let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
-    s.apply_value(&create("x")).expect("create");
+    s.apply(&create("x")).into_result().expect("create");
     let mut refused = None;
     for i in 0..20 {
-        if let Err(e) = s.apply_value(&data("x", &format!("/k{i}"), json!("z".repeat(3_000)))) {
+        if let Err(e) = s
+            .apply(&data("x", &format!("/k{i}"), json!("z".repeat(3_000))))
+            .into_result()
+        {
             refused = Some((i, e));
             break;
         }
@@ -413,17 +422,19 @@ fn the_data_model_cap_is_per_surface_and_cumulative() {
         "the running count equals a recount"
     );
     // Replacing a value with a smaller one, or deleting, still works.
-    s.apply_value(&data("x", "/k0", json!("small")))
+    s.apply(&data("x", "/k0", json!("small")))
+        .into_result()
         .expect("shrink");
-    s.apply_value(
-        &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/k1"}}),
-    )
-    .expect("delete");
-    s.apply_value(&data("x", "/k6", json!("z".repeat(3_000))))
+    s.apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/k1"}}))
+        .into_result()
+        .expect("delete");
+    s.apply(&data("x", "/k6", json!("z".repeat(3_000))))
+        .into_result()
         .expect("fits now");
     // Another surface has its own allowance.
-    s.apply_value(&create("y")).expect("y");
-    s.apply_value(&data("y", "/k", json!("z".repeat(15_000))))
+    s.apply(&create("y")).into_result().expect("y");
+    s.apply(&data("y", "/k", json!("z".repeat(15_000))))
+        .into_result()
         .expect("y's own model");
 }
 
@@ -456,14 +467,15 @@ fn the_image_cache_is_bounded_and_a_deleted_surface_releases_its_entries() {
     use egui_a2ui::testing::data_cache_stats;
     let mut r = Renderer::new(Catalog::basic());
     for m in images("a", 10, "a").into_iter().chain(images("b", 3, "b")) {
-        r.apply_value(&m).expect("accepted");
+        r.apply(&m).into_result().expect("accepted");
     }
     let ctx = egui::Context::default();
     draw(&mut r, &ctx);
     let (entries, bytes) = data_cache_stats(&ctx);
     assert_eq!(entries, 13, "one entry per distinct URI");
     assert!(bytes > 0);
-    r.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}}))
+    r.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "a"}}))
+        .into_result()
         .expect("delete");
     assert_eq!(data_cache_stats(&ctx).0, 3, "a's ten entries are released");
     draw(&mut r, &ctx);
@@ -483,7 +495,7 @@ fn the_image_cache_is_bounded_and_a_deleted_surface_releases_its_entries() {
         },
     );
     for m in images("c", 40, "c") {
-        r.apply_value(&m).expect("accepted");
+        r.apply(&m).into_result().expect("accepted");
     }
     let ctx = egui::Context::default();
     draw(&mut r, &ctx);

@@ -439,8 +439,8 @@ fn an_agent_cannot_call_the_mcp_catalog_functions() {
         ("m2", "updateDataModel"),
         ("m3", "jmespath"),
     ] {
-        r.apply_value(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": id,
-            "callFunction": {"@call": name, "args": {"name": "select_flight"}, "catalogId": MCP_CATALOG_V1_0}}}))
+        r.apply(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": id,
+            "callFunction": {"@call": name, "args": {"name": "select_flight"}, "catalogId": MCP_CATALOG_V1_0}}})).into_result()
             .unwrap();
     }
     let replies: Vec<Value> = r

@@ -46,6 +46,7 @@ fn stream_in_chunks(bytes: &[u8], chunk: usize) -> Streamed {
                 ModelTextEvent::Applied(_) => {}
                 ModelTextEvent::Rejected(e) => out.errors.push(e.to_string()),
                 ModelTextEvent::Error(e) => out.errors.push(e.to_string()),
+                _ => {}
             }
         }
     };
@@ -97,7 +98,7 @@ fn whole(bytes: &[u8]) -> (Renderer, String) {
     for p in parts {
         prose.push_str(&p.text);
         for m in p.a2ui.into_iter().flatten() {
-            r.apply_owned(m).expect("message applies");
+            r.apply(m).into_result().expect("message applies");
         }
     }
     (r, prose)

@@ -125,7 +125,7 @@ proptest! {
         let limits = Limits { max_components: 8, ..Limits::default() };
         let mut store = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
         for m in &messages {
-            let _ = store.apply_value(m);
+            let _ = store.apply(m).into_result();
         }
         prop_assert_eq!(store.messages_seen(), messages.len());
         for e in store.errors() {

@@ -92,11 +92,11 @@ fn v08_components_are_normalised_to_the_v09_vocabulary() {
 #[test]
 fn v08_data_model_contents_recurse_into_value_maps() {
     let mut s = SurfaceStore::basic();
-    s.apply_value(&json!({"dataModelUpdate": {"surfaceId": "s", "path": "/user", "contents": [
+    s.apply(&json!({"dataModelUpdate": {"surfaceId": "s", "path": "/user", "contents": [
         {"key": "name", "valueString": "Ada"},
         {"key": "address", "valueMap": [{"key": "city", "valueString": "London"}, {"key": "geo", "valueMap": [{"key": "lat", "valueNumber": 51.5}]}]},
         {"key": "admin", "valueBoolean": true}
-    ]}}))
+    ]}})).into_result()
     .expect("applies");
     let surface = s.surface("s").expect("implicitly created");
     assert!(!surface.is_visible(), "v0.8 waits for beginRendering");
@@ -109,9 +109,9 @@ fn v08_data_model_contents_recurse_into_value_maps() {
 #[test]
 fn v08_begin_rendering_makes_the_surface_visible_with_its_root() {
     let mut s = SurfaceStore::basic();
-    s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "top", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).expect("update");
+    s.apply(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "top", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).into_result().expect("update");
     assert!(!s.surface("s").expect("s").is_visible());
-    s.apply_value(&json!({"beginRendering": {"surfaceId": "s", "root": "top", "styles": {"primaryColor": "#ff0000"}}})).expect("begin");
+    s.apply(&json!({"beginRendering": {"surfaceId": "s", "root": "top", "styles": {"primaryColor": "#ff0000"}}})).into_result().expect("begin");
     let surface = s.surface("s").expect("s");
     assert!(surface.is_visible());
     assert_eq!(surface.root_id, "top");
@@ -125,12 +125,13 @@ fn v08_begin_rendering_makes_the_surface_visible_with_its_root() {
 #[test]
 fn v10_create_surface_carries_inline_components_and_data() {
     let mut s = SurfaceStore::basic();
-    s.apply_value(
+    s.apply(
         &json!({"version": "v1.0", "createSurface": {"surfaceId": "s",
         "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
         "components": [{"id": "root", "component": "Text", "text": {"path": "/t"}}],
         "dataModel": {"t": "inline"}}}),
     )
+    .into_result()
     .expect("create");
     let surface = s.surface("s").expect("s");
     assert!(surface.is_visible());
@@ -146,8 +147,8 @@ fn v10_update_data_model_requires_value_and_null_deletes() {
         .is_err()
     );
     let mut s = SurfaceStore::basic();
-    s.apply_value(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "dataModel": {"a": 1, "b": 2}}})).expect("create");
-    s.apply_value(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/a", "value": null}})).expect("delete");
+    s.apply(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "dataModel": {"a": 1, "b": 2}}})).into_result().expect("create");
+    s.apply(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/a", "value": null}})).into_result().expect("delete");
     assert_eq!(s.surface("s").expect("s").data.root(), &json!({"b": 2}));
 }
 
@@ -155,11 +156,10 @@ fn v10_update_data_model_requires_value_and_null_deletes() {
 fn create_surface_on_a_live_id_is_an_error_and_changes_nothing() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
     let mut s = SurfaceStore::basic();
-    s.apply_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat, "sendDataModel": true}})).expect("create");
+    s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat, "sendDataModel": true}})).into_result().expect("create");
     let err = s
-        .apply_value(
-            &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
-        )
+        .apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
         .expect_err("duplicate");
     assert_eq!(err.code(), "SURFACE_ALREADY_EXISTS");
     assert!(s.surface("s").expect("s").send_data_model);
@@ -169,9 +169,8 @@ fn create_surface_on_a_live_id_is_an_error_and_changes_nothing() {
 fn updates_to_an_unknown_surface_are_errors_in_v09() {
     let mut s = SurfaceStore::basic();
     let err = s
-        .apply_value(
-            &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "nope", "value": {}}}),
-        )
+        .apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "nope", "value": {}}}))
+        .into_result()
         .expect_err("unknown");
     assert_eq!(err.code(), "SURFACE_NOT_FOUND");
     assert_eq!(s.errors()[0].surface_id.as_deref(), Some("nope"));
@@ -180,7 +179,7 @@ fn updates_to_an_unknown_surface_are_errors_in_v09() {
 #[test]
 fn an_unknown_catalog_is_refused() {
     let mut s = SurfaceStore::basic();
-    let err = s.apply_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "https://evil.example/catalog.json"}})).expect_err("unknown catalog");
+    let err = s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "https://evil.example/catalog.json"}})).into_result().expect_err("unknown catalog");
     assert_eq!(err.code(), "CATALOG_NOT_FOUND");
     assert!(s.surface("s").is_none());
 }
@@ -189,12 +188,11 @@ fn an_unknown_catalog_is_refused() {
 fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_generation() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
     let mut s = SurfaceStore::basic();
-    s.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
-    )
-    .expect("create");
-    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "a", "variant": "h1"}]}})).expect("first");
-    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "b"}]}})).expect("same type");
+    s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
+        .expect("create");
+    s.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "a", "variant": "h1"}]}})).into_result().expect("first");
+    s.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "b"}]}})).into_result().expect("same type");
     let c = s
         .surface("s")
         .expect("s")
@@ -207,7 +205,7 @@ fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_gener
         "props are replaced, not merged"
     );
     assert_eq!(c.generation, 0);
-    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Image", "url": "x"}]}})).expect("type change");
+    s.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Image", "url": "x"}]}})).into_result().expect("type change");
     assert_eq!(
         s.surface("s")
             .expect("s")
@@ -222,12 +220,11 @@ fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_gener
 fn duplicate_ids_in_one_message_reject_the_whole_message() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
     let mut s = SurfaceStore::basic();
-    s.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
-    )
-    .expect("create");
-    let err = s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
-        {"id": "root", "component": "Text", "text": "a"}, {"id": "root", "component": "Text", "text": "b"}]}})).expect_err("dup");
+    s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
+        .expect("create");
+    let err = s.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "a"}, {"id": "root", "component": "Text", "text": "b"}]}})).into_result().expect_err("dup");
     assert_eq!(
         err.path().as_deref(),
         Some("/updateComponents/components/1/id")
@@ -239,32 +236,31 @@ fn duplicate_ids_in_one_message_reject_the_whole_message() {
 fn delete_surface_frees_everything() {
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
     let mut s = SurfaceStore::basic();
-    s.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
-    )
-    .expect("create");
-    s.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+    s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
+        .expect("create");
+    s.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+        .into_result()
         .expect("delete");
     assert!(s.surface("s").is_none());
     // Deleting it again is a no-op (the official suites), not an error.
-    s.apply_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+    s.apply(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}))
+        .into_result()
         .expect("a second delete is a no-op");
     assert!(s.surface("s").is_none());
     assert!(s.errors().is_empty());
-    s.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
-    )
-    .expect("recreate after delete");
+    s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
+        .expect("recreate after delete");
 }
 
 #[test]
 fn a_message_for_a_surface_of_another_version_is_refused() {
     let mut s = SurfaceStore::basic();
-    s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).expect("v0.8");
+    s.apply(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "x"}}}}]}})).into_result().expect("v0.8");
     let err = s
-        .apply_value(
-            &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {}}}),
-        )
+        .apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": {}}}))
+        .into_result()
         .expect_err("mismatch");
     assert_eq!(err.code(), "VERSION_MISMATCH");
 }

@@ -149,19 +149,22 @@ fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
     )));
     let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
     store
-        .apply_value(
-            &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}),
-        )
+        .apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
         .expect("create");
     let bad = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
         {"id": "root", "component": "Text", "text": "x", "variant": "shout"}]}});
     let err = store
-        .apply_value(&bad)
+        .apply(&bad)
+        .into_result()
         .expect_err("variant outside the enum");
     assert_eq!(err.code(), "VALIDATION_FAILED");
     assert!(store.surface("s").expect("surface").components.is_empty());
     let good = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
         {"id": "root", "component": "Text", "text": "x", "variant": "h2"}]}});
-    store.apply_value(&good).expect("valid message applies");
+    store
+        .apply(&good)
+        .into_result()
+        .expect("valid message applies");
     assert!(store.surface("s").expect("surface").is_visible());
 }

@@ -8,15 +8,13 @@ const CAT: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.js
 
 fn store(components: Value, data: Value) -> SurfaceStore {
     let mut s = SurfaceStore::basic();
-    s.apply_value(
-        &json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": CAT}}),
-    )
-    .expect("create");
-    s.apply_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}})).expect("components");
-    s.apply_value(
-        &json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": data}}),
-    )
-    .expect("data");
+    s.apply(&json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": CAT}}))
+        .into_result()
+        .expect("create");
+    s.apply(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}})).into_result().expect("components");
+    s.apply(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "value": data}}))
+        .into_result()
+        .expect("data");
     s
 }
 
@@ -61,16 +59,18 @@ fn a_template_over_a_non_array_produces_no_children_in_v09() {
 #[test]
 fn v08_templates_iterate_map_keys_in_insertion_order() {
     let mut s = SurfaceStore::basic();
-    s.apply_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+    s.apply(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [
         {"id": "root", "component": {"List": {"children": {"template": {"componentId": "t", "dataBinding": "/items"}}}}},
-        {"id": "t", "component": {"Text": {"text": {"path": "name"}}}}]}})).expect("update");
-    s.apply_value(
+        {"id": "t", "component": {"Text": {"text": {"path": "name"}}}}]}})).into_result().expect("update");
+    s.apply(
         &json!({"dataModelUpdate": {"surfaceId": "s", "path": "/items", "contents": [
         {"key": "zeta", "valueMap": [{"key": "name", "valueString": "Z"}]},
         {"key": "alpha", "valueMap": [{"key": "name", "valueString": "A"}]}]}}),
     )
+    .into_result()
     .expect("data");
-    s.apply_value(&json!({"beginRendering": {"surfaceId": "s", "root": "root"}}))
+    s.apply(&json!({"beginRendering": {"surfaceId": "s", "root": "root"}}))
+        .into_result()
         .expect("begin");
     let (t, _) = tree(&s);
     let scopes: Vec<&str> = t.children.iter().map(|c| c.scope.as_str()).collect();

@@ -28,11 +28,12 @@ fn call(id: &str, name: &str, args: Value) -> Value {
 #[test]
 fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply_value(&call(
+    r.apply(&call(
         "c1",
         "formatNumber",
         json!({"value": 1.23456, "decimals": 2}),
     ))
+    .into_result()
     .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 1, "always exactly one reply");
@@ -46,12 +47,13 @@ fn a_renderer_only_function_called_by_the_agent_gets_invalid_function_call() {
 #[test]
 fn an_unknown_function_or_catalog_gets_invalid_function_call() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply_value(&call("c2", "launchMissiles", json!({})))
+    r.apply(&call("c2", "launchMissiles", json!({})))
+        .into_result()
         .expect("applies");
     let mut bad_catalog = call("c3", "formatNumber", json!({"value": 1}));
     bad_catalog["callRendererFunction"]["callFunction"]["catalogId"] =
         json!("https://example.com/other.json");
-    r.apply_value(&bad_catalog).expect("applies");
+    r.apply(&bad_catalog).into_result().expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 2);
     assert!(
@@ -73,7 +75,8 @@ fn an_agent_callable_host_function_answers_with_its_value() {
         .with_callers(AllowedCallers::RendererOrAgent),
     );
     let mut r = Renderer::new(catalog);
-    r.apply_value(&call("c4", "double", json!({"n": 21})))
+    r.apply(&call("c4", "double", json!({"n": 21})))
+        .into_result()
         .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(
@@ -164,7 +167,7 @@ fn a_failed_agent_function_resolves_to_null_and_halts_the_action() {
 #[test]
 fn a_stray_agent_function_response_is_answered_with_an_error() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply_value(&json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "nope", "value": 1}}))
+    r.apply(&json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "nope", "value": 1}})).into_result()
         .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(out[0]["error"]["functionCallId"], "nope");
@@ -484,10 +487,11 @@ fn a_v0_9_at_path_stays_a_literal_object() {
 #[test]
 fn call_renderer_function_accepts_the_at_call_spelling() {
     let mut r = Renderer::new(Catalog::basic());
-    r.apply_value(
+    r.apply(
         &json!({"version": "1.0", "callRendererFunction": {"functionCallId": "c9",
         "callFunction": {"@call": "launchMissiles", "args": {}, "catalogId": BASIC_V10}}}),
     )
+    .into_result()
     .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 1);
@@ -512,13 +516,15 @@ fn an_agent_cannot_call_open_url_which_requires_user_activation() {
             .with_user_activation(true),
     );
     let mut r = Renderer::new(catalog);
-    r.apply_value(&call(
+    r.apply(&call(
         "u1",
         "openUrl",
         json!({"url": "https://example.com"}),
     ))
+    .into_result()
     .expect("applies");
-    r.apply_value(&call("u2", "openDocs", json!({})))
+    r.apply(&call("u2", "openDocs", json!({})))
+        .into_result()
         .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(out.len(), 2);
@@ -543,7 +549,8 @@ fn a_failing_agent_callable_function_answers_execution_error() {
             .with_callers(AllowedCallers::RendererOrAgent),
     );
     let mut r = Renderer::new(catalog);
-    r.apply_value(&call("e1", "explode", json!({})))
+    r.apply(&call("e1", "explode", json!({})))
+        .into_result()
         .expect("applies");
     let out = replies(&r.take_events());
     assert_eq!(

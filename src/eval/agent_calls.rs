@@ -2,8 +2,8 @@
 //! sent to the agent; the binding is pending until `agentFunctionResponse` arrives, then
 //! resolves to its value (or to `null`, with checks invalid and actions halted, on error).
 
-use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -58,32 +58,47 @@ impl OutgoingAgentCall {
 
 /// Remote calls keyed by `(surface, function, resolved args)`, so a binding evaluated every
 /// frame sends its call once. Bounded: beyond [`Limits::max_agent_calls`] entries new calls
-/// fail at once.
+/// fail at once. Kept by the [`SurfaceStore`](crate::SurfaceStore) (shared with the frame's
+/// walk by reference, hence the lock; it is never contended).
 #[derive(Debug)]
 pub struct AgentCalls {
-    by_key: RefCell<IndexMap<String, (String, AgentCallState)>>,
-    by_id: RefCell<HashMap<String, String>>,
-    outgoing: RefCell<Vec<OutgoingAgentCall>>,
-    next: RefCell<u64>,
-    max: Cell<usize>,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    by_key: IndexMap<String, (String, AgentCallState)>,
+    by_id: HashMap<String, String>,
+    outgoing: Vec<OutgoingAgentCall>,
+    next: u64,
+    max: usize,
 }
 
 impl Default for AgentCalls {
     fn default() -> Self {
-        Self {
-            by_key: RefCell::default(),
-            by_id: RefCell::default(),
-            outgoing: RefCell::default(),
-            next: RefCell::default(),
-            max: Cell::new(Limits::default().max_agent_calls),
-        }
+        Self::with_max(Limits::default().max_agent_calls)
     }
 }
 
 impl AgentCalls {
+    /// No calls; at most `max` remembered.
+    pub fn with_max(max: usize) -> Self {
+        Self {
+            inner: Mutex::new(Inner {
+                max,
+                ..Inner::default()
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic elsewhere while holding the lock leaves plain data behind: keep using it.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Apply [`Limits::max_agent_calls`] to later calls (calls already made stay).
     pub fn set_max(&self, max: usize) {
-        self.max.set(max);
+        self.lock().max = max;
     }
 
     /// The state of the call `name(args)` for `surface_id`, registering it (and queueing a
@@ -100,25 +115,23 @@ impl AgentCalls {
             o.insert("catalogId".into(), json!(c));
         }
         let key = format!("{surface_id}\u{0}{call}");
-        if let Some((_, state)) = self.by_key.borrow().get(&key) {
+        let mut inner = self.lock();
+        if let Some((_, state)) = inner.by_key.get(&key) {
             return state.clone();
         }
-        if self.by_key.borrow().len() >= self.max.get() {
+        if inner.by_key.len() >= inner.max {
             return AgentCallState::Failed(
                 "LIMIT_EXCEEDED".into(),
                 "too many outstanding agent function calls".into(),
             );
         }
-        let id = {
-            let mut n = self.next.borrow_mut();
-            *n += 1;
-            format!("renderer-call-{n}")
-        };
-        self.by_key
-            .borrow_mut()
+        inner.next += 1;
+        let id = format!("renderer-call-{}", inner.next);
+        inner
+            .by_key
             .insert(key.clone(), (id.clone(), AgentCallState::Pending));
-        self.by_id.borrow_mut().insert(id.clone(), key);
-        self.outgoing.borrow_mut().push(OutgoingAgentCall {
+        inner.by_id.insert(id.clone(), key);
+        inner.outgoing.push(OutgoingAgentCall {
             surface_id: surface_id.to_owned(),
             function_call_id: id,
             call,
@@ -129,11 +142,11 @@ impl AgentCalls {
     /// Record the agent's answer; `false` when the id is unknown (a stray or duplicate
     /// response).
     pub fn answer(&self, function_call_id: &str, result: Result<Value, (String, String)>) -> bool {
-        let Some(key) = self.by_id.borrow_mut().remove(function_call_id) else {
+        let mut inner = self.lock();
+        let Some(key) = inner.by_id.remove(function_call_id) else {
             return false;
         };
-        let mut by_key = self.by_key.borrow_mut();
-        let Some(entry) = by_key.get_mut(&key) else {
+        let Some(entry) = inner.by_key.get_mut(&key) else {
             return false;
         };
         entry.1 = match result {
@@ -145,20 +158,21 @@ impl AgentCalls {
 
     /// Calls registered since the last drain, to send to the agent.
     pub fn drain_outgoing(&self) -> Vec<OutgoingAgentCall> {
-        std::mem::take(&mut *self.outgoing.borrow_mut())
+        std::mem::take(&mut self.lock().outgoing)
     }
 
     /// Forget every call of a surface (on deleteSurface).
     pub fn forget_surface(&self, surface_id: &str) {
         let prefix = format!("{surface_id}\u{0}");
-        let mut by_key = self.by_key.borrow_mut();
-        let mut by_id = self.by_id.borrow_mut();
-        by_key.retain(|k, (id, _)| {
+        let inner = &mut *self.lock();
+        let by_id = &mut inner.by_id;
+        inner.by_key.retain(|k, (id, _)| {
             let keep = !k.starts_with(&prefix);
             if !keep {
                 by_id.remove(id);
             }
             keep
         });
+        inner.outgoing.retain(|c| c.surface_id != surface_id);
     }
 }

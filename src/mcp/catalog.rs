@@ -242,7 +242,7 @@ impl McpCatalog {
             }
             let msg = json!({"version": surface.version.as_str(), "updateDataModel": {
                 "surfaceId": w.surface_id, "path": w.path, "value": w.value}});
-            if let Err(e) = store.apply_owned(msg) {
+            if let Err(e) = store.apply(msg).into_result() {
                 errors.push(e);
             }
         }

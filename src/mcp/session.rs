@@ -18,7 +18,6 @@ use super::tools::ToolDirectory;
 use crate::action::ActionEvent;
 use crate::error::A2uiError;
 use crate::model::{Applied, SurfaceStore};
-use crate::protocol::Message;
 
 /// Notice code: the action was not sent (tool unknown on this server, not app-visible, or
 /// no tool mapped).
@@ -182,11 +181,6 @@ pub struct ResultOutcome {
     pub applied: usize,
     /// Errors met while applying (also recorded in the session's store).
     pub errors: Vec<A2uiError>,
-    /// v1.0 function-call messages the store does not handle, for the host: a host drawing
-    /// the session with a [`DrawState`](crate::render::DrawState) hands each to
-    /// [`DrawState::observe`](crate::render::DrawState::observe) as an
-    /// [`Applied::Rpc`] (answered or settled like a renderer's own).
-    pub function_messages: Vec<Message>,
     /// For an action result, the surface whose action caused the call.
     pub surface_id: Option<String>,
 }
@@ -490,12 +484,8 @@ impl AppSession {
         };
         for p in split.payloads.iter().filter(|p| p.is_a2ui()) {
             for frame in p.messages(self.store.limits()) {
-                match self.store.apply_framed(frame) {
+                match self.store.apply(frame) {
                     Applied::Rejected(r) => out.errors.push(r.error),
-                    Applied::Rpc(m) => {
-                        out.applied += 1;
-                        out.function_messages.push(m);
-                    }
                     _ => out.applied += 1,
                 }
             }

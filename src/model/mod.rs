@@ -5,11 +5,12 @@ mod component;
 mod component_map;
 pub(crate) mod data_model;
 mod props;
-mod store;
+pub(crate) mod store;
 mod strict;
 mod surface;
 pub(crate) mod tree;
 
+pub use crate::error::Rejected;
 pub use catalogs::{
     BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS,
 };
@@ -18,7 +19,7 @@ pub use component_map::ComponentMap;
 pub use data_model::DataModel;
 pub(crate) use props::PropsStack;
 pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
-pub use store::{Applied, Rejected, StoreId, SurfaceStore, surface_id_hint};
+pub use store::{Applied, StoreId, SurfaceStore, surface_id_hint};
 pub use strict::check_call_catalogs;
 pub use surface::Surface;
 pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};

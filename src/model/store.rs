@@ -11,17 +11,19 @@ use indexmap::IndexMap;
 use serde_json::Value;
 
 use super::{Catalogs, Component, DataModel, Surface};
-use crate::action::ClientError;
-use crate::error::{A2uiError, ReportedError};
+use crate::action::Event;
+use crate::error::{A2uiError, Rejected};
+use crate::eval::agent_calls::AgentCalls;
 use crate::limits::Limits;
 use crate::protocol::{
     ComponentDef, CreateSurface, Envelope, Message, Version, parse_message_owned,
     parse_message_text,
 };
-use crate::stream::{Framed, FramedText};
+use crate::stream::Frame;
 
-/// What applying one framed message did ([`SurfaceStore::apply_framed`]).
+/// What applying one message did ([`SurfaceStore::apply`]).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Applied {
     /// A surface was created (v0.9+ `createSurface`, v0.8 `beginRendering`).
     Created {
@@ -39,9 +41,17 @@ pub enum Applied {
         /// The surface.
         surface_id: String,
     },
-    /// A v1.0 function RPC the store does not own, for the renderer to answer
-    /// (`callRendererFunction`) or to record (`agentFunctionResponse`).
-    Rpc(Message),
+    /// The store answered a v1.0 function RPC: a `rendererFunctionResponse` (or its
+    /// `error`) for `callRendererFunction`, or the `INVALID_FUNCTION_CALL` error for an
+    /// `agentFunctionResponse` no pending call has. The same message is queued in
+    /// [`SurfaceStore::take_outgoing`].
+    Replied(Value),
+    /// An `agentFunctionResponse` settled a pending `callAgentFunction`; the bindings that
+    /// wait for it resolve on the next frame.
+    Settled {
+        /// The call.
+        function_call_id: String,
+    },
     /// The message was rejected; nothing changed. The error is also recorded in the store.
     Rejected(Rejected),
 }
@@ -69,36 +79,31 @@ impl Applied {
             Self::Created { surface_id }
             | Self::Changed { surface_id }
             | Self::Deleted { surface_id } => Some(surface_id),
-            Self::Rpc(m) => m.surface_id(),
+            Self::Replied(_) | Self::Settled { .. } => None,
             Self::Rejected(r) => r.surface_id.as_deref(),
         }
     }
 }
 
-/// A rejected message, with what the agent needs to hear about it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rejected {
-    /// The surface the message was for, when it could be read.
-    pub surface_id: Option<String>,
-    /// The version to answer in: the live surface's, else the message's own (v0.9 when
-    /// the message could not be framed).
-    pub version: Version,
-    /// 0-based index of the message in the store's stream.
-    pub message_index: usize,
-    /// What was wrong.
-    pub error: A2uiError,
+/// A surface and what a frame's walk reads beside it ([`SurfaceStore::surface_frame_mut`]).
+pub(crate) struct FrameParts<'a> {
+    pub surface: &'a mut Surface,
+    pub catalogs: &'a Catalogs,
+    pub limits: &'a Limits,
+    pub agent_calls: &'a AgentCalls,
 }
 
-impl Rejected {
-    /// The renderer → agent error for this rejection.
-    pub fn to_client_error(&self) -> ClientError {
-        ClientError {
-            surface_id: self.surface_id.clone(),
-            function_call_id: None,
-            version: self.version,
-            error: self.error.clone(),
-        }
+/// Push `item`; a queue already holding `max` items first drops its oldest quarter (so a
+/// flood costs amortised O(1) per item, not a shift of the whole queue each time).
+fn push_bounded<T>(queue: &mut Vec<T>, item: T, max: usize) {
+    if max == 0 {
+        return;
     }
+    if queue.len() >= max {
+        let drop = (max / 4).max(1).max(queue.len() + 1 - max);
+        queue.drain(..drop.min(queue.len()));
+    }
+    queue.push(item);
 }
 
 /// The version a raw message claims, for error attribution: none is v0.8, one we do not
@@ -120,7 +125,9 @@ pub struct SurfaceStore {
     surfaces: IndexMap<String, Surface, super::IdHasher>,
     catalogs: Arc<Catalogs>,
     limits: Limits,
-    errors: Vec<ReportedError>,
+    errors: Vec<Rejected>,
+    outgoing: Vec<Event>,
+    agent_calls: AgentCalls,
     messages_seen: usize,
     revision: u64,
     strict: bool,
@@ -166,6 +173,9 @@ impl Clone for SurfaceStore {
             catalogs: self.catalogs.clone(),
             limits: self.limits.clone(),
             errors: self.errors.clone(),
+            outgoing: self.outgoing.clone(),
+            // The pending calls belong to the original's conversation with its agent.
+            agent_calls: AgentCalls::with_max(self.limits.max_agent_calls),
             messages_seen: self.messages_seen,
             revision: self.revision,
             strict: self.strict,
@@ -202,8 +212,10 @@ impl SurfaceStore {
             id: StoreId::next(),
             surfaces: IndexMap::default(),
             catalogs: catalogs.into(),
+            agent_calls: AgentCalls::with_max(limits.max_agent_calls),
             limits,
             errors: Vec::new(),
+            outgoing: Vec::new(),
             messages_seen: 0,
             revision: 0,
             strict: false,
@@ -219,6 +231,7 @@ impl SurfaceStore {
 
     /// Change the limits (applies to later messages).
     pub fn set_limits(&mut self, limits: Limits) {
+        self.agent_calls.set_max(limits.max_agent_calls);
         self.limits = limits;
     }
 
@@ -248,12 +261,17 @@ impl SurfaceStore {
         self.surfaces.get_mut(id)
     }
 
-    /// A surface mutably together with the catalogs and limits (for a frame's walk, without
-    /// cloning either).
-    pub fn surface_frame_mut(&mut self, id: &str) -> Option<(&mut Surface, &Catalogs, &Limits)> {
+    /// A surface mutably together with what a frame's walk reads beside it (the catalogs,
+    /// the limits, the pending agent calls), without cloning any.
+    pub(crate) fn surface_frame_mut(&mut self, id: &str) -> Option<FrameParts<'_>> {
         self.revision += 1;
-        let s = self.surfaces.get_mut(id)?;
-        Some((s, &self.catalogs, &self.limits))
+        let surface = self.surfaces.get_mut(id)?;
+        Some(FrameParts {
+            surface,
+            catalogs: &self.catalogs,
+            limits: &self.limits,
+            agent_calls: &self.agent_calls,
+        })
     }
 
     /// Bumped on every change to any surface.
@@ -261,28 +279,50 @@ impl SurfaceStore {
         self.revision
     }
 
-    /// How many messages [`Self::apply_framed`] has numbered.
+    /// How many messages [`Self::apply`] has numbered.
     pub fn messages_seen(&self) -> usize {
         self.messages_seen
     }
 
-    /// Errors collected so far, oldest first; draining clears them.
-    pub fn take_errors(&mut self) -> Vec<ReportedError> {
+    /// Failures recorded so far, oldest first (at most [`Limits::max_pending_messages`]: past it the oldest
+    /// quarter is dropped);
+    /// draining clears them. The same failures are owed to the agent through
+    /// [`Self::take_outgoing`].
+    pub fn take_errors(&mut self) -> Vec<Rejected> {
         std::mem::take(&mut self.errors)
     }
 
-    /// Errors collected so far, without draining.
-    pub fn errors(&self) -> &[ReportedError] {
+    /// Failures recorded so far, without draining.
+    pub fn errors(&self) -> &[Rejected] {
         &self.errors
     }
 
-    /// Record an error found outside `apply` (framing, rendering).
-    pub fn report(&mut self, surface_id: Option<String>, index: Option<usize>, error: A2uiError) {
-        self.errors.push(ReportedError {
-            surface_id,
-            message_index: index,
-            error,
-        });
+    /// Record a failure found outside `apply` (framing, rendering) and owe it to the
+    /// agent.
+    pub fn report(&mut self, failure: Rejected) {
+        self.push_outgoing(Event::Error(failure.clone()));
+        push_bounded(&mut self.errors, failure, self.limits.max_pending_messages);
+    }
+
+    /// Take what the store owes the agent, oldest first: an [`Event::Error`] per rejected
+    /// message, an [`Event::Reply`] per answered RPC, and a `callAgentFunction`
+    /// ([`Event::Reply`]) per agent function a binding started to wait for.
+    /// [`crate::render::DrawState`] drains this into its events; a host that draws
+    /// nothing drains it itself.
+    #[must_use = "these are messages owed to the agent: dropping them loses them"]
+    pub fn take_outgoing(&mut self) -> Vec<Event> {
+        let mut out = std::mem::take(&mut self.outgoing);
+        out.extend(
+            self.agent_calls
+                .drain_outgoing()
+                .into_iter()
+                .map(|call| Event::Reply(call.to_message())),
+        );
+        out
+    }
+
+    fn push_outgoing(&mut self, event: Event) {
+        push_bounded(&mut self.outgoing, event, self.limits.max_pending_messages);
     }
 
     /// Strict mode: check every later message against the official schemas first.
@@ -304,21 +344,36 @@ impl SurfaceStore {
         self.strict
     }
 
-    /// The one apply path: apply one framed message (what [`crate::stream`] yields: a
-    /// JSON message, or the error that kept a message from being framed), numbering it, and
-    /// say what happened. The message is parsed once, by value (its components and data
-    /// move into the surface). A rejected message changes nothing (except a v1.0
-    /// `createSurface` with inline content, applied in three steps as the spec allows);
-    /// its error is also recorded for [`Self::take_errors`]. Every caller goes through
-    /// here: [`Self::feed_document`], [`crate::Renderer`], [`crate::render::DrawState`],
-    /// the MCP [`AppSession`](crate::mcp::AppSession).
-    pub fn apply_framed(&mut self, framed: Framed) -> Applied {
+    /// The one way in: apply one agent message ([`Frame`]: a JSON value, its JSON text, or
+    /// the error that kept it from being framed; `Value`, `&Value`, `&str` and every
+    /// framing of [`crate::stream`] convert), numbering it, and say what happened. The
+    /// message is parsed once (a value by value: its components and data move into the
+    /// surface; a text straight into the message types). A rejected message changes
+    /// nothing (except a v1.0 `createSurface` with inline content, applied in three steps
+    /// as the spec allows); its failure is recorded ([`Self::errors`]) and owed to the
+    /// agent ([`Self::take_outgoing`]), as are the answers to v1.0 function RPCs.
+    /// [`Self::feed_document`], [`crate::Renderer`], the MCP
+    /// [`AppSession`](crate::mcp::AppSession) and the transports all come through here.
+    #[must_use = "says whether the message was rejected (the failure is also kept in `errors`)"]
+    pub fn apply<'a>(&mut self, frame: impl Into<Frame<'a>>) -> Applied {
+        match frame.into() {
+            Frame::Value(value) => self.apply_value_frame(value),
+            Frame::Text(text) => self.apply_text_frame(text),
+            Frame::Error(error) => {
+                let index = self.next_index();
+                self.reject(None, Version::V0_9, index, error)
+            }
+        }
+    }
+
+    fn next_index(&mut self) -> usize {
         let index = self.messages_seen;
         self.messages_seen += 1;
-        let value = match framed {
-            Ok(v) => v,
-            Err(error) => return self.reject(None, Version::V0_9, index, error),
-        };
+        index
+    }
+
+    fn apply_value_frame(&mut self, value: Value) -> Applied {
+        let index = self.next_index();
         // Read for error attribution only; the message itself is parsed once, below.
         let version = message_version(&value);
         let hint = surface_id_hint(&value);
@@ -328,9 +383,32 @@ impl SurfaceStore {
         {
             return self.reject(hint, version, index, error);
         }
-        match parse_message_owned(value).and_then(|env| self.apply(env)) {
+        match parse_message_owned(value).and_then(|env| self.apply_envelope(env)) {
             Ok(applied) => applied,
             Err(error) => self.reject(hint, version, index, error),
+        }
+    }
+
+    fn apply_text_frame(&mut self, text: &str) -> Applied {
+        // Strict mode validates the JSON value against the schemas first.
+        #[cfg(feature = "validation")]
+        if self.validator.is_some() {
+            return match serde_json::from_str::<Value>(text) {
+                Ok(value) => self.apply_value_frame(value),
+                Err(e) => self.apply(A2uiError::Json(e.to_string())),
+            };
+        }
+        let index = self.next_index();
+        match parse_message_text(text).and_then(|env| self.apply_envelope(env)) {
+            Ok(applied) => applied,
+            Err(error) => {
+                // Attribution is read again from the text, so a message that applies pays
+                // nothing for it.
+                let hint = crate::protocol::surface_id_hint_text(text);
+                let version = serde_json::from_str::<Value>(text)
+                    .map_or(Version::V0_9, |v| message_version(&v));
+                self.reject(hint, version, index, error)
+            }
         }
     }
 
@@ -347,58 +425,9 @@ impl SurfaceStore {
             .as_deref()
             .and_then(|s| self.surfaces.get(s))
             .map_or(version, |s| s.version);
-        self.report(surface_id.clone(), Some(index), error.clone());
-        Applied::Rejected(Rejected {
-            surface_id,
-            version,
-            message_index: index,
-            error,
-        })
-    }
-
-    /// [`Self::apply_framed`] for a message framed as its JSON text
-    /// ([`crate::stream::for_each_message_text`], [`crate::stream::StreamDecoder::feed_text_each`]):
-    /// the same path, with the text parsed straight into the message types
-    /// ([`crate::protocol::parse_message_text`]) instead of through a `serde_json::Value`.
-    /// What [`Self::feed_document`] and [`crate::Renderer`] use; the result is the same as
-    /// framing the text into a `Value` and calling [`Self::apply_framed`].
-    pub fn apply_framed_text(&mut self, framed: FramedText<'_>) -> Applied {
-        let text = match framed {
-            Ok(text) => text,
-            Err(error) => return self.apply_framed(Err(error)),
-        };
-        // Strict mode validates the JSON value against the schemas first.
-        #[cfg(feature = "validation")]
-        if self.validator.is_some() {
-            return self.apply_framed(
-                serde_json::from_str::<Value>(text).map_err(|e| A2uiError::Json(e.to_string())),
-            );
-        }
-        let index = self.messages_seen;
-        self.messages_seen += 1;
-        match parse_message_text(text).and_then(|env| self.apply(env)) {
-            Ok(applied) => applied,
-            Err(error) => {
-                // Attribution is read again from the text, so a message that applies pays
-                // nothing for it.
-                let hint = crate::protocol::surface_id_hint_text(text);
-                let version = serde_json::from_str::<Value>(text)
-                    .map_or(Version::V0_9, |v| message_version(&v));
-                self.reject(hint, version, index, error)
-            }
-        }
-    }
-
-    /// [`Self::apply_framed`] for one JSON message given by reference (it is cloned), as a
-    /// `Result`: a rejection is the `Err`.
-    pub fn apply_value(&mut self, value: &Value) -> Result<Applied, A2uiError> {
-        self.apply_framed(Ok(value.clone())).into_result()
-    }
-
-    /// [`Self::apply_framed`] for one JSON message taken by value, as a `Result`: a
-    /// rejection is the `Err`.
-    pub fn apply_owned(&mut self, value: Value) -> Result<Applied, A2uiError> {
-        self.apply_framed(Ok(value)).into_result()
+        let failure = Rejected::new(surface_id, version, error).at_message(index);
+        self.report(failure.clone());
+        Applied::Rejected(failure)
     }
 
     /// Frame a whole document (any accepted form) and apply every message in order.
@@ -406,22 +435,13 @@ impl SurfaceStore {
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.limits.clone();
         crate::stream::for_each_message_text(bytes, &limits, |f| {
-            let _ = self.apply_framed_text(f); // a rejection is kept in `errors()`
+            let _ = self.apply(f); // a rejection is recorded and owed to the agent
         });
     }
 
-    /// Apply already-framed messages in order, numbering each.
-    pub fn apply_frames(&mut self, frames: Vec<Framed>) {
-        for f in frames {
-            let _ = self.apply_framed(f); // a rejection is kept in `errors()`
-        }
-    }
-
-    /// Apply one parsed message (not numbered, not recorded: [`Self::apply_framed`] does
-    /// both). A rejected message changes nothing (except a v1.0 `createSurface` with
-    /// inline content, applied in three steps as the spec allows). Never returns
-    /// [`Applied::Rejected`]: a rejection is the `Err`.
-    pub fn apply(&mut self, env: Envelope) -> Result<Applied, A2uiError> {
+    /// Apply one parsed message (not numbered, not recorded: [`Self::apply`] does both).
+    /// Never returns [`Applied::Rejected`]: a rejection is the `Err`.
+    fn apply_envelope(&mut self, env: Envelope) -> Result<Applied, A2uiError> {
         let version = env.version;
         self.revision += 1;
         match env.message {
@@ -463,10 +483,39 @@ impl SurfaceStore {
                 // Deleting a surface that does not exist is a no-op (the official
                 // message-processor suite, `test_delete_non_existent_surface_is_safe_noop`).
                 self.surfaces.shift_remove(&surface_id);
+                self.agent_calls.forget_surface(&surface_id);
                 Ok(Applied::Deleted { surface_id })
             }
-            m @ (Message::CallRendererFunction { .. } | Message::AgentFunctionResponse { .. }) => {
-                Ok(Applied::Rpc(m))
+            Message::CallRendererFunction {
+                function_call_id,
+                call,
+            } => {
+                let reply = crate::rpc::answer_renderer_function(
+                    &function_call_id,
+                    &call,
+                    &self.catalogs,
+                    &self.limits,
+                );
+                self.push_outgoing(Event::Reply(reply.clone()));
+                Ok(Applied::Replied(reply))
+            }
+            Message::AgentFunctionResponse {
+                function_call_id,
+                result,
+            } => {
+                if self.agent_calls.answer(&function_call_id, result) {
+                    return Ok(Applied::Settled { function_call_id });
+                }
+                let reply = serde_json::json!({
+                    "version": "v1.0",
+                    "error": {
+                        "code": crate::rpc::INVALID_FUNCTION_CALL,
+                        "functionCallId": function_call_id,
+                        "message": "no pending callAgentFunction has this id",
+                    }
+                });
+                self.push_outgoing(Event::Reply(reply.clone()));
+                Ok(Applied::Replied(reply))
             }
         }
     }

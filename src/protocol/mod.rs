@@ -67,6 +67,7 @@ pub struct Envelope {
 
 /// A normalised agent → renderer message.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Message {
     /// v0.9+ `createSurface`, or v0.8 `beginRendering` (which also names the root).
     CreateSurface(CreateSurface),

@@ -2,6 +2,7 @@ use std::fmt;
 
 /// A2UI protocol versions this crate speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Version {
     /// v0.8 (no `version` field on the wire).
     V0_8,

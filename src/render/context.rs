@@ -8,8 +8,9 @@ use serde_json::{Map, Value};
 
 use super::catalog::Catalog;
 use super::{RendererOptions, a11y};
-use crate::action::{ActionEvent, ClientError, Event, now_timestamp};
+use crate::action::{ActionEvent, Event, now_timestamp};
 use crate::error::A2uiError;
+use crate::error::Rejected;
 use crate::eval::checks::{CheckResult, evaluate_checks, first_failure};
 use crate::eval::{DynamicKind, EvalContext, coerce, dynamic_kind};
 use crate::limits::Limits;
@@ -194,12 +195,11 @@ impl SurfaceFrame<'_> {
     /// Report an error once per surface and key (never once per frame).
     fn report_once(&mut self, key: String, error: A2uiError) {
         if self.reported_unknown.insert((self.surface.id.clone(), key)) {
-            self.events.push(Event::Error(ClientError {
-                surface_id: Some(self.surface.id.clone()),
-                function_call_id: None,
-                version: self.surface.version,
+            self.events.push(Event::Error(Rejected::new(
+                Some(self.surface.id.clone()),
+                self.surface.version,
                 error,
-            }));
+            )));
         }
     }
 
@@ -1087,12 +1087,11 @@ impl ComponentContext<'_, '_> {
                     expression: "openUrl".into(),
                     message: format!("refused URL {shown:?}: {refusal}"),
                 };
-                self.frame.events.push(Event::Error(ClientError {
-                    surface_id: Some(self.frame.surface.id.clone()),
-                    function_call_id: None,
-                    version: self.frame.surface.version,
-                    error: e,
-                }));
+                self.frame.events.push(Event::Error(Rejected::new(
+                    Some(self.frame.surface.id.clone()),
+                    self.frame.surface.version,
+                    e,
+                )));
                 false
             }
         }

@@ -2,7 +2,7 @@
 //!
 //! With [`Renderer::record_geometry`](super::Renderer::record_geometry) on, the tree walk
 //! records, in document order (depth-first pre-order, template children in data order), the
-//! box of every component instance it draws. [`layout_geometry`](crate::testing::layout_geometry) lays a whole document out
+//! box of every component instance it draws. `testing::layout_geometry` (feature `testing`) lays a whole document out
 //! headless the way the reference page of the official web renderer does (surfaces stacked
 //! in a column with 16 px padding and 16 px gaps) and writes the result as an
 //! `a2ui-geometry/1` document, the format of the reference renders, so the two can be
@@ -26,7 +26,7 @@ pub struct DrawnInstance {
     pub rect: Option<egui::Rect>,
 }
 
-/// Settings of a headless [`layout_geometry`](crate::testing::layout_geometry) run.
+/// Settings of a headless `testing::layout_geometry` (feature `testing`) run.
 #[derive(Clone, Debug)]
 pub struct GeometryOptions {
     /// Viewport width (points = CSS px).

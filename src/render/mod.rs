@@ -9,7 +9,7 @@
 //! what was drawn: [`Style`] (spacing and the type scale of the official web renderer),
 //! the bundled fonts ([`install_fonts`], [`extend_definitions`]) and Material icons
 //! ([`icon_glyph`], [`icon_family`]), the cache of decoded `data:` images
-//! ([`data_cache_stats`]), and the layout geometry dump ([`layout_geometry`](crate::testing::layout_geometry)) the fidelity
+//! ([`data_cache_stats`]), and the layout geometry dump (`testing::layout_geometry` (feature `testing`)) the fidelity
 //! tests compare with the web reference.
 
 pub(crate) mod a11y;
@@ -27,8 +27,6 @@ pub(crate) mod theme;
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
-
 pub use context::ComponentContext;
 pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
@@ -37,7 +35,7 @@ pub use images::{data_cache_stats, install as install_loaders};
 pub use style::{Palette, Style, TextStyle};
 
 use crate::action::Event;
-use crate::error::A2uiError;
+
 use crate::limits::Limits;
 use crate::model::{Applied, StoreId, SurfaceStore};
 use crate::stream::StreamDecoder;
@@ -151,7 +149,7 @@ impl Renderer {
         }
     }
 
-    /// Record the box of every drawn component instance (see [`layout_geometry`](crate::testing::layout_geometry)); off by
+    /// Record the box of every drawn component instance (see `testing::layout_geometry` (feature `testing`)); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.draw.record_geometry(on);
@@ -200,23 +198,17 @@ impl Renderer {
         &self.draw.catalog
     }
 
-    /// Apply one framed message ([`SurfaceStore::apply_framed`]) and act on what happened:
-    /// a rejection is queued as [`Event::Error`] for the agent, a v1.0 function RPC is
-    /// answered (an [`Event::Reply`]), a deleted surface's drawing state is let go.
-    pub fn apply_framed(&mut self, framed: crate::stream::Framed) -> Applied {
-        self.draw.apply(&mut self.store, framed)
-    }
-
-    /// Apply one agent message (a JSON value, cloned): [`Self::apply_framed`] as a
-    /// `Result`. Errors are returned and also queued as [`Event::Error`] for the agent.
-    pub fn apply_value(&mut self, value: &Value) -> Result<(), A2uiError> {
-        self.apply_owned(value.clone())
-    }
-
-    /// [`Self::apply_value`] taking the message by value, so its components and data move
-    /// into the surface instead of being copied.
-    pub fn apply_owned(&mut self, value: Value) -> Result<(), A2uiError> {
-        self.apply_framed(Ok(value)).into_result().map(drop)
+    /// Apply one agent message ([`SurfaceStore::apply`]: a JSON value, its text, or any
+    /// framing of [`crate::stream`]). A rejection and the answer to a v1.0 function RPC
+    /// come out of the next [`Self::ui`] / [`Self::take_events`] as [`Event::Error`] /
+    /// [`Event::Reply`]; a deleted surface's drawing state is let go.
+    #[must_use = "says whether the message was rejected (the error is also queued for the agent)"]
+    pub fn apply<'a>(&mut self, frame: impl Into<crate::stream::Frame<'a>>) -> Applied {
+        let applied = self.store.apply(frame);
+        if let Applied::Deleted { surface_id } = &applied {
+            self.draw.forget_surface(&self.store, surface_id);
+        }
+        applied
     }
 
     /// Feed a chunk of model text (prose with `<a2ui-json>` blocks, cut anywhere): messages
@@ -227,7 +219,7 @@ impl Renderer {
         stream: &mut crate::stream::model_text::ModelTextStream,
         chunk: &[u8],
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
-        let events = stream.feed(chunk, |m| self.apply_owned(m));
+        let events = stream.feed(chunk, |m| self.apply(m).into_result().map(drop));
         stream.retire_placeholders(&mut self.store);
         events
     }
@@ -237,7 +229,7 @@ impl Renderer {
         &mut self,
         stream: &mut crate::stream::model_text::ModelTextStream,
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
-        let events = stream.finish(|m| self.apply_owned(m));
+        let events = stream.finish(|m| self.apply(m).into_result().map(drop));
         stream.retire_placeholders(&mut self.store);
         events
     }
@@ -247,7 +239,7 @@ impl Renderer {
         let mut decoder =
             std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
         decoder.feed_text_each(chunk, |f| {
-            let _ = self.apply_framed_text(f); // a rejection is queued as an event
+            let _ = self.apply(f); // a rejection is queued as an event
         });
         self.decoder = decoder;
     }
@@ -257,7 +249,7 @@ impl Renderer {
         let mut decoder =
             std::mem::replace(&mut self.decoder, StreamDecoder::new(Limits::default()));
         decoder.finish_text(|f| {
-            let _ = self.apply_framed_text(f); // a rejection is queued as an event
+            let _ = self.apply(f); // a rejection is queued as an event
         });
         self.decoder = decoder;
     }
@@ -266,22 +258,14 @@ impl Renderer {
     pub fn feed_document(&mut self, bytes: &[u8]) {
         let limits = self.store.limits().clone();
         crate::stream::for_each_message_text(bytes, &limits, |f| {
-            let _ = self.apply_framed_text(f); // a rejection is queued as an event
+            let _ = self.apply(f); // a rejection is queued as an event
         });
-    }
-
-    /// [`Self::apply_framed`] for a message framed as its JSON text (parsed straight into
-    /// the message types; see [`SurfaceStore::apply_framed_text`]).
-    pub fn apply_framed_text(&mut self, framed: crate::stream::FramedText<'_>) -> Applied {
-        let applied = self.store.apply_framed_text(framed);
-        self.draw.observe(&self.store, &applied);
-        applied
     }
 
     /// Take the events queued since the last call (also returned by [`Self::ui`]).
     #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
     pub fn take_events(&mut self) -> Vec<Event> {
-        self.draw.take_events(&self.store)
+        self.draw.take_events(&mut self.store)
     }
 
     /// Install what drawing needs on `ctx` (image loaders including `data:` URIs, the icon
@@ -354,8 +338,6 @@ struct StoreState {
     /// (surface, key) pairs already reported (unknown types, failed calls), so each is
     /// reported once.
     reported_unknown: HashSet<(String, String)>,
-    /// v1.0 calls to functions the renderer lacks, asked of the agent.
-    agent_calls: crate::eval::agent_calls::AgentCalls,
     /// Surfaces drawn (id → [`crate::model::Surface::serial`]), to let go of the state
     /// of one deleted (or replaced) behind our back.
     drawn: HashMap<String, u64>,
@@ -368,7 +350,6 @@ impl StoreState {
             images::release_surface(ctx, &image_owner(serial));
             context::release_resolve_cache(ctx, serial);
         }
-        self.agent_calls.forget_surface(surface_id);
         self.reported_unknown.retain(|(s, _)| s != surface_id);
     }
 }
@@ -432,7 +413,7 @@ impl DrawState {
         &self.catalog
     }
 
-    /// Record the box of every drawn component instance (see [`layout_geometry`](crate::testing::layout_geometry)); off by
+    /// Record the box of every drawn component instance (see `testing::layout_geometry` (feature `testing`)); off by
     /// default. Read them with [`Self::take_geometry`].
     pub fn record_geometry(&mut self, on: bool) {
         self.geometry = on.then(Vec::new);
@@ -447,43 +428,24 @@ impl DrawState {
             .unwrap_or_default()
     }
 
-    /// Apply one framed message to `store` ([`SurfaceStore::apply_framed`]) and act on
-    /// the outcome ([`Self::observe`]).
-    pub fn apply(&mut self, store: &mut SurfaceStore, framed: crate::stream::Framed) -> Applied {
-        let applied = store.apply_framed(framed);
-        self.observe(store, &applied);
-        applied
-    }
-
-    /// Act on what applying a message to `store` did, when the host applied it itself:
-    /// a rejection is queued as [`Event::Error`], a `callRendererFunction` is answered
-    /// ([`Event::Reply`]), an `agentFunctionResponse` settles its pending call (or is
-    /// answered with `INVALID_FUNCTION_CALL`), a deleted surface's state is let go.
-    /// The events come out of the next [`Self::ui`] / [`Self::take_events`] for `store`.
-    pub fn observe(&mut self, store: &SurfaceStore, applied: &Applied) {
-        if let Applied::Created { .. } | Applied::Changed { .. } = applied {
-            return; // the common case: nothing kept here changes
-        }
-        let state = self.stores.entry(store.id()).or_default();
-        match applied {
-            Applied::Rejected(r) => state.events.push(Event::Error(r.to_client_error())),
-            Applied::Deleted { surface_id } => state.forget(surface_id, self.last_ctx.as_ref()),
-            Applied::Rpc(m) => answer_rpc(state, m, &self.catalog, store.limits()),
-            Applied::Created { .. } | Applied::Changed { .. } => {}
+    /// Let go of what is kept for `surface_id` of `store` (deleted there).
+    fn forget_surface(&mut self, store: &SurfaceStore, surface_id: &str) {
+        if let Some(state) = self.stores.get_mut(&store.id()) {
+            state.forget(surface_id, self.last_ctx.as_ref());
         }
     }
 
-    /// Take the events queued for `store` since the last call (also returned by
-    /// [`Self::ui`]): its errors, replies and `callAgentFunction` requests.
+    /// Take the events of `store` since the last call (also returned by [`Self::ui`]):
+    /// what the store owes the agent ([`SurfaceStore::take_outgoing`]: errors, RPC replies,
+    /// `callAgentFunction` requests), then what drawing it produced (actions, edits, errors
+    /// met while drawing).
     #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
-    pub fn take_events(&mut self, store: &SurfaceStore) -> Vec<Event> {
-        let Some(state) = self.stores.get_mut(&store.id()) else {
-            return Vec::new();
-        };
-        for call in state.agent_calls.drain_outgoing() {
-            state.events.push(Event::Reply(call.to_message()));
+    pub fn take_events(&mut self, store: &mut SurfaceStore) -> Vec<Event> {
+        let mut events = store.take_outgoing();
+        if let Some(state) = self.stores.get_mut(&store.id()) {
+            events.append(&mut state.events);
         }
-        std::mem::take(&mut state.events)
+        events
     }
 
     /// Let go of everything kept for a store the host dropped.
@@ -557,14 +519,19 @@ impl DrawState {
 
     fn draw_surface(&mut self, store: &mut SurfaceStore, surface_id: &str, ui: &mut egui::Ui) {
         let store_id = store.id();
-        let Some((surface, catalogs, limits)) = store.surface_frame_mut(surface_id) else {
+        let Some(crate::model::store::FrameParts {
+            surface,
+            catalogs,
+            limits,
+            agent_calls,
+        }) = store.surface_frame_mut(surface_id)
+        else {
             return;
         };
         if !surface.is_visible() {
             return;
         }
         let state = self.stores.entry(store_id).or_default();
-        state.agent_calls.set_max(limits.max_agent_calls);
         state.drawn.insert(surface_id.to_owned(), surface.serial());
         let owner = image_owner(surface.serial());
         let root = surface.root_id.clone();
@@ -593,7 +560,7 @@ impl DrawState {
                 reported_unknown: &mut state.reported_unknown,
                 guards: crate::model::tree::NodeGuards::new(limits),
                 ctx: ui.ctx().clone(),
-                agent_calls: &state.agent_calls,
+                agent_calls,
                 geometry,
                 box_override: None,
                 memo: Default::default(),
@@ -601,39 +568,6 @@ impl DrawState {
             frame.node_ui(ui, &root, "/", None);
             images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);
         });
-    }
-}
-
-/// v1.0 function RPC: answer `callRendererFunction`, record `agentFunctionResponse`.
-fn answer_rpc(
-    state: &mut StoreState,
-    message: &crate::protocol::Message,
-    catalog: &Catalog,
-    limits: &Limits,
-) {
-    match message {
-        crate::protocol::Message::CallRendererFunction {
-            function_call_id,
-            call,
-        } => {
-            let reply =
-                crate::rpc::answer_renderer_function(function_call_id, call, catalog, limits);
-            state.events.push(Event::Reply(reply));
-        }
-        crate::protocol::Message::AgentFunctionResponse {
-            function_call_id,
-            result,
-        } if !state.agent_calls.answer(function_call_id, result.clone()) => {
-            state.events.push(Event::Reply(serde_json::json!({
-                "version": "v1.0",
-                "error": {
-                    "code": crate::rpc::INVALID_FUNCTION_CALL,
-                    "functionCallId": function_call_id,
-                    "message": "no pending callAgentFunction has this id",
-                }
-            })));
-        }
-        _ => {}
     }
 }
 

@@ -1027,7 +1027,7 @@ mod tests {
             "Ada"
         );
         let mut s10 = session(card10());
-        s10.store_mut().apply_owned(create("f")).unwrap();
+        s10.store_mut().apply(create("f")).into_result().unwrap();
         let body = s10.request(&Turn::Action(action)).unwrap().body.unwrap();
         let p = &body["params"]["message"]["parts"][0];
         assert_eq!(p["mediaType"], A2UI_MIME);

@@ -428,9 +428,9 @@ impl AguiSession {
             // The group's surfaces go; its operations are replayed from the start.
             for sid in std::mem::take(&mut activity.surfaces) {
                 if let Some(version) = self.store.surface(&sid).map(|s| s.version) {
-                    let _ = self.store.apply_framed(Ok(
+                    let _ = self.store.apply(
                         json!({"version": version.as_str(), "deleteSurface": {"surfaceId": sid}}),
-                    ));
+                    );
                 }
             }
             activity.applied = 0;
@@ -442,7 +442,7 @@ impl AguiSession {
         let mut count = 0;
         let mut touched: Vec<String> = Vec::new();
         for op in ops {
-            match self.store.apply_framed(Ok(op)) {
+            match self.store.apply(op) {
                 Applied::Rejected(r) => events.push(TransportEvent::Rejected { error: r.error }),
                 Applied::Created { surface_id } => {
                     count += 1;
@@ -459,7 +459,7 @@ impl AguiSession {
                         touched.push(surface_id);
                     }
                 }
-                Applied::Rpc(_) => count += 1,
+                _ => count += 1, // an RPC answered or settled
             }
         }
         if count > 0 {
@@ -753,7 +753,7 @@ mod tests {
             })
         ));
         // The next run carries the thread's messages and the action.
-        s.store_mut().apply_owned(create("f")).unwrap();
+        s.store_mut().apply(create("f")).into_result().unwrap();
         let action = crate::ActionEvent {
             surface_id: "f".into(),
             source_component_id: "b".into(),

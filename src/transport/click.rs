@@ -113,7 +113,7 @@ mod tests {
                  "action":{"event":{"name":"never"}}}
             ]}}),
         ] {
-            s.apply_owned(m).unwrap();
+            s.apply(m).into_result().unwrap();
         }
         s
     }

@@ -405,7 +405,7 @@ pub(crate) fn apply_messages(
     let mut count = 0;
     let mut surfaces: Vec<String> = Vec::new();
     for m in messages {
-        match store.apply_framed(Ok(m)) {
+        match store.apply(m) {
             Applied::Rejected(r) => events.push(TransportEvent::Rejected { error: r.error }),
             Applied::Created { surface_id }
             | Applied::Changed { surface_id }
@@ -415,7 +415,7 @@ pub(crate) fn apply_messages(
                     surfaces.push(surface_id);
                 }
             }
-            Applied::Rpc(_) => count += 1,
+            _ => count += 1, // an RPC answered or settled
         }
     }
     if count > 0 {

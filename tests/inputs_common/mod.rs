@@ -89,6 +89,7 @@ pub fn actions(h: &Harness<'_, App>) -> Vec<ActionEvent> {
 pub fn agent(h: &mut Harness<'_, App>, message: Value) {
     h.state_mut()
         .renderer
-        .apply_value(&message)
+        .apply(&message)
+        .into_result()
         .expect("the agent message applies");
 }

@@ -50,7 +50,7 @@ fn main() {
     }
     let mut r = Renderer::with_limits(Catalog::basic(), limits);
     for m in messages(case) {
-        if let Err(e) = r.apply_value(&m) {
+        if let Err(e) = r.apply(&m).into_result() {
             eprintln!("rejected: {e}");
         }
     }

@@ -10,6 +10,7 @@ use crate::model::SurfaceStore;
 
 /// What feeding model text produced, in order.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ModelTextEvent {
     /// Prose for the host to show (a piece of it: concatenate the pieces).
     Text(String),

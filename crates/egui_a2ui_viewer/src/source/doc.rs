@@ -97,7 +97,7 @@ impl DocSource {
             return Vec::new();
         };
         // Kept for the stepper, so applied as a copy.
-        let _ = self.renderer.apply_framed(f.clone()); // a rejection is queued as an event
+        let _ = self.renderer.apply(f.clone()); // a rejection is queued as an event
         self.cursor += 1;
         self.renderer.take_events()
     }

@@ -96,6 +96,8 @@ impl ModelStreamSource {
                 ModelTextEvent::Applied(_) => self.applied += 1,
                 ModelTextEvent::Rejected(e) => self.errors.push(e.to_string()),
                 ModelTextEvent::Error(e) => self.errors.push(e.to_string()),
+                // A kind of event this viewer does not know yet: nothing to show.
+                _ => {}
             }
         }
         if self.first_component_at.is_none()
