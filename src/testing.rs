@@ -68,7 +68,11 @@ impl ReferencePage {
     /// Apply `document` to a basic-catalog renderer with `renderer_options` (the surface
     /// header off, as the reference page has none); messages that fail are kept as the
     /// geometry document's `errors`.
-    pub fn new(document: &[u8], options: &GeometryOptions, renderer_options: RendererOptions) -> Self {
+    pub fn new(
+        document: &[u8],
+        options: &GeometryOptions,
+        renderer_options: RendererOptions,
+    ) -> Self {
         let mut renderer = Renderer::new(Catalog::basic()).with_options(renderer_options);
         renderer.options_mut().show_surface_header = false;
         let mut errors = Vec::new();
@@ -168,7 +172,12 @@ impl ReferencePage {
 
     /// The `a2ui-geometry/1` document of the last frame drawn.
     pub fn geometry(&self) -> Value {
-        to_document(&self.options, &self.surfaces, &self.drawn, self.errors.clone())
+        to_document(
+            &self.options,
+            &self.surfaces,
+            &self.drawn,
+            self.errors.clone(),
+        )
     }
 }
 

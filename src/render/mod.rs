@@ -542,7 +542,8 @@ impl DrawState {
         let catalog = &self.catalog;
         let geometry = self.geometry.as_mut();
         ui.push_id(("a2ui-surface", surface_id), |ui| {
-            *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
+            let palette = *options.style.palette(ui.visuals());
+            *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary, &palette);
             // Images drawn from here on belong to this surface (released when it is
             // deleted).
             images::set_owner(ui.ctx(), Some(&owner), limits.max_image_cache_bytes);

@@ -25,6 +25,8 @@ pub struct TextStyle {
     pub line_height: f32,
     /// Bold (the browser's default weight for `h1`–`h5`, and the labels' `bold`).
     pub bold: bool,
+    /// Italic (the `caption` variant: the reference renders it as `<em>`).
+    pub italic: bool,
 }
 
 impl TextStyle {
@@ -33,7 +35,13 @@ impl TextStyle {
             size,
             line_height: size * line_factor,
             bold,
+            italic: false,
         }
+    }
+
+    const fn italic(mut self) -> Self {
+        self.italic = true;
+        self
     }
 
     /// The font for this step: [`BOLD_FAMILY`](crate::render::BOLD_FAMILY) when bold and installed on `ctx`.
@@ -128,7 +136,7 @@ pub struct Style {
     pub h5: TextStyle,
     /// `Text` `body` (`--a2ui-font-size-m`, line height 1.5: 16/24).
     pub body: TextStyle,
-    /// `Text` `caption` (`--a2ui-font-size-xs`, normal line height).
+    /// `Text` `caption` (`--a2ui-font-size-xs`, normal line height, italic: `<em>`).
     pub caption: TextStyle,
     /// The labels of inputs (`--a2ui-label-font-size: --a2ui-font-size-s`, bold).
     pub label: TextStyle,
@@ -160,10 +168,17 @@ pub struct Style {
     /// Corner radius of a `CheckBox` box (`--a2ui-checkbox-border-radius: 4px`; Chromium
     /// draws the checked box with 2 px corners, which is what the reference shows).
     pub toggle_radius: f32,
-    /// Gap between a `CheckBox` box and its label (`--a2ui-checkbox-gap`, `--a2ui-spacing-s`:
-    /// 4) and between a radio and its option text (`--a2ui-choicepicker-gap`,
-    /// `--a2ui-spacing-xs`: 2; Chromium adds its 3 px radio margin, 5 in all).
-    pub toggle_gap: f32,
+    /// Space left of a check box (Chromium's `input[type=checkbox] { margin: 3px 3px 3px 4px }`).
+    pub checkbox_inset: f32,
+    /// Space between a check box and its label: Chromium's 3 px right margin and the
+    /// stylesheet's `gap: var(--a2ui-checkbox-gap, var(--a2ui-spacing-s))` (4), 7.
+    pub checkbox_gap: f32,
+    /// Space left of a radio button (Chromium's `input[type=radio] { margin: 3px 3px 0 5px }`).
+    pub radio_inset: f32,
+    /// Space between a radio button and its option text: Chromium's 3 px right margin and
+    /// `.a2ui-option-label { gap: var(--a2ui-choicepicker-gap, var(--a2ui-spacing-xs)) }`
+    /// (2), 5.
+    pub radio_gap: f32,
     /// Height of a `Slider` track (Chromium's range input: a 4 px track, rounded).
     pub slider_track: f32,
     /// Radius of a `Slider` thumb (Chromium's range input: a 16 px disc).
@@ -192,6 +207,10 @@ pub struct Palette {
     /// The page behind the surfaces (`--a2ui-color-background: light-dark(#eee, #111)`);
     /// drawn by the reference page, not by a surface (the host's panel is the page).
     pub background: Color32,
+    /// Text on the page and in surfaces (`--a2ui-color-on-background: light-dark(#333,
+    /// #eee)`, the colour `.a2ui-text` and `.a2ui-icon` fall back to); bold text is not
+    /// darker (egui's strong text colour is set to it too).
+    pub on_background: Color32,
     /// Filled containers: `Card`s and default `Button`s (`--a2ui-color-surface`:
     /// `color-mix(in oklab, background 85% | 95%, white)`, #f1f1f1 | #1a1a1a).
     pub surface: Color32,
@@ -201,8 +220,10 @@ pub struct Palette {
     /// the active tab, a focused field's border, borderless buttons' text
     /// (`--a2ui-color-primary: #17e`).
     pub primary: Color32,
-    /// Text on a primary fill (`--a2ui-color-on-primary: #fff`), kept while it contrasts
-    /// at least 3:1 with the primary (see [`on_primary_text`](super::theme::on_primary_text)).
+    /// Text on a primary fill (`--a2ui-color-on-primary: #fff`). When an agent or a host
+    /// replaces the primary, it is kept only while it contrasts at least 4.5:1 with the new
+    /// one, else it becomes black or white (see
+    /// [`on_primary_text`](super::theme::on_primary_text)).
     pub on_primary: Color32,
     /// A default button's hover fill (`--a2ui-color-secondary-hover`, the light scheme's
     /// `--a2ui-color-secondary-dark` = `color-mix(#ddd 95%, black)` #cecece, the dark
@@ -214,6 +235,9 @@ pub struct Palette {
     /// Borders of cards, buttons, fields, unchecked boxes and dividers
     /// (`--a2ui-color-border: light-dark(#ccc, #444)`).
     pub border: Color32,
+    /// The outline of an unchecked check box or radio button (the stylesheet leaves them to
+    /// the browser: Chromium's form controls, #767676 light, #858585 dark).
+    pub border_strong: Color32,
     /// The fill of text fields and unchecked boxes (`--a2ui-color-input: light-dark(#fff,
     /// #2a2a2a)`).
     pub input: Color32,
@@ -234,6 +258,7 @@ impl Palette {
     /// The light scheme (`<html class="a2ui-light">`, the reference renders).
     pub const LIGHT: Self = Self {
         background: Color32::from_rgb(0xee, 0xee, 0xee),
+        on_background: Color32::from_rgb(0x33, 0x33, 0x33),
         surface: Color32::from_rgb(0xf1, 0xf1, 0xf1),
         on_surface: Color32::from_rgb(0x33, 0x33, 0x33),
         primary: Color32::from_rgb(0x11, 0x77, 0xee),
@@ -241,6 +266,7 @@ impl Palette {
         secondary_hover: Color32::from_rgb(0xce, 0xce, 0xce),
         secondary: Color32::from_rgb(0xdd, 0xdd, 0xdd),
         border: Color32::from_rgb(0xcc, 0xcc, 0xcc),
+        border_strong: Color32::from_rgb(0x76, 0x76, 0x76),
         input: Color32::WHITE,
         on_input: Color32::from_rgb(0x33, 0x33, 0x33),
         caption: Color32::from_rgb(0x66, 0x66, 0x66),
@@ -251,6 +277,7 @@ impl Palette {
     /// The dark scheme (`.a2ui-dark`).
     pub const DARK: Self = Self {
         background: Color32::from_rgb(0x11, 0x11, 0x11),
+        on_background: Color32::from_rgb(0xee, 0xee, 0xee),
         surface: Color32::from_rgb(0x1a, 0x1a, 0x1a),
         on_surface: Color32::from_rgb(0xee, 0xee, 0xee),
         primary: Color32::from_rgb(0x11, 0x77, 0xee),
@@ -258,12 +285,24 @@ impl Palette {
         secondary_hover: Color32::from_rgb(0x4e, 0x4e, 0x4e),
         secondary: Color32::from_rgb(0x33, 0x33, 0x33),
         border: Color32::from_rgb(0x44, 0x44, 0x44),
+        border_strong: Color32::from_rgb(0x85, 0x85, 0x85),
         input: Color32::from_rgb(0x2a, 0x2a, 0x2a),
         on_input: Color32::from_rgb(0xee, 0xee, 0xee),
         caption: Color32::from_rgb(0xaa, 0xaa, 0xaa),
         tab_inactive: Color32::from_rgb(0xaa, 0xaa, 0xaa),
         error: Color32::from_rgb(0xff, 0x55, 0x55),
     };
+
+    /// This palette with another primary, and the text on it made readable (kept while
+    /// [`on_primary`](Self::on_primary) reaches 4.5:1 on it).
+    #[must_use]
+    pub fn with_primary(mut self, primary: Color32) -> Self {
+        if primary != self.primary {
+            self.on_primary = super::theme::on_primary_text(primary, self.on_primary);
+            self.primary = primary;
+        }
+        self
+    }
 
     /// A primary button's hover fill (`--a2ui-color-primary-hover: light-dark(primary-dark,
     /// primary-light)`: the primary mixed in oklab 85% with black on light panels, with
@@ -302,7 +341,7 @@ impl Default for Style {
             h4: TextStyle::new(M, 1.2, true),
             h5: TextStyle::new(S, 1.2, true),
             body: TextStyle::new(M, 1.5, false),
-            caption: TextStyle::new(XS, NORMAL_LINE, false),
+            caption: TextStyle::new(XS, NORMAL_LINE, false).italic(),
             label: TextStyle::new(S, NORMAL_LINE, true),
             field_gap: 2.0,
             field_height: 32.0,
@@ -316,7 +355,10 @@ impl Default for Style {
             tab_indicator: 2.0,
             toggle_size: 16.0,
             toggle_radius: 2.0,
-            toggle_gap: 4.0,
+            checkbox_inset: 4.0,
+            checkbox_gap: 7.0,
+            radio_inset: 5.0,
+            radio_gap: 5.0,
             slider_track: 4.0,
             slider_thumb_radius: 8.0,
             disabled_opacity: 0.5,
@@ -342,8 +384,8 @@ impl Style {
     /// agent's `theme.primaryColor` still replaces it for that agent's surfaces).
     #[must_use]
     pub fn with_primary(mut self, primary: Color32) -> Self {
-        self.light.primary = primary;
-        self.dark.primary = primary;
+        self.light = self.light.with_primary(primary);
+        self.dark = self.dark.with_primary(primary);
         self
     }
 
@@ -398,6 +440,34 @@ mod tests {
             s.body.line_height + 2.0 * s.button_padding.y + 2.0 * s.button_border
         );
         assert_eq!(s.text("nonsense"), s.body);
+    }
+
+    #[test]
+    fn the_palette_follows_the_visuals_and_a_host_primary_stays_readable() {
+        let s = Style::default();
+        assert_eq!(
+            s.palette(&egui::Visuals::light()).background,
+            Color32::from_gray(0xee)
+        );
+        assert_eq!(
+            s.palette(&egui::Visuals::dark()).background,
+            Color32::from_gray(0x11)
+        );
+        // The stylesheet's own pair: #fff on #17e.
+        assert_eq!(s.light.on_primary, Color32::WHITE);
+        let yellow = Color32::from_rgb(0xff, 0xeb, 0x3b);
+        let branded = s.with_primary(yellow);
+        for p in [branded.light, branded.dark] {
+            assert_eq!(p.primary, yellow);
+            assert_eq!(p.on_primary, Color32::BLACK);
+        }
+        assert_eq!(
+            Style::default()
+                .with_primary(Color32::from_rgb(0x6a, 0x1b, 0x9a))
+                .dark
+                .on_primary,
+            Color32::WHITE
+        );
     }
 
     #[test]

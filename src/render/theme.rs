@@ -36,12 +36,14 @@ pub fn contrast_text_color(bg: Color32) -> Color32 {
     }
 }
 
-/// The text colour on a `primary` fill: `preferred` (the palette's `on_primary`, #fff)
-/// while it contrasts at least 3:1 with the fill (WCAG's minimum for large text and
-/// controls; the reference's own default, #fff on #17e, is 4.3:1), else white or black,
-/// whichever contrasts more (a pale agent primary gets black text).
+/// The text colour on a primary fill the palette did not pair itself (an agent's
+/// `primaryColor`, a host's [`Style::with_primary`](super::Style::with_primary)):
+/// `preferred` (the palette's `on_primary`, #fff) while it contrasts at least 4.5:1 with
+/// the fill (WCAG AA for body text), else white or black, whichever contrasts more (a pale
+/// or green primary gets black text). The stylesheet's own pair, #fff on #17e (4.3:1), is
+/// kept as the reference draws it.
 pub fn on_primary_text(primary: Color32, preferred: Color32) -> Color32 {
-    if contrast_ratio(primary, preferred) >= 3.0 {
+    if contrast_ratio(primary, preferred) >= 4.5 {
         preferred
     } else {
         contrast_text_color(primary)
@@ -67,7 +69,11 @@ fn linear_to_srgb(x: f32) -> u8 {
 }
 
 fn to_oklab(c: Color32) -> [f32; 3] {
-    let (r, g, b) = (srgb_to_linear(c.r()), srgb_to_linear(c.g()), srgb_to_linear(c.b()));
+    let (r, g, b) = (
+        srgb_to_linear(c.r()),
+        srgb_to_linear(c.g()),
+        srgb_to_linear(c.b()),
+    );
     let l = (0.412_221_46 * r + 0.536_332_55 * g + 0.051_445_995 * b).cbrt();
     let m = (0.211_903_5 * r + 0.680_699_5 * g + 0.107_396_96 * b).cbrt();
     let s = (0.088_302_46 * r + 0.281_718_85 * g + 0.629_978_7 * b).cbrt();
@@ -128,10 +134,18 @@ pub fn readable_accent(visuals: &egui::Visuals, primary: Option<Color32>) -> Col
     c
 }
 
-/// The visuals a whole surface is drawn with: the host's, with `primary` as the accent of
-/// selections, slider fills, text cursors and links. Without `primary` they are unchanged.
-pub fn surface_visuals(visuals: &egui::Visuals, primary: Option<Color32>) -> egui::Visuals {
+/// The visuals a whole surface is drawn with: the host's, with the text in the palette's
+/// `on_background` colour (bold text too, as in the reference), and the agent's `primary`
+/// as the accent of selections, text cursors and links (made readable on the panel).
+/// Without `primary` only the text colour changes.
+pub fn surface_visuals(
+    visuals: &egui::Visuals,
+    primary: Option<Color32>,
+    palette: &super::Palette,
+) -> egui::Visuals {
     let mut v = visuals.clone();
+    v.widgets.noninteractive.fg_stroke.color = palette.on_background;
+    v.widgets.active.fg_stroke.color = palette.on_background;
     if let Some(p) = primary {
         v.selection.bg_fill = p;
         v.selection.stroke.color = contrast_text_color(p);
@@ -198,7 +212,10 @@ mod tests {
     fn oklab_mixes_give_the_stylesheets_computed_colours() {
         // Chromium's computed values of the default theme's color-mix() variables.
         let eee = Color32::from_gray(0xee);
-        assert_eq!(oklab_mix(eee, Color32::WHITE, 0.85), Color32::from_gray(0xf1));
+        assert_eq!(
+            oklab_mix(eee, Color32::WHITE, 0.85),
+            Color32::from_gray(0xf1)
+        );
         let primary = Color32::from_rgb(0x11, 0x77, 0xee);
         assert_eq!(
             oklab_mix(primary, Color32::BLACK, 0.85),
@@ -208,12 +225,15 @@ mod tests {
     }
 
     #[test]
-    fn the_default_primary_keeps_white_text_and_pale_ones_get_black() {
-        let primary = Color32::from_rgb(0x11, 0x77, 0xee);
-        // Black would contrast more (4.9:1 against 4.3:1), but the stylesheet says white.
-        assert_eq!(on_primary_text(primary, Color32::WHITE), Color32::WHITE);
+    fn an_agent_primary_keeps_white_text_only_when_it_reads_at_4_5_to_1() {
+        let deep = Color32::from_rgb(0x6a, 0x1b, 0x9a);
+        assert_eq!(on_primary_text(deep, Color32::WHITE), Color32::WHITE);
         let pale = Color32::from_rgb(0xa5, 0xd6, 0xa7);
         assert_eq!(on_primary_text(pale, Color32::WHITE), Color32::BLACK);
+        // The stylesheet's own pair is 4.3:1; only an unpaired primary is corrected.
+        let primary = Color32::from_rgb(0x11, 0x77, 0xee);
+        assert!(contrast_ratio(primary, Color32::WHITE) < 4.5);
+        assert_eq!(on_primary_text(primary, Color32::WHITE), Color32::BLACK);
     }
 
     #[test]

@@ -116,6 +116,8 @@ fn write_png(bytes: &[u8], options: &GeometryOptions, theme: egui::Theme, out: &
 
 #[cfg(not(feature = "png"))]
 fn write_png(_: &[u8], _: &GeometryOptions, _: egui::Theme, _: &str) -> i32 {
-    eprintln!("a2ui_dump was built without the `png` feature: cargo run --features png --example a2ui_dump -- --png ...");
+    eprintln!(
+        "a2ui_dump was built without the `png` feature: cargo run --features png --example a2ui_dump -- --png ..."
+    );
     2
 }
