@@ -1,4 +1,4 @@
-//! Sets `cfg(has_mesa_egl)` for the wgpu snapshot tests (`tests/snapshots.rs`, feature
+//! Sets `cfg(has_mesa_egl)` for the wgpu snapshot tests (`tests/render/snapshots.rs`, feature
 //! `snapshots`): on Linux they render through wgpu's GL backend on Mesa (EGL, llvmpipe), which
 //! needs `libEGL.so.1`, Mesa's EGL vendor library and a software driver at run time. Without
 //! them the tests report `ignored` with the packages to install. Elsewhere (macOS, Windows)

@@ -44,7 +44,7 @@ trap 'rm -f "$log"' EXIT
 cargo test --all-features 2>&1 | tee "$log"
 set +x
 if [ "${CI_REQUIRE_DISPLAY_TESTS:-0}" = 1 ]; then
-    # The ignore reasons of tests/snapshots.rs and crates/egui_a2ui_viewer/tests/smoke.rs.
+    # The ignore reasons of tests/render/snapshots.rs and crates/egui_a2ui_viewer/tests/smoke.rs.
     if grep -E "ignored, (xvfb-run not found|Mesa EGL not found)" "$log"; then
         echo "check.sh: tests that need Xvfb or Mesa's EGL were ignored (see above)" >&2
         exit 1

@@ -9,5 +9,5 @@ set -eu
 cd "$(dirname "$0")/.."
 REF="${1:-../shared/web-reference/public}"
 A2UI_WEB_REFERENCE="$(cd "$REF" && pwd)" \
-  cargo test --features snapshots --test snapshots -- --ignored write_reference_gallery
+  cargo test --features snapshots --test render -- --ignored snapshots::write_reference_gallery
 ls -1 assets/screenshots/gallery_*.png

@@ -3,7 +3,7 @@
 # reference page does (`a2ui_dump --png`, wgpu on Mesa, no GPU) into OUT_DIR and score the
 # folder with the reference tool's compare_pixels.py (needs numpy and Pillow: set PYTHON to
 # an interpreter that has them). The same metric, ported to Rust, is the CI test
-# `pixels_match_the_official_web_renderer` in tests/fidelity.rs.
+# `pixels_match_the_official_web_renderer` in tests/conformance/fidelity.rs.
 #
 #   scripts/pixel_score.sh [REFERENCE_DIR [OUT_DIR]]   (defaults: ../shared/web-reference/public,
 #                                                      target/pixel-score)

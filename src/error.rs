@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 use thiserror::Error;
 
-use crate::protocol::Version;
+use crate::protocol::version::Version;
 
 /// The A2UI `code` of an error message sent back to the agent.
 pub const VALIDATION_FAILED: &str = "VALIDATION_FAILED";

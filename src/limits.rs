@@ -141,6 +141,16 @@ pub struct Limits {
     /// oldest are dropped, so a host that never drains a hostile stream's errors does not
     /// grow without bound.
     pub max_pending_messages: usize,
+    /// Columns of one extended-catalog `Table`; more are cut (`LIMIT_EXCEEDED`, reported
+    /// once).
+    pub max_table_columns: usize,
+    /// Series of one extended-catalog `Chart`; more are cut (`LIMIT_EXCEEDED`).
+    pub max_chart_series: usize,
+    /// Points read from one `Chart` series (drawn decimated to a few thousand); more are
+    /// cut (`LIMIT_EXCEEDED`).
+    pub max_chart_points: usize,
+    /// Stars of one `Rating` (a larger `max` is clamped).
+    pub max_rating_stars: usize,
 }
 
 impl Default for Limits {
@@ -170,6 +180,10 @@ impl Default for Limits {
             max_function_output_nodes: 100_000,
             max_regex_input_bytes: 1024 * 1024,
             max_pending_messages: 4096,
+            max_table_columns: 100,
+            max_chart_series: 32,
+            max_chart_points: 1_000_000,
+            max_rating_stars: 10,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! `io.modelcontextprotocol/ui` with `application/a2ui+json` gets A2UI surfaces; others get
 //! text only.
 
-// The recording of received calls is read by tests/mcp_e2e.rs, not here.
+// The recording of received calls is read by tests/mcp/mcp_e2e.rs, not here.
 #[allow(dead_code)]
 mod flight_server;
 

@@ -3,7 +3,7 @@
 //! One egui context serves 256 inputs in a row (building its fonts per input would spend
 //! nearly all the time there), then is replaced so its memory cannot grow across the whole
 //! run; each input gets a fresh `Renderer`. A crash found here is replayed with a
-//! fresh context by `tests/fuzz_regressions.rs`.
+//! fresh context by `tests/conformance/fuzz_regressions.rs`.
 #![no_main]
 
 use std::cell::RefCell;

@@ -6,8 +6,8 @@
 //! `title`, `legend` (default on) and `height` (default 240).
 //!
 //! Values that are not finite numbers (text, `null`, `NaN`, infinities) are skipped and
-//! reported once (`VALIDATION_FAILED`); more than [`MAX_POINTS`] points
-//! or [`MAX_SERIES`] series are cut (`LIMIT_EXCEEDED`). Everything is
+//! reported once (`VALIDATION_FAILED`); more than [`Limits::max_chart_points`](crate::Limits::max_chart_points) points
+//! or [`Limits::max_chart_series`](crate::Limits::max_chart_series) series are cut (`LIMIT_EXCEEDED`). Everything is
 //! read once per data revision and kept decimated for drawing (min/max per bucket for
 //! lines, a stride for scatter points), so a frame of 100,000 points costs what 1,000 do.
 //!
@@ -18,11 +18,10 @@
 use std::sync::Arc;
 
 use egui::{Color32, Sense, vec2};
-use egui_plot::{Bar, BarChart, Legend, Line, PlotPoint, PlotPoints, Points};
+use egui_plot::{Bar, BarChart, GridInput, GridMark, Line, PlotPoint, PlotPoints, Points};
 use serde_json::Value;
 
 use super::util::{palette, parse_hex_color};
-use super::{MAX_POINTS, MAX_SERIES};
 use crate::{A2uiError, ComponentContext, ComponentRenderer};
 
 /// The `Chart` component.
@@ -126,16 +125,16 @@ fn point(i: usize, v: &Value) -> Option<[f64; 2]> {
     }
 }
 
-/// Read a series' values (at most [`MAX_POINTS`]) into a decimated series.
-pub(super) fn read_series(name: String, values: &[Value], kind: Kind) -> Series {
+/// Read a series' values (at most `max_points`) into a decimated series.
+pub(super) fn read_series(name: String, values: &[Value], kind: Kind, max_points: usize) -> Series {
     let mut s = Series {
         name,
         min: f64::INFINITY,
         max: f64::NEG_INFINITY,
         ..Series::default()
     };
-    let mut all: Vec<[f64; 2]> = Vec::with_capacity(values.len().min(MAX_POINTS));
-    for (i, v) in values.iter().take(MAX_POINTS).enumerate() {
+    let mut all: Vec<[f64; 2]> = Vec::with_capacity(values.len().min(max_points));
+    for (i, v) in values.iter().take(max_points).enumerate() {
         match point(i, v) {
             Some(p) => {
                 s.min = s.min.min(p[1]);
@@ -273,18 +272,19 @@ impl Chart {
         };
         let list = raw_series.as_array().map(Vec::as_slice).unwrap_or_default();
         let mut errors: Vec<(String, A2uiError)> = Vec::new();
-        if list.len() > MAX_SERIES {
+        let (max_series, max_points) = (cx.limits().max_chart_series, cx.limits().max_chart_points);
+        if list.len() > max_series {
             errors.push((
                 "series-limit".into(),
                 A2uiError::LimitExceeded {
                     what: "Chart series",
-                    limit: MAX_SERIES,
+                    limit: max_series,
                     actual: list.len(),
                 },
             ));
         }
         let mut series = Vec::new();
-        for (i, s) in list.iter().take(MAX_SERIES).enumerate() {
+        for (i, s) in list.iter().take(max_series).enumerate() {
             let name = cx.with_eval(|e| {
                 s.get("label")
                     .map(|l| super::table::display(&e.resolve(l)))
@@ -310,16 +310,16 @@ impl Chart {
                         owned.as_array().map(Vec::as_slice).unwrap_or_default()
                     }
                 };
-                (read_series(name.clone(), arr, kind), arr.len())
+                (read_series(name.clone(), arr, kind, max_points), arr.len())
             });
             let mut read = read;
             read.color = color;
-            if len > MAX_POINTS {
+            if len > max_points {
                 errors.push((
                     format!("points-limit:{i}"),
                     A2uiError::LimitExceeded {
                         what: "Chart points",
-                        limit: MAX_POINTS,
+                        limit: max_points,
                         actual: len,
                     },
                 ));
@@ -358,6 +358,80 @@ impl Chart {
         );
         data
     }
+}
+
+/// Pixels per grid step egui_plot assumes when it computes [`GridInput::base_step_size`]
+/// (its default `grid_spacing` minimum).
+const GRID_MIN_SPACING: f64 = 8.0;
+
+/// Grid marks at 1, 2 or 5 times a power of ten, at least `min_px` apart, so every mark
+/// gets its label (egui_plot's default spacer steps by powers of ten only: a 0-160 axis
+/// showed just 0 and 100).
+fn nice_marks(input: GridInput, min_px: f64) -> Vec<GridMark> {
+    let (lo, hi) = input.bounds;
+    let min_step = input.base_step_size * min_px / GRID_MIN_SPACING;
+    if !(min_step.is_finite() && min_step > 0.0 && lo.is_finite() && hi.is_finite() && hi > lo) {
+        return Vec::new();
+    }
+    let magnitude = 10f64.powf(min_step.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= min_step)
+        .unwrap_or(10.0 * magnitude);
+    let first = (lo / step).ceil();
+    let last = (hi / step).floor();
+    if !(last - first).is_finite() || last - first > 1000.0 {
+        return Vec::new();
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let count = (last - first) as i64;
+    (0..=count)
+        .map(|i| GridMark {
+            #[allow(clippy::cast_precision_loss)]
+            value: (first + i as f64) * step,
+            step_size: step,
+        })
+        .collect()
+}
+
+/// One mark per category (a bar group or a line's index), thinned to every k-th so labels
+/// `widest` characters wide do not collide.
+fn category_marks(input: GridInput, count: usize, widest: usize) -> Vec<GridMark> {
+    let px_per_unit = GRID_MIN_SPACING / input.base_step_size.max(f64::MIN_POSITIVE);
+    #[allow(clippy::cast_precision_loss)]
+    let label_px = widest.max(1) as f64 * 7.5 + 12.0;
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss
+    )]
+    let every = (label_px / px_per_unit)
+        .ceil()
+        .clamp(1.0, count.max(1) as f64) as usize;
+    (0..count)
+        .step_by(every)
+        .map(|i| GridMark {
+            #[allow(clippy::cast_precision_loss)]
+            value: i as f64,
+            #[allow(clippy::cast_precision_loss)]
+            step_size: every as f64,
+        })
+        .collect()
+}
+
+/// The legend of a line, area, scatter or bar chart: a swatch and a name per series, in a
+/// wrapping row above the plot.
+fn series_legend(ui: &mut egui::Ui, data: &ChartData, accent: egui::Color32) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, s) in data.series.iter().enumerate() {
+            let color = s.color.unwrap_or_else(|| palette(accent, i));
+            let (sw, _) = ui.allocate_exact_size(vec2(10.0, 10.0), Sense::hover());
+            ui.painter().circle_filled(sw.center(), 5.0, color);
+            ui.label(&s.name);
+            ui.add_space(8.0);
+        }
+    });
 }
 
 /// The pie: slices of the first series, a legend beside it, a tooltip per slice.
@@ -492,7 +566,35 @@ impl ComponentRenderer for Chart {
         if kind == Kind::Pie {
             return pie_ui(ui, &data, height, legend, accent);
         }
+        if legend && !data.series.is_empty() {
+            // Above the plot, never over the data (egui_plot's own legend sits inside the
+            // frame and covered the first bars or the start of a line).
+            series_legend(ui, &data, accent);
+        }
         let labels = data.labels.clone();
+        let category_count = labels.len();
+        let widest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let mut x_axis = egui_plot::AxisHints::new_x();
+        if !labels.is_empty() {
+            x_axis = x_axis
+                .formatter(move |mark, _| {
+                    let v = mark.value;
+                    if v.fract().abs() > 1e-9 || v < 0.0 {
+                        return String::new();
+                    }
+                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    labels.get(v as usize).cloned().unwrap_or_default()
+                })
+                // The spacer below already keeps the labels apart: each at full strength.
+                .label_spacing(1.0..=2.0);
+        }
+        if !x_title.is_empty() {
+            x_axis = x_axis.label(x_title);
+        }
+        let mut y_axis = egui_plot::AxisHints::new_y();
+        if !y_title.is_empty() {
+            y_axis = y_axis.label(y_title);
+        }
         let mut plot = egui_plot::Plot::new(cx.widget_id().with("plot"))
             .height(height)
             .allow_scroll(false)
@@ -500,6 +602,9 @@ impl ComponentRenderer for Chart {
             .allow_drag(false)
             .allow_boxed_zoom(false)
             .show_grid([false, true])
+            .custom_x_axes(vec![x_axis])
+            .custom_y_axes(vec![y_axis])
+            .y_grid_spacer(|input| nice_marks(input, 32.0))
             .label_formatter(|pos| match pos {
                 egui_plot::HoverPosition::NearDataPoint {
                     plot_name,
@@ -512,28 +617,8 @@ impl ComponentRenderer for Chart {
                 )),
                 egui_plot::HoverPosition::Elsewhere { .. } => None,
             });
-        if !labels.is_empty() {
-            plot = plot.x_axis_formatter(move |mark, _| {
-                let v = mark.value;
-                if v.fract().abs() > 1e-9 || v < 0.0 {
-                    return String::new();
-                }
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                labels.get(v as usize).cloned().unwrap_or_default()
-            });
-        }
-        if legend && !data.series.is_empty() {
-            plot = plot.legend(
-                Legend::default()
-                    .follow_insertion_order(true)
-                    .position(egui_plot::Corner::LeftTop),
-            );
-        }
-        if !x_title.is_empty() {
-            plot = plot.x_axis_label(x_title);
-        }
-        if !y_title.is_empty() {
-            plot = plot.y_axis_label(y_title);
+        if category_count > 0 {
+            plot = plot.x_grid_spacer(move |input| category_marks(input, category_count, widest));
         }
         let n = data.series.len().max(1);
         let data_ref = Arc::clone(&data);
@@ -597,7 +682,7 @@ mod tests {
             json!([3, 4]),
             json!({"x": 9, "y": 1}),
         ];
-        let s = read_series("s".into(), &values, Kind::Line);
+        let s = read_series("s".into(), &values, Kind::Line, usize::MAX);
         assert_eq!(s.count, 4);
         assert_eq!(s.skipped, 4);
         assert_eq!((s.min, s.max, s.last), (1.0, 4.0, Some(1.0)));
@@ -609,7 +694,7 @@ mod tests {
         let values: Vec<Value> = (0..100_000)
             .map(|i| json!(if i == 77_777 { 1e6 } else { f64::from(i % 100) }))
             .collect();
-        let s = read_series("s".into(), &values, Kind::Line);
+        let s = read_series("s".into(), &values, Kind::Line, usize::MAX);
         assert_eq!(s.count, 100_000);
         assert!(s.points.len() <= 2 * LINE_BUCKETS + 2, "{}", s.points.len());
         assert!(
@@ -626,6 +711,7 @@ mod tests {
             "Revenue".into(),
             &[json!(10), json!(30)],
             Kind::Line,
+            usize::MAX,
         ));
         let t = summary(Kind::Line, "Sales", &data);
         assert_eq!(

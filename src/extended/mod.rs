@@ -33,10 +33,10 @@
 //! | what | cap |
 //! |---|---|
 //! | `Table` rows | [`Limits::max_template_instances`](crate::Limits::max_template_instances) (only the rows in view are laid out) |
-//! | `Table` columns | [`MAX_COLUMNS`] |
-//! | `Chart` series | [`MAX_SERIES`] |
-//! | `Chart` points of one series | [`MAX_POINTS`] (drawn decimated to a few thousand) |
-//! | `Rating` stars | [`MAX_STARS`] |
+//! | `Table` columns | [`Limits::max_table_columns`](crate::Limits::max_table_columns) |
+//! | `Chart` series | [`Limits::max_chart_series`](crate::Limits::max_chart_series) |
+//! | `Chart` points of one series | [`Limits::max_chart_points`](crate::Limits::max_chart_points) (drawn decimated to a few thousand) |
+//! | `Rating` stars | [`Limits::max_rating_stars`](crate::Limits::max_rating_stars) |
 //!
 //! Cell templates go through the tree walk's guards (cycle, depth, node budget): a template
 //! that contains its own table is cut like any other cycle.
@@ -76,15 +76,6 @@ pub const COMPONENTS: &[&str] = &[
     "Badge",
     "Chip",
 ];
-
-/// Columns of one `Table` at most; more are cut (`LIMIT_EXCEEDED`).
-pub const MAX_COLUMNS: usize = 100;
-/// Series of one `Chart` at most; more are cut (`LIMIT_EXCEEDED`).
-pub const MAX_SERIES: usize = 32;
-/// Points of one `Chart` series at most; more are cut (`LIMIT_EXCEEDED`).
-pub const MAX_POINTS: usize = 1_000_000;
-/// Stars of one `Rating` at most (`max` is clamped).
-pub const MAX_STARS: usize = 10;
 
 /// The basic catalog with the extended components, serving [`CATALOG_ID`] too.
 pub fn catalog() -> Catalog {

@@ -50,10 +50,12 @@ fn star_outline(center: Pos2, radius: f32, stroke: egui::Stroke) -> Shape {
 
 impl ComponentRenderer for Rating {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
+        #[allow(clippy::cast_precision_loss)]
+        let most = cx.limits().max_rating_stars.max(1) as f64;
         let max = cx
             .number("max")
             .filter(|m| m.is_finite())
-            .map_or(5.0, |m| m.round().clamp(1.0, super::MAX_STARS as f64));
+            .map_or(5.0_f64.min(most), |m| m.round().clamp(1.0, most));
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let stars = max as usize;
         let value = cx

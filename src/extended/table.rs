@@ -29,7 +29,6 @@ use egui::accesskit::{Role, SortDirection};
 use egui::{Align, Layout, Sense};
 use serde_json::{Map, Value, json};
 
-use super::MAX_COLUMNS;
 use super::util::name_node;
 use crate::model::ChildRef;
 use crate::{A2uiError, ComponentContext, ComponentRenderer};
@@ -312,7 +311,7 @@ fn cell_text(cx: &ComponentContext<'_, '_>, column: &TableColumn, v: Option<&Val
 }
 
 impl Table {
-    /// The columns, parsed once per revision of the surface (and cut at [`MAX_COLUMNS`]).
+    /// The columns, parsed once per revision of the surface (and cut at [`Limits::max_table_columns`](crate::Limits::max_table_columns)).
     fn columns(cx: &mut ComponentContext<'_, '_>) -> Arc<Vec<TableColumn>> {
         let revision = cx.surface().revision();
         if let Some(c) = cx.state::<ColumnsCache>("columns")
@@ -325,19 +324,20 @@ impl Table {
             _ => cx.value("columns"),
         };
         let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
+        let max_columns = cx.limits().max_table_columns;
         let columns: Vec<TableColumn> = cx.with_eval(|e| {
             let resolve = |v: &Value| e.resolve(v);
             list.iter()
-                .take(MAX_COLUMNS)
+                .take(max_columns)
                 .filter_map(|c| parse_column(c, &resolve))
                 .collect()
         });
-        if list.len() > MAX_COLUMNS {
+        if list.len() > max_columns {
             cx.report_once(
                 "columns",
                 A2uiError::LimitExceeded {
                     what: "Table columns",
-                    limit: MAX_COLUMNS,
+                    limit: max_columns,
                     actual: list.len(),
                 },
             );

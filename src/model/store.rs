@@ -794,7 +794,7 @@ fn check_value_size(v: &Value, limits: &Limits) -> Result<(), A2uiError> {
 }
 
 /// The `surfaceId` of a raw message, read without validating it (for error attribution).
-pub fn surface_id_hint(value: &Value) -> Option<String> {
+pub(crate) fn surface_id_hint(value: &Value) -> Option<String> {
     value.as_object()?.iter().find_map(|(k, v)| {
         if k == "version" {
             return None;

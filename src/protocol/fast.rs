@@ -390,7 +390,7 @@ impl<'de> Visitor<'de> for DeleteSurface {
 
 /// The `surfaceId` of a message's text, read without validating it (for error
 /// attribution; parses the text, so only call it for a message that failed).
-pub fn surface_id_hint_text(text: &str) -> Option<String> {
+pub(crate) fn surface_id_hint_text(text: &str) -> Option<String> {
     let value: Value = serde_json::from_str(text).ok()?;
-    crate::model::surface_id_hint(&value)
+    crate::model::store::surface_id_hint(&value)
 }

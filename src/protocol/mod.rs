@@ -21,9 +21,9 @@ mod fast;
 pub(crate) mod reserved;
 pub(crate) mod v0_8;
 pub(crate) mod v0_9;
-mod version;
+pub(crate) mod version;
 
-pub use fast::surface_id_hint_text;
+pub(crate) use fast::surface_id_hint_text;
 pub use version::Version;
 
 use serde_json::{Map, Value};

@@ -20,14 +20,14 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-/// The two tree-explosion component graphs (`tests/explosions/mod.rs` at the repository's
+/// The two tree-explosion component graphs (`tests/common/explosions.rs` at the repository's
 /// root, shared with the library's `hostile` and `limits` tests).
-#[path = "../../../tests/explosions/mod.rs"]
+#[path = "../../../tests/common/explosions.rs"]
 pub mod explosions;
 
 /// The reference page painted to an image, and the pixel look score of
-/// `compare_pixels.py` (`tests/pixels/mod.rs` at the repository's root, shared with the
+/// `compare_pixels.py` (`tests/common/pixels.rs` at the repository's root, shared with the
 /// library's fidelity test).
 #[cfg(feature = "png")]
-#[path = "../../../tests/pixels/mod.rs"]
+#[path = "../../../tests/common/pixels.rs"]
 pub mod pixels;

@@ -228,11 +228,7 @@ async fn demo_agent_dashboard_pushes_updates() {
     let read = serde_json::to_value(&read).unwrap();
     let text = read["contents"][0]["text"].as_str().unwrap();
     for m in egui_a2ui::stream::parse_document(text.as_bytes(), &Default::default()) {
-        session
-            .store_mut()
-            .apply(&m.unwrap())
-            .into_result()
-            .unwrap();
+        session.store_mut().apply(m.unwrap()).into_result().unwrap();
     }
     let next = session
         .store()

@@ -1,4 +1,4 @@
-"""Writes cases.json: the function calls of the differential test (tests/functions_reference.rs).
+"""Writes cases.json: the function calls of the differential test (tests/core/functions_reference.rs).
 
 Run from the crate root, then evaluate them with the reference oracle once:
 

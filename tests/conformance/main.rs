@@ -1,0 +1,19 @@
+//! Against the references: the conformance oracle's dumps, the official suites, the web
+//! renderer's geometry, hostile streams, fuzz regressions, v1.0, and the README's examples.
+//!
+//! One test crate per layer (one binary to build and link); each module was its own crate
+//! before. The shared harness is `tests/common`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test reports by panicking
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod conformance;
+mod examples;
+mod fidelity;
+mod fuzz_regressions;
+mod hostile;
+mod official_suites;
+mod schema_cases;
+mod v1_0;

@@ -1,0 +1,170 @@
+//! The official schema test cases for agent → renderer messages
+//! (`specification/*/test/cases`): the strict validator (feature `validation`) agrees with
+//! every verdict, and the lenient default parser accepts every message the schemas call
+//! valid (it must never reject a valid message).
+
+use std::path::PathBuf;
+
+use egui_a2ui::protocol::parse_message;
+use serde_json::Value;
+
+const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/a2ui/specification");
+
+struct Case {
+    file: String,
+    description: String,
+    valid: bool,
+    data: Value,
+    #[cfg_attr(not(feature = "validation"), allow(dead_code))]
+    catalog: Option<String>,
+}
+
+fn agent_message_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for version in ["v0_9", "v1_0"] {
+        let dir = PathBuf::from(SPEC).join(version).join("test/cases");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("cases dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let doc: Value =
+                serde_json::from_slice(&std::fs::read(&f).expect("read")).expect("json");
+            let schema = doc["schema"].as_str().unwrap_or_default();
+            if schema != "server_to_client.json" && schema != "agent_to_renderer.json" {
+                continue;
+            }
+            for t in doc["tests"].as_array().expect("tests") {
+                out.push(Case {
+                    file: format!(
+                        "{version}/{}",
+                        f.file_name().expect("name").to_string_lossy()
+                    ),
+                    description: t["description"].as_str().unwrap_or_default().to_owned(),
+                    valid: t["valid"].as_bool().expect("valid flag"),
+                    data: t["data"].clone(),
+                    catalog: doc["catalog"].as_str().map(str::to_owned),
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_default_parser_accepts_every_schema_valid_message() {
+    let cases = agent_message_cases();
+    assert!(cases.len() > 150, "cases went missing: {}", cases.len());
+    let mut rejected = Vec::new();
+    let mut valid = 0;
+    for c in &cases {
+        if !c.valid {
+            continue;
+        }
+        valid += 1;
+        if let Err(e) = parse_message(&c.data) {
+            rejected.push(format!("{} / {}: {e}", c.file, c.description));
+        }
+    }
+    assert!(valid > 60);
+    assert!(rejected.is_empty(), "{}", rejected.join("\n"));
+}
+
+#[test]
+fn the_default_parser_rejects_invalid_envelopes() {
+    // Cases whose invalidity is about the envelope itself (not catalog props): the
+    // lenient parser must reject them too.
+    let envelope_cases = agent_message_cases()
+        .into_iter()
+        .filter(|c| !c.valid)
+        .filter(|c| {
+            c.file.ends_with("initial_state_validation.json")
+                && !c.description.contains("extension")
+                // An unknown component prop is a catalog-level check (strict mode only).
+                && !c.description.contains("unexpected property on envelope")
+                || c.file.ends_with("call_function_message.json")
+                    && c.description.contains("missing")
+        })
+        .collect::<Vec<_>>();
+    assert!(envelope_cases.len() >= 10, "{}", envelope_cases.len());
+    for c in &envelope_cases {
+        assert!(
+            parse_message(&c.data).is_err(),
+            "{} / {} accepted",
+            c.file,
+            c.description
+        );
+    }
+}
+
+#[cfg(feature = "validation")]
+#[test]
+fn the_strict_validator_agrees_with_every_schema_test_case() {
+    use egui_a2ui::SchemaValidator;
+    let basic = SchemaValidator::basic().expect("validator");
+    let testing_catalog: Value = serde_json::from_slice(
+        &std::fs::read(PathBuf::from(SPEC).join("v1_0/test/testing_catalog.json")).expect("read"),
+    )
+    .expect("json");
+    let v09_catalog: Value = serde_json::from_slice(
+        &std::fs::read(PathBuf::from(SPEC).join("v0_9/catalogs/basic/catalog.json")).expect("read"),
+    )
+    .expect("json");
+    let testing = SchemaValidator::with_catalogs(v09_catalog, testing_catalog).expect("validator");
+    let mut disagreements = Vec::new();
+    let cases = agent_message_cases();
+    for c in &cases {
+        let v = if c.catalog.as_deref() == Some("testing_catalog.json") {
+            &testing
+        } else {
+            &basic
+        };
+        let verdict = v.validate(&c.data);
+        if verdict.is_ok() != c.valid {
+            disagreements.push(format!(
+                "{} / {}: expected valid={}, got {:?}",
+                c.file, c.description, c.valid, verdict
+            ));
+        }
+    }
+    eprintln!(
+        "{} of {} schema cases agree",
+        cases.len() - disagreements.len(),
+        cases.len()
+    );
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+#[cfg(feature = "validation")]
+#[test]
+fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
+    use egui_a2ui::SchemaValidator;
+    use egui_a2ui::SurfaceStore;
+    use serde_json::json;
+    let mut store = SurfaceStore::basic();
+    store.set_validator(Some(std::sync::Arc::new(
+        SchemaValidator::basic().expect("validator"),
+    )));
+    let cat = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+    store
+        .apply(json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
+        .expect("create");
+    let bad = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "x", "variant": "shout"}]}});
+    let err = store
+        .apply(&bad)
+        .into_result()
+        .expect_err("variant outside the enum");
+    assert_eq!(err.code(), "VALIDATION_FAILED");
+    assert!(store.surface("s").expect("surface").components.is_empty());
+    let good = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "x", "variant": "h2"}]}});
+    store
+        .apply(&good)
+        .into_result()
+        .expect("valid message applies");
+    assert!(store.surface("s").expect("surface").is_visible());
+}

@@ -1,0 +1,14 @@
+//! A2UI inside a model's streamed text: the official streaming-parser suites, recorded
+//! answers in many chunkings, and the renderer fed token by token.
+//!
+//! One test crate per layer (one binary to build and link); each module was its own crate
+//! before. The shared harness is `tests/common`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test reports by panicking
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod model_stream;
+mod model_stream_differential;
+mod streaming_parser;

@@ -1,0 +1,34 @@
+//! Drawing: every basic component's look, layout and interaction through kittest, custom
+//! components and containers, the drawing state, URLs, icons and glyphs, snapshots, and the
+//! extended catalog.
+//!
+//! One test crate per layer (one binary to build and link); each module was its own crate
+//! before. The shared harness is `tests/common`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test reports by panicking
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod actions;
+mod containers;
+mod content;
+mod contrast;
+mod custom_component;
+mod custom_container;
+mod draw_state;
+mod extended;
+mod extended_catalog;
+mod extended_screenshots;
+mod fixtures_render;
+mod glyphs;
+mod host_catalog;
+mod icons;
+mod idle;
+mod inputs;
+mod layout;
+mod layout_examples;
+mod look;
+mod render_smoke;
+mod snapshots;
+mod url_policy;
