@@ -222,8 +222,8 @@ pub struct Palette {
     pub primary: Color32,
     /// Text on a primary fill (`--a2ui-color-on-primary: #fff`). When an agent or a host
     /// replaces the primary, it is kept only while it contrasts at least 4.5:1 with the new
-    /// one, else it becomes black or white (see
-    /// [`on_primary_text`](super::theme::on_primary_text)).
+    /// one, else it becomes black or white, whichever contrasts more
+    /// ([`Palette::with_primary`]).
     pub on_primary: Color32,
     /// A default button's hover fill (`--a2ui-color-secondary-hover`, the light scheme's
     /// `--a2ui-color-secondary-dark` = `color-mix(#ddd 95%, black)` #cecece, the dark

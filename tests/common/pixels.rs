@@ -1,6 +1,6 @@
 //! The pixel look score: a document painted as the web reference page
-//! ([`render_page`], through egui_kittest's wgpu renderer) and `compare_pixels.py`'s metric
-//! ported to Rust ([`score`]). Shared by `tests/conformance/fidelity.rs`, `tests/render/snapshots.rs` and
+//! (`render_page`, through egui_kittest's wgpu renderer) and `compare_pixels.py`'s metric
+//! ported to Rust (`score`). Shared by `tests/conformance/fidelity.rs`, `tests/render/snapshots.rs` and
 //! `a2ui_dump --png` (the tools crate includes this file).
 //!
 //! The metric, as the script defines it: both images are converted to CIELAB (sRGB, D65,

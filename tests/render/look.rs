@@ -42,11 +42,17 @@ fn draw(doc: &str, dark: bool) -> Vec<egui::Shape> {
     let mut flat = Vec::new();
     fn walk(s: egui::Shape, out: &mut Vec<egui::Shape>) {
         match s {
-            egui::Shape::Vec(v) => v.into_iter().for_each(|s| walk(s, out)),
+            egui::Shape::Vec(v) => {
+                for s in v {
+                    walk(s, out);
+                }
+            }
             s => out.push(s),
         }
     }
-    shapes.into_iter().for_each(|s| walk(s, &mut flat));
+    for s in shapes {
+        walk(s, &mut flat);
+    }
     flat
 }
 
