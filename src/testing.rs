@@ -31,35 +31,10 @@ pub fn layout_geometry(
     options: &GeometryOptions,
     renderer_options: RendererOptions,
 ) -> Value {
-    let mut renderer = Renderer::new(Catalog::basic()).with_options(renderer_options);
-    renderer.options_mut().show_surface_header = false;
-    let mut errors = Vec::new();
-    let frames = crate::stream::parse_document(document, renderer.store().limits());
-    for frame in frames {
-        match frame {
-            Ok(v) => {
-                if options.keep_deleted && v.get("deleteSurface").is_some() {
-                    continue;
-                }
-                if let Err(e) = renderer.apply(v).into_result() {
-                    errors.push(Value::String(e.to_string()));
-                }
-            }
-            Err(e) => errors.push(Value::String(e.to_string())),
-        }
-    }
-    renderer.record_geometry(true);
+    let mut page = ReferencePage::new(document, options, renderer_options);
     let ctx = egui::Context::default();
-    Renderer::install(&ctx);
-    // Offline, as the reference page was: remote images fail (and collapse) even when the
-    // `http` feature installed a fetching loader, so a layout never touches the network.
-    ctx.add_bytes_loader(std::sync::Arc::new(OfflineLoader));
-    let screen = egui::Rect::from_min_size(
-        egui::Pos2::ZERO,
-        egui::vec2(options.width.max(1.0), options.height.max(1.0)),
-    );
-    let mut surfaces: Vec<(String, egui::Rect)> = Vec::new();
-    let mut drawn = Vec::new();
+    ReferencePage::install(&ctx);
+    let screen = page.screen();
     for _ in 0..options.frames.max(1) {
         let mut input = egui::RawInput {
             screen_rect: Some(screen),
@@ -70,44 +45,140 @@ pub fn layout_geometry(
         if let Some(viewport) = input.viewports.get_mut(&egui::ViewportId::ROOT) {
             viewport.native_pixels_per_point = Some(options.pixels_per_point);
         }
-        let mut output = ctx.run_ui(input, |ui| {
-            let _ = renderer.take_geometry();
-            surfaces.clear();
-            let ids: Vec<String> = renderer
-                .store()
-                .surfaces()
-                .filter(|s| s.is_visible())
-                .map(|s| s.id.clone())
-                .collect();
-            let frame = egui::Frame::new()
-                .fill(ui.visuals().panel_fill)
-                .inner_margin(PAGE_PADDING);
-            frame.show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        ui.spacing_mut().item_spacing = egui::vec2(0.0, PAGE_PADDING);
-                        for id in ids {
-                            let top = ui.cursor().min;
-                            let width = ui.available_width();
-                            let inner = ui.vertical(|ui| {
-                                ui.set_width(width);
-                                let _ = renderer.surface_ui(&id, ui);
-                            });
-                            let rect = egui::Rect::from_min_size(
-                                top,
-                                egui::vec2(width, inner.response.rect.height()),
-                            );
-                            surfaces.push((id, rect));
-                        }
-                    });
-            });
-            drawn = renderer.take_geometry();
-        });
+        let mut output = ctx.run_ui(input, |ui| page.ui(ui));
         output.textures_delta.clear();
-        let _ = renderer.take_events();
     }
-    to_document(options, &surfaces, &drawn, errors)
+    page.geometry()
+}
+
+/// A document drawn the way the official web renderer's reference page draws it: every
+/// visible surface stacked in a column with [`PAGE_PADDING`] around and between them, on
+/// the reference page's background (`--a2ui-color-background` of the palette the visuals
+/// pick), offline (remote images fail and collapse). [`layout_geometry`] runs it headless;
+/// `a2ui_dump --png` runs it in a renderer to paint the page.
+pub struct ReferencePage {
+    renderer: Renderer,
+    options: GeometryOptions,
+    errors: Vec<Value>,
+    surfaces: Vec<(String, egui::Rect)>,
+    drawn: Vec<DrawnInstance>,
+}
+
+impl ReferencePage {
+    /// Apply `document` to a basic-catalog renderer with `renderer_options` (the surface
+    /// header off, as the reference page has none); messages that fail are kept as the
+    /// geometry document's `errors`.
+    pub fn new(
+        document: &[u8],
+        options: &GeometryOptions,
+        renderer_options: RendererOptions,
+    ) -> Self {
+        let mut renderer = Renderer::new(Catalog::basic()).with_options(renderer_options);
+        renderer.options_mut().show_surface_header = false;
+        let mut errors = Vec::new();
+        let frames = crate::stream::parse_document(document, renderer.store().limits());
+        for frame in frames {
+            match frame {
+                Ok(v) => {
+                    if options.keep_deleted && v.get("deleteSurface").is_some() {
+                        continue;
+                    }
+                    if let Err(e) = renderer.apply(v).into_result() {
+                        errors.push(Value::String(e.to_string()));
+                    }
+                }
+                Err(e) => errors.push(Value::String(e.to_string())),
+            }
+        }
+        renderer.record_geometry(true);
+        Self {
+            renderer,
+            options: options.clone(),
+            errors,
+            surfaces: Vec::new(),
+            drawn: Vec::new(),
+        }
+    }
+
+    /// Prepare `ctx` for drawing pages: the renderer's fonts and loaders, and a loader,
+    /// tried first, that fails every remote URL (the reference page was offline, so a
+    /// layout never touches the network even when the `http` feature is on).
+    pub fn install(ctx: &egui::Context) {
+        Renderer::install(ctx);
+        ctx.add_bytes_loader(std::sync::Arc::new(OfflineLoader));
+    }
+
+    /// The page's viewport: `options.width` by `options.height` at the origin.
+    pub fn screen(&self) -> egui::Rect {
+        egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(self.options.width.max(1.0), self.options.height.max(1.0)),
+        )
+    }
+
+    /// Draw one frame of the page into the viewport (wherever `ui` is: the page always
+    /// covers [`screen`](Self::screen)), recording the boxes for [`geometry`](Self::geometry).
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let screen = self.screen();
+        let background = self
+            .renderer
+            .draw_state()
+            .options()
+            .style
+            .palette(ui.visuals())
+            .background;
+        ui.painter()
+            .with_clip_rect(screen)
+            .rect_filled(screen, 0.0, background);
+        let _ = self.renderer.take_geometry();
+        self.surfaces.clear();
+        let ids: Vec<String> = self
+            .renderer
+            .store()
+            .surfaces()
+            .filter(|s| s.is_visible())
+            .map(|s| s.id.clone())
+            .collect();
+        let renderer = &mut self.renderer;
+        let surfaces = &mut self.surfaces;
+        ui.scope_builder(egui::UiBuilder::new().max_rect(screen), |ui| {
+            ui.set_clip_rect(screen);
+            egui::Frame::new()
+                .inner_margin(PAGE_PADDING)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            ui.spacing_mut().item_spacing = egui::vec2(0.0, PAGE_PADDING);
+                            for id in ids {
+                                let top = ui.cursor().min;
+                                let width = ui.available_width();
+                                let inner = ui.vertical(|ui| {
+                                    ui.set_width(width);
+                                    let _ = renderer.surface_ui(&id, ui);
+                                });
+                                let rect = egui::Rect::from_min_size(
+                                    top,
+                                    egui::vec2(width, inner.response.rect.height()),
+                                );
+                                surfaces.push((id, rect));
+                            }
+                        });
+                });
+        });
+        self.drawn = self.renderer.take_geometry();
+        let _ = self.renderer.take_events();
+    }
+
+    /// The `a2ui-geometry/1` document of the last frame drawn.
+    pub fn geometry(&self) -> Value {
+        to_document(
+            &self.options,
+            &self.surfaces,
+            &self.drawn,
+            self.errors.clone(),
+        )
+    }
 }
 
 fn to_document(

@@ -105,14 +105,17 @@ fn button_ui(
     let child = cx.child_id("child").map(str::to_owned);
     let id = cx.widget_id().with("button");
 
-    let primary = cx
-        .primary_color()
-        .unwrap_or_else(|| ui.visuals().selection.bg_fill);
+    let palette = cx.palette(ui);
+    let primary = palette.primary;
+    // The text colour the child inherits (`--_a2ui-text-color`): on-primary on a primary
+    // fill (kept only while it stays readable on an agent's primary), the primary on a
+    // borderless button, the on-secondary colour on a default one.
     let text_color = match variant {
-        Variant::Primary => Some(crate::render::theme::contrast_text_color(primary)),
-        Variant::Borderless => cx.primary_color(),
-        Variant::Default => None,
+        Variant::Primary => palette.on_primary,
+        Variant::Borderless => primary,
+        Variant::Default => palette.on_surface,
     };
+    let text_color = Some(text_color);
 
     let background = ui.painter().add(Shape::Noop);
     // The reference's box model: an 8 px margin around a frame with 16/8 px padding and a
@@ -194,31 +197,60 @@ fn button_ui(
     };
     let mut painter = ui.painter().clone();
     if !enabled {
-        painter.multiply_opacity(ui.visuals().disabled_alpha());
+        // `.a2ui-button:disabled { opacity: 0.5 }` (the content fades with egui's own
+        // disabled opacity, 0.5 by default).
+        painter.multiply_opacity(cx.style().disabled_opacity);
     }
-    let visuals = ui.style().interact(&response);
+    let dark = ui.visuals().dark_mode;
+    let pressed = enabled && response.is_pointer_button_down_on();
+    let hovered = enabled && response.hovered();
+    // The stylesheet has `:hover` fills only; a press goes one step further (as far again
+    // towards black, or white on dark panels) so it shows.
+    let further = |c: Color32| {
+        let toward = if dark { Color32::WHITE } else { Color32::BLACK };
+        crate::render::theme::oklab_mix(c, toward, 0.85)
+    };
     let (fill, stroke) = match variant {
         Variant::Primary => {
-            let fill = if response.is_pointer_button_down_on() {
-                primary.lerp_to_gamma(Color32::BLACK, 0.2)
-            } else if response.hovered() {
-                primary.lerp_to_gamma(Color32::WHITE, 0.15)
+            // `.a2ui-button.primary { background: var(--a2ui-color-primary); border: none }`,
+            // `:hover { background-color: var(--a2ui-color-primary-hover) }`.
+            let hover = palette.primary_hover(dark);
+            let fill = if pressed {
+                further(hover)
+            } else if hovered {
+                hover
             } else {
                 primary
             };
             (fill, Stroke::NONE)
         }
+        // `.a2ui-button.borderless { background: none; border: none }` (it also wins over
+        // `:hover`, which comes first); a press tints it so a click shows.
         Variant::Borderless => {
-            if response.hovered() || response.has_focus() {
-                (visuals.weak_bg_fill, Stroke::NONE)
+            let fill = if pressed {
+                palette.secondary_hover
             } else {
-                (Color32::TRANSPARENT, Stroke::NONE)
-            }
+                Color32::TRANSPARENT
+            };
+            (fill, Stroke::NONE)
         }
-        Variant::Default => (visuals.weak_bg_fill, visuals.bg_stroke),
+        // `background: var(--a2ui-color-surface)`, `border: 1px solid
+        // var(--a2ui-color-border)`, `:hover { background-color:
+        // var(--a2ui-color-secondary-hover) }`.
+        Variant::Default => {
+            let fill = if pressed {
+                further(palette.secondary_hover)
+            } else if hovered {
+                palette.secondary_hover
+            } else {
+                palette.surface
+            };
+            (fill, Stroke::new(cx.style().button_border, palette.border))
+        }
     };
+    // Keyboard focus: Chromium's focus ring, 2 px in the primary.
     let stroke = if response.has_focus() {
-        ui.visuals().selection.stroke
+        Stroke::new(2.0, primary)
     } else {
         stroke
     };

@@ -10,14 +10,15 @@ use crate::render::slot::{Incoming, Slot};
 
 /// The `Card` component: its `child` inside a frame with the reference's look (see
 /// [`Style`](crate::render::Style): 8 px margin, 1 px border, 8 px padding, 4 px radius and
-/// a soft shadow), filled with the window colour so it stands off the panel in light and
-/// dark mode. It fills the width (and, stretched in a row, the height) its parent gives it,
+/// a soft shadow), filled with the palette's surface colour and outlined in its border
+/// colour. It fills the width (and, stretched in a row, the height) its parent gives it,
 /// else wraps its content.
 pub struct Card;
 
 impl ComponentRenderer for Card {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let style = cx.style().clone();
+        let palette = cx.palette(ui);
         let incoming = Incoming::of(ui);
         let available = sanitize_rect(ui.available_rect_before_wrap());
         let origin = available.min;
@@ -83,11 +84,10 @@ impl ComponentRenderer for Card {
                 egui::epaint::RectShape::new(
                     frame,
                     style.card_radius,
-                    visuals.window_fill,
-                    egui::Stroke::new(
-                        style.card_border,
-                        visuals.widgets.noninteractive.bg_stroke.color,
-                    ),
+                    // `background: var(--a2ui-color-surface)`, `border: 1px solid
+                    // var(--a2ui-color-border)`.
+                    palette.surface,
+                    egui::Stroke::new(style.card_border, palette.border),
                     StrokeKind::Inside,
                 ),
             );

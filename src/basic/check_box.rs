@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::controls::{Toggle, toggle_ui};
 use super::margin::{with_margin, with_margin_row};
 use crate::render::ComponentContext;
 use crate::render::a11y::set_accessible_name;
@@ -61,10 +62,21 @@ fn box_ui(
     label: &str,
     mut checked: bool,
 ) -> egui::Response {
-    let text = egui::RichText::new(label)
-        .font(cx.style().label.font_id(ui.ctx()))
+    let style = cx.style().clone();
+    let palette = cx.palette(ui);
+    let mut text = egui::RichText::new(label)
+        .font(style.label.font_id(ui.ctx()))
         .strong();
-    let response = ui.checkbox(&mut checked, text);
+    // An invalid box's label in the error colour (`label.invalid { color:
+    // var(--a2ui-checkbox-color-error, red) }`).
+    if cx.first_check_failure().is_some() {
+        text = text.color(palette.error);
+    }
+    let mut response = toggle_ui(ui, Toggle::Check, checked, text, &style, &palette);
+    if response.clicked() {
+        checked = !checked;
+        response.mark_changed();
+    }
     if label.trim().is_empty() {
         set_accessible_name(ui, response.id, &cx.fallback_name());
     }

@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::controls::{Toggle, toggle_ui};
 use crate::eval::coerce::to_display_string;
-use crate::render::ComponentContext;
 use crate::render::a11y::{name_control, set_accessible_name};
 use crate::render::catalog::ComponentRenderer;
 use crate::render::slot::Incoming;
+use crate::render::{ComponentContext, Palette, Style};
 
 /// The `ChoicePicker` component.
 pub struct ChoicePicker;
@@ -127,6 +128,56 @@ fn cached_options(cx: &ComponentContext<'_, '_>) -> Arc<Vec<Choice>> {
     options
 }
 
+/// One chip as the reference draws it (`.a2ui-chip`): a pill (`border-radius: 999px`) with
+/// `--a2ui-choicepicker-chip-padding` (4/8 px, `ui.spacing().button_padding` here), a
+/// 1 px border-coloured outline on the surface colour, the caption-size text; selected, the
+/// primary fill with on-primary text (`.a2ui-chip.selected`).
+fn chip_ui(
+    ui: &mut egui::Ui,
+    selected: bool,
+    label: &str,
+    style: &Style,
+    palette: &Palette,
+) -> egui::Response {
+    let padding = ui.spacing().button_padding + egui::Vec2::splat(style.field_border);
+    let galley = egui::WidgetText::from(label).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Button,
+    );
+    let size = (galley.size() + 2.0 * padding).max(egui::vec2(0.0, ui.spacing().interact_size.y));
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+    response.widget_info(|| {
+        egui::WidgetInfo::selected(egui::Role::Button, ui.is_enabled(), selected, galley.text())
+    });
+    if ui.is_rect_visible(rect) {
+        let (fill, border, text) = if selected {
+            let ink = palette.on_primary;
+            (palette.primary, palette.primary, ink)
+        } else if response.hovered() {
+            (palette.secondary_hover, palette.border, palette.on_surface)
+        } else {
+            (palette.surface, palette.border, palette.on_surface)
+        };
+        let stroke = if response.has_focus() {
+            egui::Stroke::new(2.0, palette.primary)
+        } else {
+            egui::Stroke::new(style.field_border, border)
+        };
+        ui.painter().rect(
+            rect,
+            rect.height() / 2.0,
+            fill,
+            stroke,
+            egui::StrokeKind::Inside,
+        );
+        let pos = rect.center() - galley.size() / 2.0;
+        ui.painter().galley(pos, galley, text);
+    }
+    response
+}
+
 impl ComponentRenderer for ChoicePicker {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let exclusive = cx.string("variant") != "multipleSelection";
@@ -137,6 +188,7 @@ impl ComponentRenderer for ChoicePicker {
         let label = cx.string("label");
         let incoming = Incoming::of(ui);
         let style = cx.style().clone();
+        let palette = cx.palette(ui);
         let option_font = egui::FontId::proportional(style.label.size);
 
         let inner = ui.vertical(|ui| {
@@ -188,12 +240,19 @@ impl ComponentRenderer for ChoicePicker {
             let mut option_ui = |ui: &mut egui::Ui, o: &Choice| {
                 let was = selected.contains(&o.value);
                 let r = if chips {
-                    ui.selectable_label(was, &o.label)
-                } else if exclusive {
-                    ui.radio(was, &o.label)
+                    chip_ui(ui, was, &o.label, &style, &palette)
                 } else {
-                    let mut on = was;
-                    ui.checkbox(&mut on, &o.label)
+                    // The options' text is bold like the picker's label (the reference's
+                    // `font-weight: var(--a2ui-label-font-weight, bold)` reaches them).
+                    let text = egui::RichText::new(&o.label)
+                        .font(style.label.font_id(ui.ctx()))
+                        .strong();
+                    let kind = if exclusive {
+                        Toggle::Radio
+                    } else {
+                        Toggle::Check
+                    };
+                    toggle_ui(ui, kind, was, text, &style, &palette)
                 };
                 if o.label.trim().is_empty() {
                     set_accessible_name(ui, r.id, "option");

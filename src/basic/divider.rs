@@ -34,7 +34,8 @@ impl ComponentRenderer for Divider {
             (vec2(length, thickness), vec2(0.0, thickness))
         };
         let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
-        let stroke = Stroke::new(1.0, ui.visuals().widgets.noninteractive.bg_stroke.color);
+        // `border-top: var(--a2ui-border-width) solid var(--a2ui-color-border)`.
+        let stroke = Stroke::new(cx.style().card_border, cx.palette(ui).border);
         let line = if vertical {
             Rect::from_min_size(rect.min + vec2(margin, 0.0), vec2(1.0, rect.height()))
         } else {

@@ -18,8 +18,17 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 const MAX_INDENT: usize = 8;
 /// Most blocks drawn for one text (the rest is cut, with an ellipsis block).
 const MAX_BLOCKS: usize = 500;
-/// Relative sizes of headings h1..h6 (h1–h5 follow the A2UI guide's Text variants).
-pub const HEADING_SCALE: [f32; 6] = [2.5, 2.0, 1.75, 1.5, 1.25, 1.1];
+/// Relative sizes of Markdown headings h1..h6 to the body size: the web renderer's
+/// (`.a2ui-text h1 { font-size: var(--a2ui-font-size-2xl) }` … `h5 { --a2ui-font-size-s }`,
+/// the 1.2 scale around 16 px; `h6` keeps the browser's 0.67em).
+pub const HEADING_SCALE: [f32; 6] = [1.728, 1.44, 1.2, 1.0, 1.0 / 1.2, 0.67];
+/// Inline-start padding of a list level (the browser's `ul, ol { padding-inline-start:
+/// 40px }`; the stylesheet only zeroes the margins).
+const LIST_INDENT: f32 = 40.0;
+/// Gap between a list marker and its item's text.
+const MARKER_GAP: f32 = 6.0;
+/// `line-height: normal` of Roboto, for list items (only `p` gets the body's 1.5).
+const NORMAL_LINE: f32 = 1.172;
 
 /// Inline style flags of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -332,6 +341,8 @@ pub struct BaseStyle {
     pub strong: bool,
     /// Height of one line of `size` text (egui's font height when `None`).
     pub line_height: Option<f32>,
+    /// Draw everything in italics (the `caption` variant: the reference wraps it in `<em>`).
+    pub italic: bool,
 }
 
 fn job_for(
@@ -340,6 +351,7 @@ fn job_for(
     size: f32,
     strong: bool,
     line_height: Option<f32>,
+    italic: bool,
 ) -> egui::text::LayoutJob {
     let visuals = ui.visuals();
     // Colourless sections take the label's colour, so text inherits the context's colour
@@ -363,7 +375,7 @@ fn job_for(
         let mut format = egui::TextFormat {
             font_id,
             color: if bold { strong_colour } else { inherit },
-            italics: run.style.emphasis,
+            italics: run.style.emphasis || italic,
             line_height,
             valign: egui::Align::Center,
             ..Default::default()
@@ -401,15 +413,34 @@ pub fn blocks_ui(
     }
     let r = ui
         .vertical(|ui| {
-            ui.spacing_mut().item_spacing.y = (base.size * 0.4).max(2.0);
+            // The reference sets every block's margin to 0 (`--_a2ui-text-margin: 0`).
+            ui.spacing_mut().item_spacing.y = 0.0;
             for block in blocks {
-                let indent = block.indent as f32 * base.size * 1.2;
-                if indent == 0.0 && block.marker.is_none() && !block.quoted {
+                if block.indent == 0 && block.marker.is_none() && !block.quoted {
                     block_ui(ui, block, base, &mut clicked);
                     continue;
                 }
+                // A list item's text starts 40 px in per level, its marker just before it;
+                // its lines are `normal` high.
+                let item = BaseStyle {
+                    line_height: base.line_height.map(|_| base.size * NORMAL_LINE),
+                    ..base
+                };
+                let marker = block.marker.as_ref().map(|m| {
+                    let text = egui::RichText::new(m)
+                        .size(base.size)
+                        .line_height(item.line_height);
+                    egui::WidgetText::from(text).into_galley(
+                        ui,
+                        Some(egui::TextWrapMode::Extend),
+                        f32::INFINITY,
+                        egui::TextStyle::Body,
+                    )
+                });
+                let marker_width = marker.as_ref().map_or(0.0, |g| g.size().x + MARKER_GAP);
+                let indent = (block.indent as f32 * LIST_INDENT - marker_width).max(0.0);
                 ui.horizontal_top(|ui| {
-                    ui.spacing_mut().item_spacing.x = base.size * 0.4;
+                    ui.spacing_mut().item_spacing.x = 0.0;
                     if indent > 0.0 {
                         let (rect, _) = ui.allocate_exact_size(
                             egui::vec2(indent, base.size),
@@ -424,10 +455,15 @@ pub fn blocks_ui(
                             );
                         }
                     }
-                    if let Some(marker) = &block.marker {
-                        ui.label(egui::RichText::new(marker).size(base.size));
+                    if let Some(marker) = marker {
+                        let (rect, _) = ui.allocate_exact_size(
+                            egui::vec2(marker_width, marker.size().y),
+                            egui::Sense::hover(),
+                        );
+                        ui.painter()
+                            .galley(rect.min, marker, ui.visuals().text_color());
                     }
-                    ui.vertical(|ui| block_ui(ui, block, base, &mut clicked));
+                    ui.vertical(|ui| block_ui(ui, block, item, &mut clicked));
                 });
             }
         })
@@ -459,13 +495,13 @@ fn block_ui(
                 .corner_radius(4.0)
                 .inner_margin(6.0)
                 .show(ui, |ui| {
-                    let job = job_for(ui, &block.runs, size, false, None);
+                    let job = job_for(ui, &block.runs, size, false, None, false);
                     ui.add(egui::Label::new(job).wrap())
                 })
                 .inner
         }
         BlockKind::Paragraph | BlockKind::Heading(_) if !block.has_links() => {
-            let job = job_for(ui, &block.runs, size, strong, line_height);
+            let job = job_for(ui, &block.runs, size, strong, line_height, base.italic);
             ui.add(egui::Label::new(job).wrap())
         }
         BlockKind::Paragraph | BlockKind::Heading(_) => {
@@ -479,10 +515,23 @@ fn block_ui(
                         j += 1;
                     }
                     let runs = block.runs.get(i..j).unwrap_or_default();
-                    let job = job_for(ui, runs, size, strong, line_height);
+                    let job = job_for(ui, runs, size, strong, line_height, base.italic);
                     match &run.link {
                         Some(url) => {
-                            let r = ui.add(egui::Link::new(job)).on_hover_text(url.as_str());
+                            // `.a2ui-text a { color: var(--a2ui-text-a-color, inherit) }`,
+                            // underlined as browsers draw links.
+                            let colour = ui.visuals().text_color();
+                            let mut job = job;
+                            for section in &mut job.sections {
+                                section.format.underline = egui::Stroke::new(1.0, colour);
+                            }
+                            let r = ui
+                                .scope(|ui| {
+                                    ui.visuals_mut().hyperlink_color = colour;
+                                    ui.add(egui::Link::new(job))
+                                })
+                                .inner
+                                .on_hover_text(url.as_str());
                             if r.clicked() {
                                 *clicked = Some(url.clone());
                             }

@@ -95,11 +95,39 @@ impl ComponentRenderer for Slider {
                 slider = slider.step_by(step);
             }
             // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
-            let response = if empty {
-                ui.add_enabled(false, slider)
+            // egui's slider handles the input and the value box; the track and thumb are
+            // the reference's, painted over its invisible ones.
+            let palette = cx.palette(ui);
+            let response = ui
+                .scope(|ui| {
+                    let visuals = ui.visuals_mut();
+                    // The value keeps the text colour; egui's rail and handle draw nothing.
+                    visuals.override_text_color = Some(palette.on_background);
+                    let widgets = &mut visuals.widgets;
+                    for w in [
+                        &mut widgets.inactive,
+                        &mut widgets.hovered,
+                        &mut widgets.active,
+                    ] {
+                        w.bg_fill = egui::Color32::TRANSPARENT;
+                        w.weak_bg_fill = egui::Color32::TRANSPARENT;
+                        w.fg_stroke = egui::Stroke::NONE;
+                    }
+                    ui.visuals_mut().slider_trailing_fill = false;
+                    let slider = slider.trailing_fill(false);
+                    if empty {
+                        ui.add_enabled(false, slider)
+                    } else {
+                        ui.add(slider)
+                    }
+                })
+                .inner;
+            let t = if empty {
+                0.0
             } else {
-                ui.add(slider)
+                ((value - range.min) / (hi - range.min)).clamp(0.0, 1.0) as f32
             };
+            paint_track(ui, &response, t, &style, &palette);
             // Name the slider itself: its number field is labelled by it.
             match label_response {
                 Some(_) => set_accessible_name(ui, response.id, &label),
@@ -118,6 +146,61 @@ impl ComponentRenderer for Slider {
         });
         cx.set_geometry_box(outer.shrink(style.checkbox_margin));
         response
+    }
+}
+
+/// The reference's range input (Chromium's, `accent-color: var(--a2ui-slider-thumb-color,
+/// var(--a2ui-color-primary))`): a rounded track in the secondary colour
+/// (`--a2ui-slider-track-color`), filled with the primary up to the thumb, and a primary
+/// disc as the thumb; where egui's slider (its rail, `t` of the way along) lies in
+/// `response`'s row.
+fn paint_track(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    t: f32,
+    style: &crate::render::Style,
+    palette: &crate::render::Palette,
+) {
+    let row = response.rect;
+    let height = ui.spacing().interact_size.y;
+    let width = ui.spacing().slider_width.min(row.width());
+    let rect = egui::Rect::from_min_size(
+        egui::pos2(row.left(), row.center().y - height / 2.0),
+        egui::vec2(width, height),
+    );
+    // egui's handle positions: the rail inset by its handle radius (height / 2.5).
+    let inset = rect.height() / 2.5;
+    let x = egui::lerp((rect.left() + inset)..=(rect.right() - inset), t);
+    let track =
+        egui::Rect::from_center_size(rect.center(), egui::vec2(rect.width(), style.slider_track));
+    let painter = ui.painter();
+    let radius = style.slider_track / 2.0;
+    let enabled = ui.is_enabled() && response.enabled();
+    let accent = if enabled {
+        palette.primary
+    } else {
+        palette.border
+    };
+    painter.rect_filled(track, radius, palette.secondary);
+    let mut filled = track;
+    filled.max.x = x;
+    painter.rect_filled(filled, radius, accent);
+    let thumb = if response.dragged() || response.hovered() {
+        palette.primary_hover(ui.visuals().dark_mode)
+    } else {
+        accent
+    };
+    painter.circle_filled(
+        egui::pos2(x, rect.center().y),
+        style.slider_thumb_radius,
+        thumb,
+    );
+    if response.has_focus() {
+        painter.circle_stroke(
+            egui::pos2(x, rect.center().y),
+            style.slider_thumb_radius + 2.0,
+            egui::Stroke::new(2.0, palette.primary),
+        );
     }
 }
 

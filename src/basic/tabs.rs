@@ -55,15 +55,18 @@ impl ComponentRenderer for Tabs {
             .data(|d| d.get_temp::<usize>(selected_key))
             .unwrap_or(0)
             .min(last);
-        let accent = cx
-            .primary_color()
-            .unwrap_or(ui.visuals().selection.stroke.color);
+        // `.a2ui-tab-button.active { color: var(--a2ui-color-primary); border-bottom: 2px solid
+        // var(--a2ui-color-primary) }`; inactive titles in `--a2ui-tabs-header-color`.
+        let palette = cx.palette(ui);
+        let accent = palette.primary;
 
         let style = cx.style().clone();
         let available = sanitize_rect(ui.available_rect_before_wrap());
         let origin = available.min;
         let width = incoming.extent.width;
         let inner = ui.scope_builder(UiBuilder::new().max_rect(available), |ui| {
+            // The bar's rule goes under the selected title's mark: its place is kept first.
+            let rule = ui.painter().add(egui::Shape::Noop);
             let bar_rect = Rect::from_min_size(
                 origin,
                 vec2(width.unwrap_or(available.width()), available.height()),
@@ -78,26 +81,37 @@ impl ComponentRenderer for Tabs {
                 |ui| {
                     ui.spacing_mut().item_spacing = vec2(style.flex_gap, 0.0);
                     ui.spacing_mut().button_padding = style.tab_padding;
+                    // `background: transparent` in every state: the title's colour and the
+                    // underline mark the selection, not a fill.
+                    let visuals = ui.visuals_mut();
+                    visuals.selection.bg_fill = egui::Color32::TRANSPARENT;
+                    visuals.selection.stroke = Stroke::NONE;
+                    for w in [&mut visuals.widgets.hovered, &mut visuals.widgets.active] {
+                        w.weak_bg_fill = egui::Color32::TRANSPARENT;
+                        w.bg_fill = egui::Color32::TRANSPARENT;
+                        w.bg_stroke = Stroke::NONE;
+                    }
                     for (i, title) in titles.iter().enumerate() {
                         let is_selected = i == selected;
                         let text = egui::RichText::new(title)
                             .font(egui::FontId::proportional(style.label.size))
                             .line_height(Some(style.label.line_height));
-                        let text = if is_selected {
-                            text.color(accent)
+                        let text = text.color(if is_selected {
+                            accent
                         } else {
-                            text
-                        };
+                            palette.tab_inactive
+                        });
                         let response = ui.add(egui::Button::selectable(is_selected, text));
                         ui.ctx().accesskit_node_builder(response.id, |node| {
                             node.set_role(Role::Tab);
                             node.set_selected(is_selected);
                         });
                         if is_selected {
+                            // Over the bar's rule (`margin-bottom: -2px`).
                             ui.painter().hline(
                                 response.rect.x_range(),
-                                response.rect.bottom() + SELECTED_MARK / 2.0,
-                                Stroke::new(SELECTED_MARK, accent),
+                                response.rect.bottom() + style.tab_indicator,
+                                Stroke::new(style.tab_indicator, accent),
                             );
                         }
                         if response.clicked() && !is_selected {
@@ -110,10 +124,14 @@ impl ComponentRenderer for Tabs {
             let bar_rect = bar.response.rect;
             let line_y = bar_rect.bottom() + SELECTED_MARK;
             let line_width = width.unwrap_or(bar_rect.width());
-            ui.painter().hline(
-                origin.x..=origin.x + line_width,
-                line_y + 0.5,
-                ui.visuals().widgets.noninteractive.bg_stroke,
+            // `.a2ui-tab-bar { border-bottom: 2px solid var(--a2ui-color-border) }`.
+            ui.painter().set(
+                rule,
+                egui::Shape::hline(
+                    origin.x..=origin.x + line_width,
+                    line_y,
+                    Stroke::new(style.tab_indicator, palette.border),
+                ),
             );
             let top = line_y + 1.0 + style.tab_content_padding;
             let chrome_height = top - origin.y;

@@ -55,6 +55,7 @@ impl ComponentRenderer for Text {
             body_size: cx.style().body.size,
             strong: step.bold,
             line_height: Some(step.line_height),
+            italic: step.italic,
         };
         let blocks = &entry.blocks;
         let incoming = Incoming::of(ui);
@@ -64,7 +65,8 @@ impl ComponentRenderer for Text {
         let (response, clicked) =
             if variant == "caption" && ui.visuals().override_text_color.is_none() {
                 ui.scope(|ui| {
-                    ui.visuals_mut().override_text_color = Some(ui.visuals().weak_text_color());
+                    // `.a2ui-text.caption { color: var(--a2ui-text-caption-color) }`.
+                    ui.visuals_mut().override_text_color = Some(cx.palette(ui).caption);
                     blocks_ui(ui, blocks, base)
                 })
                 .inner

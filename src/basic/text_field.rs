@@ -198,14 +198,34 @@ impl ComponentRenderer for TextField {
         // As in the web renderer the field spans the width its parent gives it (outside a
         // container, all it has); sized to content it keeps egui's default width.
         let fill = incoming.extent.width.is_some() || !incoming.in_slot();
+        let palette = cx.palette(ui);
+        // Invalid while a check fails (or the value misses `validationRegexp`): the border
+        // in the error colour, focused or not.
+        let invalid = {
+            let checks = cx.checks();
+            Self::failure(cx, &checks, &buffer.text).is_some()
+        };
         let (response, drawn) = vertical(ui, |ui| {
             // The reference's box: a 1 px border, 8 px corners.
             let (gap, radius) = (style.field_gap, style.field_radius as u8);
-            ui.set_style(
-                cx.shared_style(ui, ("a2ui-field", gap.to_bits(), radius), |s| {
-                    field_style(s, gap, radius);
-                }),
-            );
+            let field = FieldLook {
+                gap,
+                radius,
+                border: style.field_border,
+                color: if invalid {
+                    palette.error
+                } else {
+                    palette.border
+                },
+                focus: if invalid {
+                    palette.error
+                } else {
+                    palette.primary
+                },
+            };
+            ui.set_style(cx.shared_style(ui, ("a2ui-field", field.key()), |s| {
+                field_style(s, &field);
+            }));
             let label_response = (!label.is_empty()).then(|| {
                 ui.label(
                     egui::RichText::new(&label)
@@ -230,16 +250,28 @@ impl ComponentRenderer for TextField {
                 };
                 let font = egui::FontId::proportional(style.label.size);
                 let row = ui.ctx().fonts_mut(|f| f.row_height(&font));
-                let pad_y = if multiline {
-                    8.0
+                // The box keeps its height; a single line sits where the browser puts it:
+                // under the 1 px border and 8 px padding (`padding: var(--a2ui-spacing-m)`),
+                // 2 px lower than centred in egui's row.
+                let margin = if multiline {
+                    egui::Margin::symmetric(8, 8)
                 } else {
-                    ((style.field_height - row) / 2.0 - 1.0).max(2.0)
+                    let pad_y = ((style.field_height - row) / 2.0 - 1.0).max(2.0).round();
+                    let shift = 2.0_f32.min(pad_y - 1.0).max(0.0);
+                    egui::Margin {
+                        left: 8,
+                        right: 8,
+                        top: (pad_y + shift) as i8,
+                        bottom: (pad_y - shift) as i8,
+                    }
                 };
                 edit = edit
                     .id(edit_id)
+                    .background_color(palette.input)
+                    .text_color(palette.on_input)
                     .password(obscured)
                     .font(font)
-                    .margin(egui::vec2(8.0, pad_y))
+                    .margin(margin)
                     .min_size(egui::vec2(0.0, style.field_height));
                 if fill {
                     edit = edit.desired_width(f32::INFINITY);
@@ -313,20 +345,50 @@ pub(crate) fn sanitize_numeric_if_needed(s: &str) -> String {
     }
 }
 
+/// How a field box looks: the reference's `.a2ui-textfield` rules.
+struct FieldLook {
+    /// Space between the label, the box and the messages (`gap: var(--a2ui-spacing-xs)`).
+    gap: f32,
+    /// Corner radius (`--a2ui-textfield-border-radius`).
+    radius: u8,
+    /// Border width (`--a2ui-border-width`).
+    border: f32,
+    /// Border colour unfocused (`--a2ui-color-border`, or the error colour when invalid).
+    color: egui::Color32,
+    /// Border colour focused (`.a2ui-textfield:focus { border-color: var(--a2ui-color-primary) }`;
+    /// `.a2ui-textfield.invalid`, later in the sheet, keeps the error colour).
+    focus: egui::Color32,
+}
+
+impl FieldLook {
+    /// A key for the shared style cache.
+    fn key(&self) -> (u32, u8, u32, [u8; 4], [u8; 4]) {
+        (
+            self.gap.to_bits(),
+            self.radius,
+            self.border.to_bits(),
+            self.color.to_array(),
+            self.focus.to_array(),
+        )
+    }
+}
+
 /// The reference's field box on `style`: `item_spacing.y` of `gap` between the label, the
-/// box and the message, a 1 px border in every state, corners of `radius`.
-fn field_style(style: &mut egui::Style, gap: f32, radius: u8) {
-    style.spacing.item_spacing.y = gap;
+/// box and the message, a 1 px border in every state (its colour from `look`), corners of
+/// `radius`.
+fn field_style(style: &mut egui::Style, look: &FieldLook) {
+    style.spacing.item_spacing.y = look.gap;
+    let stroke = egui::Stroke::new(look.border, look.color);
     let widgets = &mut style.visuals.widgets;
-    widgets.inactive.bg_stroke = widgets.noninteractive.bg_stroke;
-    widgets.hovered.bg_stroke.width = widgets.hovered.bg_stroke.width.max(1.0);
     for w in [
         &mut widgets.inactive,
         &mut widgets.hovered,
         &mut widgets.active,
     ] {
-        w.corner_radius = egui::CornerRadius::same(radius);
+        w.bg_stroke = stroke;
+        w.corner_radius = egui::CornerRadius::same(look.radius);
     }
+    style.visuals.selection.stroke = egui::Stroke::new(look.border, look.focus);
 }
 
 #[cfg(test)]

@@ -619,6 +619,17 @@ impl ComponentContext<'_, '_> {
             .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b))
     }
 
+    /// The colours to draw this surface's controls with: the style's palette for the
+    /// host's visuals (light or dark), with the agent's `theme.primaryColor` as the primary
+    /// when it sent one.
+    pub fn palette(&self, ui: &egui::Ui) -> super::Palette {
+        let palette = *self.frame.options.style.palette(ui.visuals());
+        match self.primary_color() {
+            Some(p) => palette.with_primary(p),
+            None => palette,
+        }
+    }
+
     /// The accent for foreground marks (links, icons, focus) on this surface: the agent's
     /// `primaryColor` made readable on the host's panel, else the host's hyperlink colour.
     /// Primary fills (filled buttons) follow the agent's `primaryColor` the same way.

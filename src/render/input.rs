@@ -38,10 +38,12 @@ impl ComponentContext<'_, '_> {
     /// Draw a check message (the first failing check) under a control, in the error colour.
     pub fn check_message_ui(&self, ui: &mut egui::Ui, message: Option<&str>) {
         if let Some(m) = message {
-            // The web renderer's error line: the caption size.
+            // The web renderer's error line: the caption size in the error colour
+            // (`.error { color: var(--a2ui-textfield-color-error, red); font-size:
+            // var(--a2ui-font-size-xs) }`).
             let caption = &self.style().caption;
             ui.colored_label(
-                ui.visuals().error_fg_color,
+                self.palette(ui).error,
                 egui::RichText::new(m)
                     .size(caption.size)
                     .line_height(Some(caption.line_height)),

@@ -32,7 +32,7 @@ pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 pub use images::{data_cache_stats, install as install_loaders};
-pub use style::{Style, TextStyle};
+pub use style::{Palette, Style, TextStyle};
 
 use crate::action::Event;
 
@@ -548,7 +548,8 @@ impl DrawState {
         let catalog = &self.catalog;
         let geometry = self.geometry.as_mut();
         ui.push_id(("a2ui-surface", surface_id), |ui| {
-            *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary);
+            let palette = *options.style.palette(ui.visuals());
+            *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary, &palette);
             // Images drawn from here on belong to this surface (released when it is
             // deleted).
             images::set_owner(ui.ctx(), Some(&owner), limits.max_image_cache_bytes);

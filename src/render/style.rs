@@ -8,12 +8,13 @@
 //! spacing `xs/s/m/l` = 2/4/8/16 px; `--a2ui-font-size: 1rem` and `--a2ui-font-scale: 1.2`;
 //! line heights 1.2 for headings and 1.5 for body text; `--a2ui-border-radius: 0.25rem`) and
 //! each component's stylesheet in `web_core/src/v0_9/basic_catalog/components/*.js`. One CSS
-//! px is one egui point. Colours stay with egui's [`Visuals`](egui::Visuals) (and dark mode)
-//! and the agent's `primaryColor`.
+//! px is one egui point. The colours are the same stylesheet's scheme ([`Palette`]: its
+//! `light-dark()` pairs, the light half when the host's egui visuals are light, the dark half
+//! when they are dark), with the agent's `primaryColor` as the primary.
 //!
 //! A host overrides any value through [`RendererOptions::style`](super::RendererOptions).
 
-use egui::{FontFamily, FontId, Vec2, vec2};
+use egui::{Color32, FontFamily, FontId, Vec2, vec2};
 
 /// One step of the type scale.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +25,8 @@ pub struct TextStyle {
     pub line_height: f32,
     /// Bold (the browser's default weight for `h1`–`h5`, and the labels' `bold`).
     pub bold: bool,
+    /// Italic (the `caption` variant: the reference renders it as `<em>`).
+    pub italic: bool,
 }
 
 impl TextStyle {
@@ -32,7 +35,13 @@ impl TextStyle {
             size,
             line_height: size * line_factor,
             bold,
+            italic: false,
         }
+    }
+
+    const fn italic(mut self) -> Self {
+        self.italic = true;
+        self
     }
 
     /// The font for this step: [`BOLD_FAMILY`](crate::render::BOLD_FAMILY) when bold and installed on `ctx`.
@@ -68,8 +77,9 @@ const NORMAL_LINE: f32 = 1.172;
 /// `@a2ui/web_core` 0.11.0 (`--a2ui-grid-base: 0.5rem`, so spacing `xs/s/m/l` = 2/4/8/16 px;
 /// `--a2ui-font-size: 1rem` and `--a2ui-font-scale: 1.2`; line heights 1.2 for headings and
 /// 1.5 for body text; `--a2ui-border-radius: 0.25rem`) and each basic component's
-/// stylesheet. Colours stay with egui's [`Visuals`](egui::Visuals) and the agent's
-/// `primaryColor`.
+/// stylesheet. The controls' colours are [`Palette`]s: [`light`](Self::light) when the
+/// host's visuals are light, [`dark`](Self::dark) when they are dark; text keeps the host's
+/// text colour.
 ///
 /// A host overrides any value through [`RendererOptions::style`](crate::RendererOptions):
 ///
@@ -126,7 +136,7 @@ pub struct Style {
     pub h5: TextStyle,
     /// `Text` `body` (`--a2ui-font-size-m`, line height 1.5: 16/24).
     pub body: TextStyle,
-    /// `Text` `caption` (`--a2ui-font-size-xs`, normal line height).
+    /// `Text` `caption` (`--a2ui-font-size-xs`, normal line height, italic: `<em>`).
     pub caption: TextStyle,
     /// The labels of inputs (`--a2ui-label-font-size: --a2ui-font-size-s`, bold).
     pub label: TextStyle,
@@ -148,6 +158,163 @@ pub struct Style {
     pub tab_padding: Vec2,
     /// Vertical padding of a `Tabs` panel (`--a2ui-spacing-m`, 8).
     pub tab_content_padding: f32,
+    /// Width of the `Tabs` bar's bottom rule and of the active title's underline
+    /// (`.a2ui-tab-bar { border-bottom: 2px solid }`, `.a2ui-tab-button.active
+    /// { border-bottom: 2px solid var(--a2ui-color-primary) }`).
+    pub tab_indicator: f32,
+    /// Side of a `CheckBox` box and of a `ChoicePicker` radio or check box
+    /// (`--a2ui-checkbox-size: 1rem`, `.a2ui-option-input { width: 1rem }`: 16).
+    pub toggle_size: f32,
+    /// Corner radius of a `CheckBox` box (`--a2ui-checkbox-border-radius: 4px`; Chromium
+    /// draws the checked box with 2 px corners, which is what the reference shows).
+    pub toggle_radius: f32,
+    /// Space left of a check box (Chromium's `input[type=checkbox] { margin: 3px 3px 3px 4px }`).
+    pub checkbox_inset: f32,
+    /// Space between a check box and its label: Chromium's 3 px right margin and the
+    /// stylesheet's `gap: var(--a2ui-checkbox-gap, var(--a2ui-spacing-s))` (4), 7.
+    pub checkbox_gap: f32,
+    /// Space left of a radio button (Chromium's `input[type=radio] { margin: 3px 3px 0 5px }`).
+    pub radio_inset: f32,
+    /// Space between a radio button and its option text: Chromium's 3 px right margin and
+    /// `.a2ui-option-label { gap: var(--a2ui-choicepicker-gap, var(--a2ui-spacing-xs)) }`
+    /// (2), 5.
+    pub radio_gap: f32,
+    /// Height of a `Slider` track (Chromium's range input: a 4 px track, rounded).
+    pub slider_track: f32,
+    /// Radius of a `Slider` thumb (Chromium's range input: a 16 px disc).
+    pub slider_thumb_radius: f32,
+    /// Opacity of a disabled `Button` (`.a2ui-button:disabled { opacity: 0.5 }`).
+    pub disabled_opacity: f32,
+    /// Width of a `TextField`'s border (`--a2ui-border-width`, 1); focus and an invalid
+    /// value only change its colour (`.a2ui-textfield:focus`, `.a2ui-textfield.invalid`).
+    pub field_border: f32,
+    /// The colours when the host's visuals are light (`light-dark()`'s first values,
+    /// `<html class="a2ui-light">`: the reference renders).
+    pub light: Palette,
+    /// The colours when the host's visuals are dark (`light-dark()`'s second values,
+    /// `.a2ui-dark`).
+    pub dark: Palette,
+}
+
+/// The colours of the web renderer's default theme, one colour scheme of
+/// `web_core/src/v0_9/basic_catalog/styles/default.js` (`--a2ui-color-*`) and of the
+/// component stylesheets' fallbacks. [`Style::light`] and [`Style::dark`] hold the two
+/// schemes; a host sets its own brand colour with [`Style::with_primary`], and an agent's
+/// `theme.primaryColor` replaces [`primary`](Self::primary) for its surface in both (the
+/// Lit renderer sets `--a2ui-color-primary` on the surface the same way).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    /// The page behind the surfaces (`--a2ui-color-background: light-dark(#eee, #111)`);
+    /// drawn by the reference page, not by a surface (the host's panel is the page).
+    pub background: Color32,
+    /// Text on the page and in surfaces (`--a2ui-color-on-background: light-dark(#333,
+    /// #eee)`, the colour `.a2ui-text` and `.a2ui-icon` fall back to); bold text is not
+    /// darker (egui's strong text colour is set to it too).
+    pub on_background: Color32,
+    /// Filled containers: `Card`s and default `Button`s (`--a2ui-color-surface`:
+    /// `color-mix(in oklab, background 85% | 95%, white)`, #f1f1f1 | #1a1a1a).
+    pub surface: Color32,
+    /// Text on the surface colour (`--a2ui-color-on-surface: light-dark(#333, #eee)`).
+    pub on_surface: Color32,
+    /// Primary fills and accents: primary buttons, checked boxes and radios, the slider,
+    /// the active tab, a focused field's border, borderless buttons' text
+    /// (`--a2ui-color-primary: #17e`).
+    pub primary: Color32,
+    /// Text on a primary fill (`--a2ui-color-on-primary: #fff`). When an agent or a host
+    /// replaces the primary, it is kept only while it contrasts at least 4.5:1 with the new
+    /// one, else it becomes black or white, whichever contrasts more
+    /// ([`Palette::with_primary`]).
+    pub on_primary: Color32,
+    /// A default button's hover fill (`--a2ui-color-secondary-hover`, the light scheme's
+    /// `--a2ui-color-secondary-dark` = `color-mix(#ddd 95%, black)` #cecece, the dark
+    /// scheme's `--a2ui-color-secondary-light` = `color-mix(#333 85%, white)` #4e4e4e).
+    pub secondary_hover: Color32,
+    /// A slider's track (`--a2ui-slider-track-color`, `--a2ui-color-secondary:
+    /// light-dark(#ddd, #333)`).
+    pub secondary: Color32,
+    /// Borders of cards, buttons, fields, unchecked boxes and dividers
+    /// (`--a2ui-color-border: light-dark(#ccc, #444)`).
+    pub border: Color32,
+    /// The outline of an unchecked check box or radio button (the stylesheet leaves them to
+    /// the browser: Chromium's form controls, #767676 light, #858585 dark).
+    pub border_strong: Color32,
+    /// The fill of text fields and unchecked boxes (`--a2ui-color-input: light-dark(#fff,
+    /// #2a2a2a)`).
+    pub input: Color32,
+    /// Text in a text field (`--a2ui-color-on-input: light-dark(#333, #eee)`).
+    pub on_input: Color32,
+    /// `caption` text (`--a2ui-text-caption-color: light-dark(#666, #aaa)`).
+    pub caption: Color32,
+    /// Inactive `Tabs` titles (`--a2ui-tabs-header-color`, `--a2ui-text-caption-color`
+    /// fallback #666; #aaa in the dark scheme, as the caption).
+    pub tab_inactive: Color32,
+    /// An invalid field's border and every validation message (`--a2ui-textfield-color-error`,
+    /// `--a2ui-checkbox-color-error`: `red`; a lighter red on dark panels so the message
+    /// stays readable, 5.0:1 on #111).
+    pub error: Color32,
+}
+
+impl Palette {
+    /// The light scheme (`<html class="a2ui-light">`, the reference renders).
+    pub const LIGHT: Self = Self {
+        background: Color32::from_rgb(0xee, 0xee, 0xee),
+        on_background: Color32::from_rgb(0x33, 0x33, 0x33),
+        surface: Color32::from_rgb(0xf1, 0xf1, 0xf1),
+        on_surface: Color32::from_rgb(0x33, 0x33, 0x33),
+        primary: Color32::from_rgb(0x11, 0x77, 0xee),
+        on_primary: Color32::WHITE,
+        secondary_hover: Color32::from_rgb(0xce, 0xce, 0xce),
+        secondary: Color32::from_rgb(0xdd, 0xdd, 0xdd),
+        border: Color32::from_rgb(0xcc, 0xcc, 0xcc),
+        border_strong: Color32::from_rgb(0x76, 0x76, 0x76),
+        input: Color32::WHITE,
+        on_input: Color32::from_rgb(0x33, 0x33, 0x33),
+        caption: Color32::from_rgb(0x66, 0x66, 0x66),
+        tab_inactive: Color32::from_rgb(0x66, 0x66, 0x66),
+        error: Color32::from_rgb(0xff, 0x00, 0x00),
+    };
+
+    /// The dark scheme (`.a2ui-dark`).
+    pub const DARK: Self = Self {
+        background: Color32::from_rgb(0x11, 0x11, 0x11),
+        on_background: Color32::from_rgb(0xee, 0xee, 0xee),
+        surface: Color32::from_rgb(0x1a, 0x1a, 0x1a),
+        on_surface: Color32::from_rgb(0xee, 0xee, 0xee),
+        primary: Color32::from_rgb(0x11, 0x77, 0xee),
+        on_primary: Color32::WHITE,
+        secondary_hover: Color32::from_rgb(0x4e, 0x4e, 0x4e),
+        secondary: Color32::from_rgb(0x33, 0x33, 0x33),
+        border: Color32::from_rgb(0x44, 0x44, 0x44),
+        border_strong: Color32::from_rgb(0x85, 0x85, 0x85),
+        input: Color32::from_rgb(0x2a, 0x2a, 0x2a),
+        on_input: Color32::from_rgb(0xee, 0xee, 0xee),
+        caption: Color32::from_rgb(0xaa, 0xaa, 0xaa),
+        tab_inactive: Color32::from_rgb(0xaa, 0xaa, 0xaa),
+        error: Color32::from_rgb(0xff, 0x55, 0x55),
+    };
+
+    /// This palette with another primary, and the text on it made readable (kept while
+    /// [`on_primary`](Self::on_primary) reaches 4.5:1 on it).
+    #[must_use]
+    pub fn with_primary(mut self, primary: Color32) -> Self {
+        if primary != self.primary {
+            self.on_primary = super::theme::on_primary_text(primary, self.on_primary);
+            self.primary = primary;
+        }
+        self
+    }
+
+    /// A primary button's hover fill (`--a2ui-color-primary-hover: light-dark(primary-dark,
+    /// primary-light)`: the primary mixed in oklab 85% with black on light panels, with
+    /// white on dark ones), from the primary in force.
+    pub fn primary_hover(&self, dark_mode: bool) -> Color32 {
+        let toward = if dark_mode {
+            Color32::WHITE
+        } else {
+            Color32::BLACK
+        };
+        super::theme::oklab_mix(self.primary, toward, 0.85)
+    }
 }
 
 impl Default for Style {
@@ -174,7 +341,7 @@ impl Default for Style {
             h4: TextStyle::new(M, 1.2, true),
             h5: TextStyle::new(S, 1.2, true),
             body: TextStyle::new(M, 1.5, false),
-            caption: TextStyle::new(XS, NORMAL_LINE, false),
+            caption: TextStyle::new(XS, NORMAL_LINE, false).italic(),
             label: TextStyle::new(S, NORMAL_LINE, true),
             field_gap: 2.0,
             field_height: 32.0,
@@ -185,11 +352,43 @@ impl Default for Style {
             avatar_size: 40.0,
             tab_padding: vec2(8.0, 4.0),
             tab_content_padding: 8.0,
+            tab_indicator: 2.0,
+            toggle_size: 16.0,
+            toggle_radius: 2.0,
+            checkbox_inset: 4.0,
+            checkbox_gap: 7.0,
+            radio_inset: 5.0,
+            radio_gap: 5.0,
+            slider_track: 4.0,
+            slider_thumb_radius: 8.0,
+            disabled_opacity: 0.5,
+            field_border: 1.0,
+            light: Palette::LIGHT,
+            dark: Palette::DARK,
         }
     }
 }
 
 impl Style {
+    /// The palette for `visuals`: [`dark`](Self::dark) when they are dark, else
+    /// [`light`](Self::light).
+    pub fn palette(&self, visuals: &egui::Visuals) -> &Palette {
+        if visuals.dark_mode {
+            &self.dark
+        } else {
+            &self.light
+        }
+    }
+
+    /// This style with the host's brand colour as the primary of both palettes (an
+    /// agent's `theme.primaryColor` still replaces it for that agent's surfaces).
+    #[must_use]
+    pub fn with_primary(mut self, primary: Color32) -> Self {
+        self.light = self.light.with_primary(primary);
+        self.dark = self.dark.with_primary(primary);
+        self
+    }
+
     /// The type-scale step of a `Text` variant (`usageHint` in v0.8); unknown variants are
     /// body text.
     pub fn text(&self, variant: &str) -> TextStyle {
@@ -241,6 +440,34 @@ mod tests {
             s.body.line_height + 2.0 * s.button_padding.y + 2.0 * s.button_border
         );
         assert_eq!(s.text("nonsense"), s.body);
+    }
+
+    #[test]
+    fn the_palette_follows_the_visuals_and_a_host_primary_stays_readable() {
+        let s = Style::default();
+        assert_eq!(
+            s.palette(&egui::Visuals::light()).background,
+            Color32::from_gray(0xee)
+        );
+        assert_eq!(
+            s.palette(&egui::Visuals::dark()).background,
+            Color32::from_gray(0x11)
+        );
+        // The stylesheet's own pair: #fff on #17e.
+        assert_eq!(s.light.on_primary, Color32::WHITE);
+        let yellow = Color32::from_rgb(0xff, 0xeb, 0x3b);
+        let branded = s.with_primary(yellow);
+        for p in [branded.light, branded.dark] {
+            assert_eq!(p.primary, yellow);
+            assert_eq!(p.on_primary, Color32::BLACK);
+        }
+        assert_eq!(
+            Style::default()
+                .with_primary(Color32::from_rgb(0x6a, 0x1b, 0x9a))
+                .dark
+                .on_primary,
+            Color32::WHITE
+        );
     }
 
     #[test]

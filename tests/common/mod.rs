@@ -10,6 +10,8 @@
 pub mod content;
 pub mod explosions;
 pub mod peers;
+#[cfg(feature = "snapshots")]
+pub mod pixels;
 
 use egui_a2ui::{ActionEvent, Catalog, Event, Renderer};
 use egui_kittest::{Harness, HarnessBuilder};

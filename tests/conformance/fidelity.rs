@@ -12,6 +12,12 @@
 //!
 //! Set `A2UI_GEOMETRY_OUT=DIR` to also write our geometry files there (for
 //! `compare_geometry.py`).
+//!
+//! The look: [`pixels_match_the_official_web_renderer`] paints every fixture as the
+//! reference page (`a2ui_dump --png`'s page, through wgpu; feature `snapshots`, Mesa's GL
+//! backend headless) and scores it against the reference's screenshot with
+//! `compare_pixels.py`'s metric (ported in `tests/common/pixels.rs`). Set `A2UI_PIXELS_OUT=DIR`
+//! to keep our PNGs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -19,6 +25,9 @@ use std::path::{Path, PathBuf};
 use egui_a2ui::render::{GeometryOptions, RendererOptions};
 use egui_a2ui::testing::layout_geometry;
 use serde_json::Value;
+
+#[cfg(feature = "snapshots")]
+use crate::common::pixels;
 
 /// Pooled share over all public fixtures must reach this.
 const POOLED_TARGET: f64 = 0.90;
@@ -339,4 +348,205 @@ fn the_score_is_the_reference_tools_score() {
     let excluded = BTreeSet::from([("s".to_owned(), "b".to_owned(), 0)]);
     let s = score(&reference, &candidate, &excluded);
     assert_eq!((s.good, s.counted), (2, 2));
+}
+
+/// Pooled ink share over the public fixtures (those not excused) must reach this.
+const POOLED_INK_TARGET: f64 = 0.85;
+/// No fixture (not excused) may score an ink share below this.
+const INK_FLOOR: f64 = 0.70;
+/// Pooled surface share must reach this.
+const POOLED_SURFACE_TARGET: f64 = 0.97;
+/// `compare_pixels.py`'s default: a colour difference a reader sees fails.
+const MAX_DE: f64 = 12.0;
+
+/// The fixtures excused from the pixel floors: `- pixels `NAME`: why` lines.
+fn pixel_excuses() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(root().join("tests/fidelity_deviations.md"))
+        .unwrap_or_else(|e| panic!("tests/fidelity_deviations.md: {e}"));
+    text.lines()
+        .filter_map(|l| l.strip_prefix("- pixels `"))
+        .map(|rest| {
+            let (name, why) = rest
+                .split_once('`')
+                .unwrap_or_else(|| panic!("bad pixel excuse {rest:?}"));
+            (
+                name.to_owned(),
+                why.trim_start_matches(':').trim().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "snapshots"),
+    ignore = "paints through wgpu: needs the `snapshots` feature (cargo test --features snapshots --test conformance fidelity)"
+)]
+#[cfg_attr(
+    all(feature = "snapshots", not(has_mesa_egl)),
+    ignore = "Mesa EGL not found (libEGL.so.1, libEGL_mesa.so.0, swrast): apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri"
+)]
+fn pixels_match_the_official_web_renderer() {
+    #[cfg(feature = "snapshots")]
+    pixel_scores();
+}
+
+#[cfg(feature = "snapshots")]
+fn pixel_scores() {
+    let dir = root().join("tests/data/web-reference");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with(".geometry.json"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 43, "the 43 public v0.9 fixtures");
+    let out_dir = std::env::var_os("A2UI_PIXELS_OUT").map(PathBuf::from);
+    let mut excused = pixel_excuses();
+    let mut stale = Vec::new();
+    let mut below = Vec::new();
+    // (pixels, matching, ink pixels, matching ink) per group and pooled.
+    let mut groups: BTreeMap<&str, [f64; 4]> = BTreeMap::new();
+    let mut pooled = [0.0; 4];
+    for path in &files {
+        let name = file_name(path);
+        let reference: Value = serde_json::from_slice(
+            &std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let fixture = reference
+            .get("fixture")
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("{name}: no fixture field"));
+        let bytes =
+            std::fs::read(root().join(fixture)).unwrap_or_else(|e| panic!("{fixture}: {e}"));
+        let options = GeometryOptions {
+            width: 420.0,
+            height: 560.0,
+            keep_deleted: name.starts_with("contact_form_example"),
+            fixture: fixture.to_owned(),
+            ..GeometryOptions::default()
+        };
+        let ours = pixels::render_page(&bytes, &options, egui::Theme::Light)
+            .unwrap_or_else(|e| panic!("{name}: cannot render: {e}"));
+        if let Some(out) = &out_dir {
+            let _ = std::fs::create_dir_all(out);
+            let _ = ours.save(out.join(format!("{name}.png")));
+        }
+        let png = dir.join(format!("{name}.png"));
+        let theirs = image::open(&png)
+            .unwrap_or_else(|e| panic!("{}: {e}", png.display()))
+            .to_rgba8();
+        let s = pixels::score(&theirs, &ours, &reference, MAX_DE);
+        let why = excused.remove(&name);
+        println!(
+            "{name}: {:.1}% of surface pixels, ink {:.1}%{}",
+            100.0 * s.share,
+            100.0 * s.ink_share,
+            why.as_ref()
+                .map_or(String::new(), |w| format!(" (excused: {w})"))
+        );
+        if why.is_some() {
+            if s.ink_share >= INK_FLOOR {
+                stale.push(format!(
+                    "{name}: excused, but ink {:.1}% holds the floor",
+                    100.0 * s.ink_share
+                ));
+            }
+            continue;
+        }
+        if s.ink_share < INK_FLOOR {
+            below.push(format!("{name} ink {:.1}%", 100.0 * s.ink_share));
+        }
+        let add = |acc: &mut [f64; 4]| {
+            acc[0] += s.pixels as f64;
+            acc[1] += s.share * s.pixels as f64;
+            acc[2] += s.ink_pixels as f64;
+            acc[3] += s.ink_share * s.ink_pixels as f64;
+        };
+        add(groups.entry(group(&name)).or_default());
+        add(&mut pooled);
+    }
+    let share = |a: &[f64; 4]| (a[1] / a[0].max(1.0), a[3] / a[2].max(1.0));
+    for (g, acc) in &groups {
+        let (surface, ink) = share(acc);
+        println!(
+            "group {g}: surface {:.1}%, ink {:.1}%",
+            100.0 * surface,
+            100.0 * ink
+        );
+    }
+    let (surface, ink) = share(&pooled);
+    println!(
+        "pooled: surface {:.1}%, ink {:.1}%",
+        100.0 * surface,
+        100.0 * ink
+    );
+    for name in excused.keys() {
+        stale.push(format!("{name}: excused, but no such fixture"));
+    }
+    assert!(stale.is_empty(), "stale pixel excuses: {stale:#?}");
+    assert!(
+        ink >= POOLED_INK_TARGET,
+        "pooled ink share {:.1}% is below {:.0}%",
+        100.0 * ink,
+        100.0 * POOLED_INK_TARGET
+    );
+    assert!(
+        surface >= POOLED_SURFACE_TARGET,
+        "pooled surface share {:.1}% is below {:.0}%",
+        100.0 * surface,
+        100.0 * POOLED_SURFACE_TARGET
+    );
+    assert!(
+        below.is_empty(),
+        "fixtures below {:.0}% ink: {below:?}",
+        100.0 * INK_FLOOR
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(feature = "snapshots"),
+    ignore = "the metric lives with the painter: needs the `snapshots` feature"
+)]
+fn the_pixel_score_is_the_reference_scripts_score() {
+    #[cfg(feature = "snapshots")]
+    {
+        // `compare_pixels.py --json` on two reference screenshots: the login form scored
+        // against the simple login form (both in tests/data/web-reference), as computed by
+        // the script with numpy: 161824 pixels, 0.89023877793158 matching; 22262 ink
+        // pixels, 0.20213817267091905 matching.
+        let dir = root().join("tests/data/web-reference");
+        let open = |name: &str| {
+            image::open(dir.join(name))
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .to_rgba8()
+        };
+        let geometry: Value = serde_json::from_slice(
+            &std::fs::read(dir.join("09_login-form.geometry.json")).expect("geometry"),
+        )
+        .expect("json");
+        let reference = open("09_login-form.png");
+        let s = pixels::score(
+            &reference,
+            &open("00_simple-login-form.png"),
+            &geometry,
+            MAX_DE,
+        );
+        assert_eq!((s.pixels, s.ink_pixels), (161_824, 22_262));
+        assert!(
+            (s.share - 0.890_238_777_931_58).abs() < 1e-12,
+            "{}",
+            s.share
+        );
+        assert!(
+            (s.ink_share - 0.202_138_172_670_919_05).abs() < 1e-12,
+            "{}",
+            s.ink_share
+        );
+        // A picture matches itself everywhere.
+        let same = pixels::score(&reference, &reference, &geometry, MAX_DE);
+        assert_eq!((same.share, same.ink_share), (1.0, 1.0));
+    }
 }

@@ -28,6 +28,7 @@ mod idle;
 mod inputs;
 mod layout;
 mod layout_examples;
+mod look;
 mod render_smoke;
 mod snapshots;
 mod url_policy;

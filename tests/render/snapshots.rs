@@ -12,6 +12,7 @@
 #![cfg(feature = "snapshots")]
 
 use crate::common::content as content_util;
+use crate::common::pixels;
 
 use std::path::Path;
 
@@ -226,33 +227,16 @@ const GALLERY: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Our render of `doc` laid out as the web reference page: 420x560, light theme,
-/// surfaces at 16 px on the page background.
-fn reference_page_render(doc: &str) -> image::RgbaImage {
-    let mut h = content_util::builder(420.0, 560.0)
-        .with_theme(egui::Theme::Light)
-        .allow_missing_glyphs()
-        .with_accessibility_check(false)
-        .build_ui_state(
-            |ui, state: &mut State| {
-                let page = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(420.0, 560.0));
-                ui.ctx()
-                    .layer_painter(egui::LayerId::background())
-                    .rect_filled(page.expand(32.0), 0.0, ui.visuals().panel_fill);
-                let column =
-                    egui::Rect::from_min_size(egui::pos2(16.0, 16.0), egui::vec2(388.0, 10_000.0));
-                ui.scope_builder(egui::UiBuilder::new().max_rect(column), |ui| {
-                    let events = state.renderer.ui(ui);
-                    state.events.extend(events);
-                });
-            },
-            State {
-                renderer: renderer_with(doc),
-                events: Vec::new(),
-            },
-        );
-    content_util::settle(&mut h);
-    h.render().expect("render")
+/// Our render of `path` as the web reference page draws it (`a2ui_dump --png`'s page):
+/// 420x560, surfaces at 16 px on the palette's page background.
+fn reference_page_render(path: &str, theme: egui::Theme) -> image::RgbaImage {
+    let bytes = std::fs::read(Path::new(SPEC).join(path)).expect("fixture");
+    let options = egui_a2ui::render::GeometryOptions {
+        keep_deleted: true,
+        fixture: path.to_owned(),
+        ..Default::default()
+    };
+    pixels::render_page(&bytes, &options, theme).expect("render")
 }
 
 #[test]
@@ -265,13 +249,7 @@ fn write_reference_gallery() {
         let theirs = image::open(Path::new(&reference).join(format!("{name}.png")))
             .expect("reference png")
             .to_rgba8();
-        let ours = reference_page_render(&document(path));
-        let ours = image::imageops::resize(
-            &ours,
-            theirs.width(),
-            theirs.height(),
-            image::imageops::FilterType::Triangle,
-        );
+        let ours = reference_page_render(path, egui::Theme::Light);
         let gap = 8;
         let mut out = image::RgbaImage::from_pixel(
             theirs.width() * 2 + gap,
@@ -282,5 +260,29 @@ fn write_reference_gallery() {
         image::imageops::overlay(&mut out, &ours, i64::from(theirs.width() + gap), 0);
         out.save(format!("assets/screenshots/gallery_{stem}.png"))
             .expect("save");
+    }
+    // Dark mode (the stylesheet's dark scheme; the reference renders only the light one):
+    // ours, two fixtures side by side.
+    for pair in GALLERY.chunks(2) {
+        let images: Vec<_> = pair
+            .iter()
+            .map(|(_, _, path)| reference_page_render(path, egui::Theme::Dark))
+            .collect();
+        let (w, h) = (images[0].width(), images[0].height());
+        let gap = 8;
+        let mut out = image::RgbaImage::from_pixel(
+            w * images.len() as u32 + gap * (images.len() as u32 - 1),
+            h,
+            image::Rgba([255, 255, 255, 255]),
+        );
+        for (i, img) in images.iter().enumerate() {
+            image::imageops::overlay(&mut out, img, i64::from((w + gap) * i as u32), 0);
+        }
+        let stems: Vec<&str> = pair.iter().map(|(stem, _, _)| *stem).collect();
+        out.save(format!(
+            "assets/screenshots/gallery_dark_{}.png",
+            stems.join("_")
+        ))
+        .expect("save");
     }
 }

@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example a2ui_dump -- path/to/stream.jsonl          the conformance dump
 //! cargo run --release --example a2ui_dump -- --geometry 420x560 FIXTURE   the headless layout
+//! cargo run --release --features png --example a2ui_dump -- --png 420x560 FIXTURE OUT.png
 //! cargo run --release --example explosion -- shared dump                  a tree-explosion probe
 //! ```
 //!
@@ -23,3 +24,10 @@
 /// root, shared with the library's `hostile` and `limits` tests).
 #[path = "../../../tests/common/explosions.rs"]
 pub mod explosions;
+
+/// The reference page painted to an image, and the pixel look score of
+/// `compare_pixels.py` (`tests/common/pixels.rs` at the repository's root, shared with the
+/// library's fidelity test).
+#[cfg(feature = "png")]
+#[path = "../../../tests/common/pixels.rs"]
+pub mod pixels;
