@@ -378,7 +378,9 @@ mod playback {
         let Ok(player) = &slot.player else {
             return ui.label(title);
         };
-        let width = ui.available_width().clamp(220.0, 480.0);
+        // The card's inner width: what the slot gives, less the frame's margins and stroke
+        // (a narrow panel clipped the volume slider).
+        let width = (ui.available_width() - 2.0 * 8.0 - 2.0).clamp(120.0, 480.0);
         egui::Frame::group(ui.style())
             .inner_margin(8.0)
             .show(ui, |ui| {
@@ -415,7 +417,11 @@ mod playback {
                             ('\u{e050}', "Mute")
                         };
                         let volume_width = 64.0;
-                        let seek_width = (ui.available_width() - volume_width - 56.0).max(40.0);
+                        // Beside the seek bar: the mute button and the volume slider, with
+                        // the row's three gaps.
+                        let gaps = 3.0 * ui.spacing().item_spacing.x;
+                        let seek_width =
+                            (ui.available_width() - volume_width - 40.0 - gaps).max(40.0);
                         ui.spacing_mut().slider_width = seek_width;
                         let seekable = ready && duration > 0.0;
                         let seek = ui.add_enabled(
