@@ -168,7 +168,8 @@ pub struct ModelTextOptions {
     pub sniff_data_model: bool,
     /// Partial messages carry only the components that changed since the previous partial
     /// message of their surface (and the placeholders newly needed), and a component being
-    /// written is re-read once it grew by half (at every chunk until it is first yielded):
+    /// written is re-read once it grew by half (until it is first yielded: at every chunk,
+    /// except while it lacks a required property and no new key arrived):
     /// the cost per byte then no longer depends on how the text is chunked, and a store
     /// applying the messages ends the same. [`ModelTextStream`] turns this on; off, each
     /// partial message carries every reachable component, re-read at every chunk, as the

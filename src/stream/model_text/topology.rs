@@ -865,4 +865,58 @@ mod tests {
         assert_eq!(comps["t"]["text"], "Hel");
         assert_eq!(comps["root"]["child"], "t");
     }
+
+    /// The reachability from kept references equals the topology analysis of the whole
+    /// table, at every chunk of a recorded answer (so the kept references never go stale).
+    #[test]
+    fn kept_references_give_the_reachability_of_the_table_at_every_chunk() {
+        for file in ["restaurant_booking_v09.txt", "trip_itinerary_v08.txt"] {
+            let text = std::fs::read(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("assets/samples/model")
+                    .join(file),
+            )
+            .unwrap_or_default();
+            assert!(!text.is_empty(), "{file}");
+            let mut p = ModelTextParser::new(ModelTextOptions::basic(None), Limits::default());
+            let mut checked = 0;
+            for c in text.chunks(5) {
+                let _ = p.feed(c);
+                let Some(root) = p.root_id() else { continue };
+                let whole = check::analyze_topology(
+                    Some(&root),
+                    p.seen_components.values(),
+                    &p.refs,
+                    false,
+                )
+                .map(|r| {
+                    let mut ids: Vec<String> = r
+                        .into_iter()
+                        .filter(|id| p.seen_components.contains_key(id))
+                        .collect();
+                    ids.sort();
+                    ids
+                });
+                assert_eq!(p.reachable_ids(&root, false), whole, "{file}");
+                checked += usize::from(!p.seen_components.is_empty());
+            }
+            assert!(checked > 100, "{file}: {checked}");
+        }
+        // A self-reference and a cycle: the same errors.
+        let mut p = basic_parser();
+        let _ = p.feed_str(&format!(
+            r#"{START}{{"id": "root", "component": "Column", "children": ["a"]}}, {{"id": "a", "component": "Card", "child": "root"}}, "#
+        ));
+        let whole =
+            check::analyze_topology(Some("root"), p.seen_components.values(), &p.refs, false);
+        assert!(whole.is_err());
+        assert_eq!(p.reachable_ids("root", false).err(), whole.err());
+        let _ = p.feed_str(r#"{"id": "b", "component": "Card", "child": "b"}, "#);
+        let whole =
+            check::analyze_topology(Some("root"), p.seen_components.values(), &p.refs, false);
+        assert!(
+            matches!(&whole, Err(ModelTextError::Recursion(m)) if m.contains("Self-reference"))
+        );
+        assert_eq!(p.reachable_ids("root", false).err(), whole.err());
+    }
 }
