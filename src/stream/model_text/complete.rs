@@ -152,7 +152,7 @@ impl ModelTextParser {
     pub(super) fn delete_surface(&mut self, sid: &str) {
         self.pending_messages.remove(sid);
         self.yielded_ids.remove(sid);
-        self.yielded_contents.retain(|k, _| k.0 != sid);
+        self.yielded_contents.remove(sid);
         self.yielded_surfaces.remove(sid);
         self.yielded_start_messages.remove(sid);
         self.live_placeholders.remove(sid);
@@ -299,7 +299,10 @@ impl ModelTextParser {
                 actual: self.seen_components.len() + 1,
             });
         }
-        self.seen_components.insert(id, c);
+        if self.seen_components.get(&id) != Some(&c) {
+            let refs = check::component_references(&c, &self.refs);
+            self.store_component(id, c, refs);
+        }
         Ok(())
     }
 

@@ -168,7 +168,8 @@ pub struct ModelTextOptions {
     pub sniff_data_model: bool,
     /// Partial messages carry only the components that changed since the previous partial
     /// message of their surface (and the placeholders newly needed), and a component being
-    /// written is re-read once it grew by half (at every chunk until it is first yielded):
+    /// written is re-read once it grew by half (until it is first yielded: at every chunk,
+    /// except while it lacks a required property and no new key arrived):
     /// the cost per byte then no longer depends on how the text is chunked, and a store
     /// applying the messages ends the same. [`ModelTextStream`] turns this on; off, each
     /// partial message carries every reachable component, re-read at every chunk, as the
@@ -251,6 +252,9 @@ pub struct ModelTextParser {
     last_struct: u8,
     /// The last object key read.
     last_key: String,
+    /// How many object keys were read (a key arriving is what can complete a component's
+    /// required properties).
+    keys_noted: usize,
     /// Whether a character that can change a cut fragment's parse arrived since the last
     /// partial sniff (otherwise the sniff would find what it found last time).
     sniff_needed: bool,
@@ -267,7 +271,17 @@ pub struct ModelTextParser {
     yielded_data_model: Map<String, Value>,
     deleted_surfaces: HashSet<String>,
     yielded_ids: HashMap<String, HashSet<String>>,
-    yielded_contents: HashMap<(String, String), Value>,
+    /// Per surface, per component id: the form last yielded and its stamp (see
+    /// `topology::Processed`).
+    yielded_contents: HashMap<String, HashMap<String, (Value, u64)>>,
+    /// Per component in `seen_components`: its `(referenced id, field)`s.
+    comp_refs: HashMap<String, Vec<(String, String)>>,
+    /// How many components in `seen_components` refer to themselves.
+    self_refs: usize,
+    /// Per component id: its placeholder form, kept until it can change.
+    proc_cache: HashMap<String, topology::Processed>,
+    /// The last stamp given to a placeholder form.
+    stamp: u64,
     root_ids: HashMap<String, String>,
     default_root_id: Option<String>,
     unbound_root_id: Option<String>,
@@ -354,6 +368,7 @@ impl ModelTextParser {
             string_kind: scan::StringKind::Key,
             last_struct: b' ',
             last_key: String::new(),
+            keys_noted: 0,
             sniff_needed: false,
             components_at: None,
             watch: [false; WATCH.len()],
@@ -366,6 +381,10 @@ impl ModelTextParser {
             deleted_surfaces: HashSet::new(),
             yielded_ids: HashMap::new(),
             yielded_contents: HashMap::new(),
+            comp_refs: HashMap::new(),
+            self_refs: 0,
+            proc_cache: HashMap::new(),
+            stamp: topology::FIRST_STAMP,
             root_ids: HashMap::new(),
             default_root_id: None,
             unbound_root_id: None,
@@ -408,6 +427,8 @@ impl ModelTextParser {
             self.refs = check::extract_ref_fields(c);
             self.required = check::extract_required_fields(c);
         }
+        // Reference fields and placeholder shapes depend on the family.
+        self.refresh_component_refs();
         if f == Family::V09 {
             self.default_root_id = Some("root".to_owned());
         }
@@ -441,6 +462,12 @@ impl ModelTextParser {
     /// Feed raw bytes (cut anywhere, including inside a UTF-8 sequence; invalid UTF-8
     /// becomes U+FFFD).
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<ResponsePart>, ModelTextError> {
+        // Nothing carried and the chunk whole: no copy (the common case).
+        if self.utf8_carry.is_empty()
+            && let Ok(text) = std::str::from_utf8(bytes)
+        {
+            return self.feed_str(text);
+        }
         let text = scan::decode_utf8(&mut self.utf8_carry, bytes);
         self.feed_str(&text)
     }

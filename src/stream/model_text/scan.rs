@@ -8,7 +8,7 @@ use super::*;
 
 /// An object or list open in the block's JSON: its kind (`{` or `[`), where it starts in
 /// the JSON buffer, and which of the keys the later phases test it has (`KEY_*`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Open {
     pub(super) kind: u8,
     pub(super) start: usize,
@@ -18,6 +18,10 @@ pub(super) struct Open {
     pub(super) parsed_at: usize,
     /// `changed_only`: the JSON buffer's length when this object was last sniffed.
     pub(super) tried_at: usize,
+    /// The object last parsed to a component lacking a required property of its type:
+    /// the parser's key count then, and the component's id. Until another key arrives
+    /// a parse would lack it again, so none is run.
+    pub(super) lacking: Option<(usize, Box<str>)>,
 }
 
 /// The object has an `id` key.
@@ -145,9 +149,12 @@ impl ModelTextParser {
             }
             match close {
                 Some(c) => {
-                    let fragment: String = self.buffer.drain(..c).collect();
-                    self.buffer.drain(..CLOSE_TAG.len());
-                    let r = self.block_fragment(&fragment, out, first_err);
+                    // The fragment is read in place (no copy); the buffer is not touched
+                    // by the JSON phases.
+                    let buf = std::mem::take(&mut self.buffer);
+                    let r = self.block_fragment(buf.get(..c).unwrap_or_default(), out, first_err);
+                    self.buffer = buf;
+                    self.buffer.drain(..c + CLOSE_TAG.len());
                     let valid = self.found_valid_json_in_block;
                     self.end_block();
                     if let Err(e) = r {
@@ -166,8 +173,13 @@ impl ModelTextParser {
                     let keep = partial_suffix_len(&self.buffer, CLOSE_TAG)
                         .max(partial_suffix_len(&self.buffer, OPEN_TAG));
                     if keep < self.buffer.len() {
-                        let frag: String = self.buffer.drain(..self.buffer.len() - keep).collect();
-                        self.block_fragment(&frag, out, first_err)?;
+                        let end = self.buffer.len() - keep;
+                        let buf = std::mem::take(&mut self.buffer);
+                        let r =
+                            self.block_fragment(buf.get(..end).unwrap_or_default(), out, first_err);
+                        self.buffer = buf;
+                        self.buffer.drain(..end);
+                        r?;
                     }
                     return Ok(());
                 }
@@ -375,12 +387,14 @@ impl ModelTextParser {
             keys: 0,
             parsed_at: 0,
             tried_at: 0,
+            lacking: None,
         });
     }
 
     /// At a `:` outside strings: the string before it is a key of the innermost object;
     /// remember it (for the next string's kind) and mark the keys the later phases test.
     fn note_key(&mut self) {
+        self.keys_noted = self.keys_noted.wrapping_add(1);
         let body = self.json_buffer.trim_end();
         let key = body
             .strip_suffix('"')

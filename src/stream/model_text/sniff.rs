@@ -11,7 +11,7 @@ use super::*;
 /// small (so it is yielded as early as the reference yields it) and at every eighth of
 /// growth when large; afterwards once it grew by half. Either way the bytes re-parsed stay
 /// a constant multiple of the bytes received.
-pub(super) fn sniff_fragment_due(o: scan::Open, now: usize) -> bool {
+pub(super) fn sniff_fragment_due(o: &scan::Open, now: usize) -> bool {
     let len = now.saturating_sub(o.start);
     if o.parsed_at == 0 {
         return len <= 256 || now.saturating_sub(o.tried_at).saturating_mul(8) >= len;
@@ -351,8 +351,9 @@ impl ModelTextParser {
         let floor = self.components_at.unwrap_or(0);
         let want = scan::KEY_ID | scan::KEY_COMPONENT;
         let now = self.json_buffer.len();
+        let keys_noted = self.keys_noted;
         for i in (0..self.brace_stack.len()).rev() {
-            let Some(o) = self.brace_stack.get(i).copied() else {
+            let Some(o) = self.brace_stack.get_mut(i) else {
                 continue;
             };
             if o.kind != b'{' || o.keys & want != want {
@@ -364,10 +365,20 @@ impl ModelTextParser {
             if self.opts.changed_only && !sniff_fragment_due(o, now) {
                 continue;
             }
-            if let Some(e) = self.brace_stack.get_mut(i) {
-                e.tried_at = now;
+            o.tried_at = now;
+            let start = o.start;
+            // No key arrived since this object parsed to a component lacking a required
+            // property: the parse would lack it again (and change nothing).
+            if let Some((at, id)) = &o.lacking
+                && *at == keys_noted
+            {
+                if self.seen_components.contains_key(&**id) {
+                    o.parsed_at = now;
+                }
+                continue;
             }
-            let Some(raw) = self.json_buffer.get(o.start..).filter(|r| !r.is_empty()) else {
+            o.lacking = None;
+            let Some(raw) = self.json_buffer.get(start..).filter(|r| !r.is_empty()) else {
                 continue;
             };
             let Some(obj) = self.parse_fixed(raw, false) else {
@@ -381,6 +392,13 @@ impl ModelTextParser {
                 };
                 if ok {
                     let id = obj.get("id").and_then(Value::as_str).map(str::to_owned);
+                    if let Some(id) = &id
+                        && !id.is_empty()
+                        && self.lacks_required(&obj)
+                        && let Some(e) = self.brace_stack.get_mut(i)
+                    {
+                        e.lacking = Some((keys_noted, id.as_str().into()));
+                    }
                     // Errors here are the component-count limit; the complete object
                     // reports it when it closes.
                     let _ = self.handle_partial_component(obj);

@@ -43,6 +43,26 @@ impl ModelTextParser {
         }
     }
 
+    /// Whether `comp` lacks a required property of its catalog type: it is held back (a
+    /// placeholder stands in) until they have arrived. v0.8 nests them under the type,
+    /// v0.9+ has them flat.
+    pub(super) fn lacks_required(&self, comp: &Value) -> bool {
+        let (t, props) = match comp.get("component") {
+            Some(Value::Object(d)) => match d.iter().next() {
+                Some((t, Value::Object(props))) => (Some(t.as_str()), Some(props)),
+                _ => (None, None),
+            },
+            Some(Value::String(t)) => (Some(t.as_str()), comp.as_object()),
+            _ => (None, None),
+        };
+        if let (Some(t), Some(props)) = (t, props)
+            && let Some(req) = self.required.get(t)
+        {
+            return req.iter().any(|r| !props.contains_key(r));
+        }
+        false
+    }
+
     pub(super) fn handle_partial_component(&mut self, comp: Value) -> Result<(), ModelTextError> {
         let Some(id) = comp
             .get("id")
@@ -60,20 +80,7 @@ impl ModelTextParser {
         if empty {
             return Ok(());
         }
-        // Held back (a placeholder stands in) until the catalog's required properties of
-        // its type have arrived: v0.8 nests them under the type, v0.9+ has them flat.
-        let (t, props) = match def {
-            Some(Value::Object(d)) => match d.iter().next() {
-                Some((t, Value::Object(props))) => (Some(t.as_str()), Some(props)),
-                _ => (None, None),
-            },
-            Some(Value::String(t)) => (Some(t.as_str()), comp.as_object()),
-            _ => (None, None),
-        };
-        if let (Some(t), Some(props)) = (t, props)
-            && let Some(req) = self.required.get(t)
-            && req.iter().any(|r| !props.contains_key(r))
-        {
+        if self.lacks_required(&comp) {
             return Ok(());
         }
         let id = id.to_owned();
@@ -93,16 +100,15 @@ impl ModelTextParser {
         }
         // `changed_only`: a component already yielded whose references did not change
         // needs no reachability pass, only itself yielded again.
+        let refs = check::component_references(&comp, &self.refs);
         let content_only = self
             .surface_id
             .as_ref()
             .filter(|s| {
                 self.opts.changed_only
                     && self.yielded_ids.get(*s).is_some_and(|y| y.contains(&id))
-                    && self.seen_components.get(&id).is_some_and(|old| {
-                        check::component_references(old, &self.refs)
-                            == check::component_references(&comp, &self.refs)
-                    })
+                    && self.seen_components.contains_key(&id)
+                    && self.comp_refs.get(&id) == Some(&refs)
             })
             .cloned();
         if let Some(sid) = content_only {
@@ -110,8 +116,154 @@ impl ModelTextParser {
         } else {
             self.topology_dirty = true;
         }
-        self.seen_components.insert(id, comp);
+        self.store_component(id, comp, refs);
         Ok(())
+    }
+
+    /// Put a component into the table, keeping its references and invalidating its
+    /// placeholder form (the one way components enter `seen_components`).
+    pub(super) fn store_component(&mut self, id: String, comp: Value, refs: Vec<(String, String)>) {
+        let self_ref = refs.iter().any(|(r, _)| *r == id);
+        let was_self_ref = self
+            .comp_refs
+            .insert(id.clone(), refs)
+            .is_some_and(|old| old.iter().any(|(r, _)| *r == id));
+        self.self_refs = self.self_refs + usize::from(self_ref) - usize::from(was_self_ref);
+        self.proc_cache.remove(&id);
+        self.seen_components.insert(id, comp);
+    }
+
+    /// The reference fields changed (the family became known): re-read every component's
+    /// references and forget every placeholder form.
+    pub(super) fn refresh_component_refs(&mut self) {
+        self.comp_refs.clear();
+        self.self_refs = 0;
+        self.proc_cache.clear();
+        for (id, c) in &self.seen_components {
+            let refs = check::component_references(c, &self.refs);
+            self.self_refs += usize::from(refs.iter().any(|(r, _)| r == id));
+            self.comp_refs.insert(id.clone(), refs);
+        }
+    }
+
+    /// The ids reachable from `root` that are in the table, sorted, as
+    /// [`check::analyze_topology`] finds them over the table (same errors, in the same
+    /// order), from the references kept per component.
+    pub(super) fn reachable_ids(
+        &self,
+        root: &str,
+        raise_on_orphans: bool,
+    ) -> Result<Vec<String>, ModelTextError> {
+        if self.self_refs > 0 {
+            for (id, _) in &self.seen_components {
+                if let Some((_, field)) = self
+                    .comp_refs
+                    .get(id)
+                    .and_then(|refs| refs.iter().find(|(r, _)| r == id))
+                {
+                    return Err(ModelTextError::Recursion(format!(
+                        "Self-reference detected: Component '{id}' references itself in field '{field}'"
+                    )));
+                }
+            }
+        }
+        fn dfs<'a>(
+            node: &'a str,
+            depth: usize,
+            adj: &'a HashMap<String, Vec<(String, String)>>,
+            visited: &mut HashSet<&'a str>,
+            on_stack: &mut HashSet<&'a str>,
+        ) -> Result<(), ModelTextError> {
+            if depth > check::MAX_GLOBAL_DEPTH {
+                return Err(ModelTextError::Recursion(format!(
+                    "Global recursion limit exceeded: logical depth > {}",
+                    check::MAX_GLOBAL_DEPTH
+                )));
+            }
+            visited.insert(node);
+            on_stack.insert(node);
+            for (n, _) in adj.get(node).into_iter().flatten() {
+                if !visited.contains(n.as_str()) {
+                    dfs(n, depth + 1, adj, visited, on_stack)?;
+                } else if on_stack.contains(n.as_str()) {
+                    return Err(ModelTextError::Recursion(format!(
+                        "Circular reference detected involving component '{n}'"
+                    )));
+                }
+            }
+            on_stack.remove(node);
+            Ok(())
+        }
+        let mut visited = HashSet::new();
+        let mut on_stack = HashSet::new();
+        if self.seen_components.contains_key(root) {
+            dfs(root, 0, &self.comp_refs, &mut visited, &mut on_stack)?;
+        }
+        if raise_on_orphans {
+            let mut all: Vec<&String> = self.seen_components.keys().collect();
+            all.sort();
+            if let Some(o) = all.into_iter().find(|id| !visited.contains(id.as_str())) {
+                return Err(ModelTextError::Validation(format!(
+                    "Component '{o}' is not reachable from '{root}'"
+                )));
+            }
+        }
+        let mut available: Vec<String> = visited
+            .into_iter()
+            .filter(|id| self.seen_components.contains_key(*id))
+            .map(str::to_owned)
+            .collect();
+        available.sort();
+        Ok(available)
+    }
+
+    /// Whether the kept placeholder form of `id` is still what processing it gives.
+    fn processed_valid(&self, id: &str) -> bool {
+        self.proc_cache.get(id).is_some_and(|p| {
+            !p.volatile
+                && p.missing
+                    .iter()
+                    .all(|m| !self.seen_components.contains_key(m))
+        })
+    }
+
+    /// Make sure `proc_cache` holds the current placeholder form of `id` (a component in
+    /// the table).
+    pub(super) fn ensure_processed(&mut self, id: &str) {
+        if self.processed_valid(id) {
+            return;
+        }
+        let Some(c) = self.seen_components.get(id) else {
+            return;
+        };
+        let mut value = c.clone();
+        let mut extra = Vec::new();
+        let mut trace = Trace::default();
+        self.process_component_topology_traced(&mut value, &mut extra, &mut trace);
+        let placeholders = extra
+            .iter()
+            .filter_map(|p| p.get("id").and_then(Value::as_str))
+            .map(str::to_owned)
+            .collect();
+        self.stamp = self.stamp.wrapping_add(1).max(FIRST_STAMP);
+        self.proc_cache.insert(
+            id.to_owned(),
+            Processed {
+                value,
+                placeholders,
+                missing: trace.missing,
+                volatile: trace.volatile,
+                stamp: self.stamp,
+            },
+        );
+    }
+
+    /// The stamp standing for a placeholder's form (it depends on the family only).
+    pub(super) fn placeholder_stamp(&self) -> u64 {
+        match self.fam() {
+            Family::V08 => 1,
+            Family::V09 => 2,
+        }
     }
 
     /// `changed_only`, after components changed without their references changing: yield
@@ -134,46 +286,44 @@ impl ModelTextParser {
         if self.deleted_surfaces.contains(&sid) {
             return Ok(());
         }
-        let live = self
-            .live_placeholders
-            .get(&sid)
-            .cloned()
-            .unwrap_or_default();
         let mut changed = Vec::new();
         for id in ids {
-            let Some(c) = self.seen_components.get(&id) else {
-                continue;
-            };
-            let mut c = c.clone();
-            let mut extra = Vec::new();
-            self.process_component_topology(&mut c, &mut extra);
-            let key = (sid.clone(), id);
-            let before = self.yielded_contents.get(&key);
-            if before == Some(&c) {
+            if !self.seen_components.contains_key(&id) {
                 continue;
             }
+            self.ensure_processed(&id);
+            let Some(p) = self.proc_cache.get(&id) else {
+                continue;
+            };
+            let before = self
+                .yielded_contents
+                .get_mut(&sid)
+                .and_then(|m| m.get_mut(&id));
+            if same_as_yielded(before, &p.value, p.stamp) {
+                continue;
+            }
+            let before = self.yielded_contents.get(&sid).and_then(|m| m.get(&id));
             // The placeholders it refers to, before and now, must be the same (an open
             // list that closed, say, changes them: then the whole surface is re-read).
             let mut was = std::collections::BTreeSet::new();
-            if let Some(b) = before {
-                strings_in(b, &live, &mut was);
+            if let Some((b, _)) = before
+                && let Some(live) = self.live_placeholders.get(&sid)
+            {
+                strings_in(b, live, &mut was);
             }
-            let now: std::collections::BTreeSet<String> = extra
-                .iter()
-                .filter_map(|p| p.get("id").and_then(Value::as_str))
-                .map(str::to_owned)
-                .collect();
+            let now: std::collections::BTreeSet<String> = p.placeholders.iter().cloned().collect();
             if was != now || before.is_none() {
                 return self.yield_reachable(out, false, false);
             }
-            changed.push((key, c));
+            changed.push((id, p.value.clone(), p.stamp));
         }
         if changed.is_empty() {
             return Ok(());
         }
         let mut components = Vec::with_capacity(changed.len());
-        for (key, c) in changed {
-            self.yielded_contents.insert(key, c.clone());
+        let yielded = self.yielded_contents.entry(sid.clone()).or_default();
+        for (id, c, stamp) in changed {
+            yielded.insert(id, (c.clone(), stamp));
             components.push(c);
         }
         let partial = self.partial_message(&sid, components);
@@ -203,7 +353,15 @@ impl ModelTextParser {
         }
     }
 
-    pub(super) fn process_component_topology(&self, comp: &mut Value, extra: &mut Vec<Value>) {
+    /// A component's placeholder form: children not in the table replaced by placeholders
+    /// (appended to `extra`), noting in `trace` what the result depends on besides the
+    /// component itself.
+    pub(super) fn process_component_topology_traced(
+        &self,
+        comp: &mut Value,
+        extra: &mut Vec<Value>,
+        trace: &mut Trace,
+    ) {
         let comp_id = comp
             .get("id")
             .and_then(Value::as_str)
@@ -222,6 +380,7 @@ impl ModelTextParser {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
+        #[allow(clippy::too_many_arguments)]
         fn traverse(
             p: &ModelTextParser,
             obj: &mut Value,
@@ -230,6 +389,7 @@ impl ModelTextParser {
             extra: &mut Vec<Value>,
             add: &dyn Fn(&mut Vec<Value>, String),
             id_of: &dyn Fn(&Value) -> String,
+            trace: &mut Trace,
         ) {
             match obj {
                 Value::Object(o) => {
@@ -274,7 +434,13 @@ impl ModelTextParser {
                                         let pid = format!("loading_{cid}");
                                         valid.push(Value::String(pid.clone()));
                                         add(extra, pid);
+                                        trace.missing.push(cid);
                                     }
+                                }
+                                if valid.is_empty() && matches!(field, "children" | "explicitList")
+                                {
+                                    // Depends on the JSON buffer, not on the component.
+                                    trace.volatile = true;
                                 }
                                 if valid.is_empty()
                                     && matches!(field, "children" | "explicitList")
@@ -287,6 +453,7 @@ impl ModelTextParser {
                                 *v = Value::Array(valid);
                             }
                             Value::String(cid) if !p.seen_components.contains_key(cid.as_str()) => {
+                                trace.missing.push(cid.clone());
                                 let pid = format!("loading_{cid}");
                                 *v = Value::String(pid.clone());
                                 add(extra, pid);
@@ -295,12 +462,12 @@ impl ModelTextParser {
                         }
                     }
                     for (_, v) in o.iter_mut() {
-                        traverse(p, v, comp_id, v08, extra, add, id_of);
+                        traverse(p, v, comp_id, v08, extra, add, id_of, trace);
                     }
                 }
                 Value::Array(a) => {
                     for v in a {
-                        traverse(p, v, comp_id, v08, extra, add, id_of);
+                        traverse(p, v, comp_id, v08, extra, add, id_of, trace);
                     }
                 }
                 _ => {}
@@ -308,10 +475,10 @@ impl ModelTextParser {
         }
         if comp.get("component").is_some_and(Value::is_object) {
             if let Some(c) = comp.get_mut("component") {
-                traverse(self, c, &comp_id, v08, extra, &add, &id_of);
+                traverse(self, c, &comp_id, v08, extra, &add, &id_of, trace);
             }
         } else {
-            traverse(self, comp, &comp_id, v08, extra, &add, &id_of);
+            traverse(self, comp, &comp_id, v08, extra, &add, &id_of, trace);
         }
     }
 
@@ -387,49 +554,79 @@ impl ModelTextParser {
         if check_root && !self.seen_components.contains_key(root) {
             return Err(no_root());
         }
-        let reachable = check::analyze_topology(
-            Some(root),
-            self.seen_components.values(),
-            &self.refs,
-            raise_on_orphans,
-        )?;
-        let mut available: Vec<String> = reachable
-            .into_iter()
-            .filter(|id| self.seen_components.contains_key(id))
-            .collect();
+        let available = self.reachable_ids(root, raise_on_orphans)?;
         if check_root && available.is_empty() {
             return Err(no_root());
         }
-        available.sort();
-        let empty = HashSet::new();
-        let yielded_for_surface = self.yielded_ids.get(sid).unwrap_or(&empty);
-        let mut processed = Vec::with_capacity(available.len());
-        let mut extra = Vec::new();
-        for rid in &available {
-            let Some(c) = self.seen_components.get(rid) else {
-                continue;
-            };
-            let mut c = c.clone();
-            self.process_component_topology(&mut c, &mut extra);
-            processed.push(c);
+        // Each component's placeholder form is kept until it or what it refers to changes.
+        for id in &available {
+            self.ensure_processed(id);
         }
-        let placeholder_ids: HashSet<String> = extra
-            .iter()
-            .filter_map(|p| p.get("id").and_then(Value::as_str))
-            .map(str::to_owned)
-            .collect();
-        processed.extend(extra);
         if self.deleted_surfaces.contains(sid) {
             return Ok(());
         }
-        let should_yield = available.iter().any(|id| !yielded_for_surface.contains(id))
-            || processed.iter().any(|c| {
-                let cid = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                self.yielded_contents.get(&(sid.to_owned(), cid.to_owned())) != Some(c)
-            });
-        if !should_yield {
+        // The placeholders, in the order the components first refer to them.
+        let mut placeholders: Vec<&str> = Vec::new();
+        for id in &available {
+            for p in self
+                .proc_cache
+                .get(id)
+                .into_iter()
+                .flat_map(|p| &p.placeholders)
+            {
+                if !placeholders.contains(&p.as_str()) {
+                    placeholders.push(p);
+                }
+            }
+        }
+        // What differs from what was yielded (`true`: a placeholder).
+        let ph_stamp = self.placeholder_stamp();
+        let mut changed: Vec<(String, bool)> = Vec::new();
+        let mut yielded = self.yielded_contents.get_mut(sid);
+        for id in &available {
+            let Some(p) = self.proc_cache.get(id) else {
+                continue;
+            };
+            let before = yielded.as_mut().and_then(|m| m.get_mut(id));
+            if !same_as_yielded(before, &p.value, p.stamp) {
+                changed.push((id.clone(), false));
+            }
+        }
+        for pid in &placeholders {
+            let before = yielded.as_mut().and_then(|m| m.get_mut(*pid));
+            let same = match before {
+                Some((v, stamp)) if *stamp == ph_stamp => {
+                    let _ = v;
+                    true
+                }
+                Some((v, stamp)) => {
+                    let now = match self.family.unwrap_or_default() {
+                        Family::V08 => json!({
+                            "id": pid,
+                            "component": { "Row": { "children": { "explicitList": [] } } },
+                        }),
+                        Family::V09 => json!({ "id": pid, "component": "Row", "children": [] }),
+                    };
+                    let same = *v == now;
+                    if same {
+                        *stamp = ph_stamp;
+                    }
+                    same
+                }
+                None => false,
+            };
+            if !same {
+                changed.push(((*pid).to_owned(), true));
+            }
+        }
+        let yielded_for_surface = self.yielded_ids.get(sid);
+        let any_new = available
+            .iter()
+            .any(|id| yielded_for_surface.is_none_or(|y| !y.contains(id)));
+        if !any_new && changed.is_empty() {
             return Ok(());
         }
+        let placeholder_ids: Vec<String> = placeholders.iter().map(|p| (*p).to_owned()).collect();
         if let Some(start) = self.buffered_start_message.clone()
             && !self.yielded_start_messages.contains(sid)
         {
@@ -437,33 +634,57 @@ impl ModelTextParser {
             self.yielded_start_messages.insert(sid.to_owned());
             self.yielded_surfaces.insert(sid.to_owned());
         }
-        if self.opts.changed_only {
-            // Only what the store does not hold yet.
-            processed.retain(|c| {
-                let cid = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                self.yielded_contents.get(&(sid.to_owned(), cid.to_owned())) != Some(c)
-            });
-        }
-        for c in &processed {
-            let cid = c.get("id").and_then(Value::as_str).unwrap_or_default();
+        // Without `changed_only` every reachable component goes again.
+        let items: Vec<(String, bool)> = if self.opts.changed_only {
+            changed
+        } else {
+            available
+                .iter()
+                .map(|id| (id.clone(), false))
+                .chain(placeholder_ids.iter().map(|p| (p.clone(), true)))
+                .collect()
+        };
+        let mut processed = Vec::with_capacity(items.len());
+        for (id, is_placeholder) in items {
+            let (value, stamp) = if is_placeholder {
+                (self.placeholder(id.clone()), ph_stamp)
+            } else {
+                match self.proc_cache.get(&id) {
+                    Some(p) => (p.value.clone(), p.stamp),
+                    None => continue,
+                }
+            };
             self.yielded_contents
-                .insert((sid.to_owned(), cid.to_owned()), c.clone());
+                .entry(sid.to_owned())
+                .or_default()
+                .insert(id, (value.clone(), stamp));
+            processed.push(value);
         }
         if !processed.is_empty() {
             let partial = self.partial_message(sid, processed);
             self.yield_messages(vec![partial], out, false)?;
         }
-        self.yielded_ids
-            .entry(sid.to_owned())
-            .or_default()
-            .extend(available);
+        let yielded_ids = self.yielded_ids.entry(sid.to_owned()).or_default();
+        for id in available {
+            if !yielded_ids.contains(&id) {
+                yielded_ids.insert(id);
+            }
+        }
         self.retire_placeholders(sid, placeholder_ids);
         Ok(())
     }
 
     /// After a partial message for `sid` carrying the placeholders `now`: those it no longer
     /// carries are retired (and would be yielded again if referred to again).
-    pub(super) fn retire_placeholders(&mut self, sid: &str, now: HashSet<String>) {
+    pub(super) fn retire_placeholders(&mut self, sid: &str, now: Vec<String>) {
+        // The same placeholders as last time: nothing to retire.
+        let live = self.live_placeholders.get(sid);
+        if live.map_or(0, HashSet::len) == now.len()
+            && now.iter().all(|p| live.is_some_and(|l| l.contains(p)))
+        {
+            return;
+        }
+        let now: HashSet<String> = now.into_iter().collect();
         // Placeholders carried again are no longer to be removed.
         self.retired.retain(|(s, id)| s != sid || !now.contains(id));
         let before = self
@@ -477,11 +698,53 @@ impl ModelTextParser {
             .collect();
         gone.sort();
         for id in gone {
-            self.yielded_contents.remove(&(sid.to_owned(), id.clone()));
+            if let Some(m) = self.yielded_contents.get_mut(sid) {
+                m.remove(&id);
+            }
             self.retired.push((sid.to_owned(), id));
         }
     }
 }
+
+/// Whether `before` (a yielded form and its stamp) equals `value` (stamped `stamp`); a
+/// deep comparison only when the stamps differ, after which the stamps agree.
+fn same_as_yielded(before: Option<&mut (Value, u64)>, value: &Value, stamp: u64) -> bool {
+    match before {
+        None => false,
+        Some((_, s)) if *s == stamp => true,
+        Some((v, s)) => {
+            let same = v == value;
+            if same {
+                *s = stamp;
+            }
+            same
+        }
+    }
+}
+
+/// What a component's placeholder form depends on besides the component: the ids it
+/// refers to that are not in the table yet, and whether an empty children list made it
+/// look at the JSON buffer.
+#[derive(Debug, Default)]
+pub(super) struct Trace {
+    pub(super) missing: Vec<String>,
+    pub(super) volatile: bool,
+}
+
+/// A component's placeholder form (children not in the table replaced by placeholders),
+/// kept until it can change.
+#[derive(Debug)]
+pub(super) struct Processed {
+    pub(super) value: Value,
+    pub(super) placeholders: Vec<String>,
+    missing: Vec<String>,
+    volatile: bool,
+    /// Unique per computed form (so an equal stamp means an equal form).
+    pub(super) stamp: u64,
+}
+
+/// The first stamp of a computed form (1 and 2 stand for the two placeholder shapes).
+pub(super) const FIRST_STAMP: u64 = 16;
 
 /// The strings in `v` that are in `set` (the placeholders a yielded component refers to).
 fn strings_in(v: &Value, set: &HashSet<String>, out: &mut std::collections::BTreeSet<String>) {
@@ -601,5 +864,59 @@ mod tests {
         let comps = last_components(&parts).expect("a partial message");
         assert_eq!(comps["t"]["text"], "Hel");
         assert_eq!(comps["root"]["child"], "t");
+    }
+
+    /// The reachability from kept references equals the topology analysis of the whole
+    /// table, at every chunk of a recorded answer (so the kept references never go stale).
+    #[test]
+    fn kept_references_give_the_reachability_of_the_table_at_every_chunk() {
+        for file in ["restaurant_booking_v09.txt", "trip_itinerary_v08.txt"] {
+            let text = std::fs::read(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("assets/samples/model")
+                    .join(file),
+            )
+            .unwrap_or_default();
+            assert!(!text.is_empty(), "{file}");
+            let mut p = ModelTextParser::new(ModelTextOptions::basic(None), Limits::default());
+            let mut checked = 0;
+            for c in text.chunks(5) {
+                let _ = p.feed(c);
+                let Some(root) = p.root_id() else { continue };
+                let whole = check::analyze_topology(
+                    Some(&root),
+                    p.seen_components.values(),
+                    &p.refs,
+                    false,
+                )
+                .map(|r| {
+                    let mut ids: Vec<String> = r
+                        .into_iter()
+                        .filter(|id| p.seen_components.contains_key(id))
+                        .collect();
+                    ids.sort();
+                    ids
+                });
+                assert_eq!(p.reachable_ids(&root, false), whole, "{file}");
+                checked += usize::from(!p.seen_components.is_empty());
+            }
+            assert!(checked > 100, "{file}: {checked}");
+        }
+        // A self-reference and a cycle: the same errors.
+        let mut p = basic_parser();
+        let _ = p.feed_str(&format!(
+            r#"{START}{{"id": "root", "component": "Column", "children": ["a"]}}, {{"id": "a", "component": "Card", "child": "root"}}, "#
+        ));
+        let whole =
+            check::analyze_topology(Some("root"), p.seen_components.values(), &p.refs, false);
+        assert!(whole.is_err());
+        assert_eq!(p.reachable_ids("root", false).err(), whole.err());
+        let _ = p.feed_str(r#"{"id": "b", "component": "Card", "child": "b"}, "#);
+        let whole =
+            check::analyze_topology(Some("root"), p.seen_components.values(), &p.refs, false);
+        assert!(
+            matches!(&whole, Err(ModelTextError::Recursion(m)) if m.contains("Self-reference"))
+        );
+        assert_eq!(p.reachable_ids("root", false).err(), whole.err());
     }
 }
