@@ -84,6 +84,7 @@ pub trait HttpSession {
 }
 
 /// Run one turn of `session` over `http`, reporting every event to `on_event`.
+#[cfg_attr(not(any(feature = "a2a", feature = "agui")), allow(dead_code))]
 pub(crate) async fn drive<S: HttpSession>(
     http: &HttpClient,
     session: &mut S,

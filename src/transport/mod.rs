@@ -17,6 +17,13 @@
 //! lines); a turn that fails ends with a [`TransportError`]. Surfaces already drawn stay,
 //! and the next turn starts clean.
 
+// The helpers here serve every transport; a build with only some of the three features
+// leaves some of them unused.
+#![cfg_attr(
+    not(all(feature = "a2a", feature = "agui", feature = "mcp-http")),
+    allow(dead_code)
+)]
+
 use serde_json::{Map, Value, json};
 
 use crate::action::ActionEvent;
