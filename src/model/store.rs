@@ -284,10 +284,9 @@ impl SurfaceStore {
         self.messages_seen
     }
 
-    /// Failures recorded so far, oldest first (at most [`Limits::max_pending_messages`]: past it the oldest
-    /// quarter is dropped);
-    /// draining clears them. The same failures are owed to the agent through
-    /// [`Self::take_outgoing`].
+    /// Failures recorded so far, oldest first; draining clears them. At most
+    /// [`Limits::max_pending_messages`] are kept (past it the oldest quarter is dropped).
+    /// The same failures are owed to the agent through [`Self::take_outgoing`].
     pub fn take_errors(&mut self) -> Vec<Rejected> {
         std::mem::take(&mut self.errors)
     }
