@@ -301,9 +301,9 @@ impl Renderer {
 /// The drawing half of a renderer, apart from the data: the catalog, the options, the
 /// events drawing produced, the de-dup of reported errors and the geometry recording (the
 /// store keeps what it owes the agent, v1.0 agent calls included). It draws any
-/// [`SurfaceStore`] its host owns, and one `DrawState` can draw many stores: the state it keeps per surface is keyed by store
-/// ([`SurfaceStore::id`]), so two stores with the same surface ids never mix, and
-/// [`Self::ui`] returns only the events of the store it drew.
+/// [`SurfaceStore`] its host owns, and one `DrawState` can draw many stores: the state it
+/// keeps per surface is keyed by store ([`SurfaceStore::id`]), so two stores with the same
+/// surface ids never mix, and [`Self::ui`] returns only the events of the store it drew.
 ///
 /// ```
 /// use egui_a2ui::render::DrawState;
