@@ -375,7 +375,7 @@ impl SurfaceStore {
         let index = self.next_index();
         // Read for error attribution only; the message itself is parsed once, below.
         let version = message_version(&value);
-        let hint = surface_id_hint(&value);
+        let hint = crate::protocol::surface_id_hint(&value);
         #[cfg(feature = "validation")]
         if let Some(v) = &self.validator
             && let Err(error) = v.validate(&value)
@@ -790,14 +790,4 @@ fn check_value_size(v: &Value, limits: &Limits) -> Result<(), A2uiError> {
         });
     }
     Ok(())
-}
-
-/// The `surfaceId` of a raw message, read without validating it (for error attribution).
-pub(crate) fn surface_id_hint(value: &Value) -> Option<String> {
-    value.as_object()?.iter().find_map(|(k, v)| {
-        if k == "version" {
-            return None;
-        }
-        v.get("surfaceId")?.as_str().map(str::to_owned)
-    })
 }

@@ -392,5 +392,15 @@ impl<'de> Visitor<'de> for DeleteSurface {
 /// attribution; parses the text, so only call it for a message that failed).
 pub(crate) fn surface_id_hint_text(text: &str) -> Option<String> {
     let value: Value = serde_json::from_str(text).ok()?;
-    crate::model::store::surface_id_hint(&value)
+    surface_id_hint(&value)
+}
+
+/// The `surfaceId` of a raw message, read without validating it (for error attribution).
+pub(crate) fn surface_id_hint(value: &Value) -> Option<String> {
+    value.as_object()?.iter().find_map(|(k, v)| {
+        if k == "version" {
+            return None;
+        }
+        v.get("surfaceId")?.as_str().map(str::to_owned)
+    })
 }

@@ -23,7 +23,7 @@ pub(crate) mod v0_8;
 pub(crate) mod v0_9;
 pub(crate) mod version;
 
-pub(crate) use fast::surface_id_hint_text;
+pub(crate) use fast::{surface_id_hint, surface_id_hint_text};
 pub use version::Version;
 
 use serde_json::{Map, Value};
