@@ -628,16 +628,18 @@ impl Runner {
             }
         }
         // `strictMode` asks for the SDKs' strict validation: topology and catalog
-        // membership of component types and functions ([`SurfaceStore::set_strict`]). The
-        // JSON-schema validator of the `validation` feature is not used here: it knows
-        // only the basic catalogs, and the results must not depend on a feature.
+        // membership of component types and functions ([`SurfaceStore::set_strict`]), and,
+        // with the `validation` feature, the JSON schemas of the messages, of the case's
+        // catalogs' components and of their themes ([`crate::SchemaValidator`]).
         let mut store = SurfaceStore::with_config(known, self.limits.clone());
         // `validate` cases run in strict mode (the conformance README: "Every case uses
         // action: validate in strict mode").
-        store.set_strict(
-            case.get("strictMode").and_then(Value::as_bool) == Some(true)
-                || case.get("action").and_then(Value::as_str) == Some("validate"),
-        );
+        let strict = is_strict(case);
+        store.set_strict(strict);
+        #[cfg(feature = "validation")]
+        if strict {
+            store.set_validator(Some(std::sync::Arc::new(schema_validator(&catalogs)?)));
+        }
         Ok(Processor {
             store,
             functions: FunctionRegistry::basic(),
@@ -751,6 +753,33 @@ impl Runner {
         }
         Ok(())
     }
+}
+
+/// Whether a case runs in strict mode: `strictMode: true`, or a `validate` case (the
+/// conformance README: "Every case uses `action: validate` in strict mode").
+fn is_strict(case: &Value) -> bool {
+    case.get("strictMode").and_then(Value::as_bool) == Some(true)
+        || case.get("action").and_then(Value::as_str) == Some("validate")
+}
+
+/// The schema validator of a strict case: the basic catalogs, and every catalog document
+/// of the case that defines components or a theme of its own (a document the validator
+/// cannot read is left to the case's own expectations, which are about loading it).
+#[cfg(feature = "validation")]
+fn schema_validator(catalogs: &[CaseCatalog]) -> Result<crate::SchemaValidator, String> {
+    let mut v = crate::SchemaValidator::basic().map_err(|e| e.to_string())?;
+    for c in catalogs {
+        let Some(doc) = &c.doc else { continue };
+        if c.components.is_none() && doc.get("theme").is_none() {
+            continue;
+        }
+        let mut d = doc.clone();
+        if let Some(o) = d.as_object_mut() {
+            o.insert("catalogId".into(), json!(c.id));
+        }
+        let _ = v.add_catalog(c.version, &d);
+    }
+    Ok(v)
 }
 
 fn register(known: &mut Catalogs, c: &CaseCatalog) {

@@ -324,7 +324,9 @@ impl SurfaceStore {
         push_bounded(&mut self.outgoing, event, self.limits.max_pending_messages);
     }
 
-    /// Strict mode: check every later message against the official schemas first.
+    /// Check every later message against the official schemas first, with the catalog
+    /// of its surface (the one a `createSurface` names, else the target surface's default;
+    /// see [`SchemaValidator::validate_for`](crate::validate::SchemaValidator::validate_for)).
     #[cfg(feature = "validation")]
     pub fn set_validator(&mut self, validator: Option<Arc<crate::validate::SchemaValidator>>) {
         self.validator = validator;
@@ -378,7 +380,7 @@ impl SurfaceStore {
         let hint = crate::protocol::surface_id_hint(&value);
         #[cfg(feature = "validation")]
         if let Some(v) = &self.validator
-            && let Err(error) = v.validate(&value)
+            && let Err(error) = v.validate_for(&value, self.schema_catalog(&value, hint.as_deref()))
         {
             return self.reject(hint, version, index, error);
         }
@@ -386,6 +388,20 @@ impl SurfaceStore {
             Ok(applied) => applied,
             Err(error) => self.reject(hint, version, index, error),
         }
+    }
+
+    /// The catalog a message is checked against by the schema validator: the one a
+    /// `createSurface` names, else the default catalog of the surface it targets.
+    #[cfg(feature = "validation")]
+    fn schema_catalog<'m>(&'m self, value: &'m Value, surface_id: Option<&str>) -> Option<&'m str> {
+        value
+            .pointer("/createSurface/catalogId")
+            .and_then(Value::as_str)
+            .or_else(|| {
+                surface_id
+                    .and_then(|s| self.surfaces.get(s))
+                    .and_then(|s| s.catalog_id.as_deref())
+            })
     }
 
     fn apply_text_frame(&mut self, text: &str) -> Applied {

@@ -161,51 +161,6 @@ pub fn normalize_component_props(props: &mut Props) -> Vec<(&'static str, &'stat
     renamed
 }
 
-/// A v1.0 message in the vocabulary of the August 2026 schema snapshot (the one the
-/// `validation` feature checks against): `"1.0"` becomes `"v1.0"`, and every component and
-/// `callRendererFunction` call is rewritten as [`normalize_component_props`] and
-/// [`normalize_value`] do (`@catalogId` becomes `catalogId`). `None` when the message needs
-/// no rewrite (including every v0.8/v0.9 message).
-#[cfg(any(test, feature = "validation"))]
-pub fn to_bare_message(message: &Value) -> Option<Value> {
-    let obj = message.as_object()?;
-    let version = obj.get("version").and_then(Value::as_str)?;
-    if version != "v1.0" && version != "1.0" {
-        return None;
-    }
-    let mut out = obj.clone();
-    out.insert("version".to_owned(), Value::String("v1.0".to_owned()));
-    for kind in ["createSurface", "updateComponents"] {
-        let Some(Value::Array(list)) = out
-            .get_mut(kind)
-            .and_then(Value::as_object_mut)
-            .and_then(|b| b.get_mut("components"))
-        else {
-            continue;
-        };
-        for c in list.iter_mut() {
-            let Value::Object(props) = c else { continue };
-            let at_catalog = props.shift_remove("@catalogId");
-            let mut bare = Props::from(std::mem::take(props));
-            normalize_component_props(&mut bare);
-            *props = bare.into();
-            if let Some(cat) = at_catalog {
-                props.insert("catalogId".to_owned(), cat);
-            }
-        }
-    }
-    if let Some(call) = out
-        .get_mut("callRendererFunction")
-        .and_then(Value::as_object_mut)
-        .and_then(|b| b.get_mut("callFunction"))
-        && uses_at_forms(call)
-    {
-        *call = normalize_value(std::mem::take(call));
-    }
-    let out = Value::Object(out);
-    (&out != message).then_some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,24 +225,5 @@ mod tests {
             json!({"call": "required", "args": {"value": {"path": "/v"}}})
         );
         assert!(!props.contains_key("@checks"));
-    }
-
-    #[test]
-    fn messages_are_rewritten_for_the_snapshot_schema_only_when_needed() {
-        let bare = json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
-            {"id": "t", "component": "Text", "text": {"path": "/a"}}]}});
-        assert_eq!(to_bare_message(&bare), None);
-        let at = json!({"version": "1.0", "updateComponents": {"surfaceId": "s", "components": [
-            {"id": "t", "component": "Text", "text": {"@path": "/a"}, "@catalogId": "c"}]}});
-        assert_eq!(
-            to_bare_message(&at),
-            Some(
-                json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
-                {"id": "t", "component": "Text", "text": {"path": "/a"}, "catalogId": "c"}]}})
-            )
-        );
-        let v09 = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
-            {"id": "t", "component": "Text", "text": {"@path": "/a"}}]}});
-        assert_eq!(to_bare_message(&v09), None);
     }
 }
