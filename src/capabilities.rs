@@ -69,6 +69,98 @@ pub fn renderer_capabilities(catalog: &Catalog) -> Value {
     json!({ "v1.0": { "supportedCatalogIds": v10 } })
 }
 
+/// A catalog definition document (`{catalogId, components: {Name: schema}, functions?,
+/// theme?}`) in the form a renderer advertises it under `inlineCatalogs` in its
+/// capabilities (`includeInlineCatalogs`, the official message-processor suite): each
+/// component schema wrapped in the common component envelope,
+/// `{"allOf": [{"$ref": "common_types.json#/$defs/ComponentCommon"}, {"properties":
+/// {"component": {"const": Name}, ...}, "required": ["component", ...]}]}`; functions as
+/// a list of `{name, ...definition}`; the theme as its property schemas. Keys the document
+/// does not have are left out.
+///
+/// ```
+/// use serde_json::json;
+/// let doc = json!({"catalogId": "c", "components": {"Chip": {"type": "object",
+///     "properties": {"label": {"type": "string"}}, "required": ["label"]}}});
+/// let inline = egui_a2ui::capabilities::inline_catalog(&doc);
+/// assert_eq!(inline["components"]["Chip"]["allOf"][1]["required"], json!(["component", "label"]));
+/// ```
+pub fn inline_catalog(doc: &Value) -> Value {
+    let mut out = Map::new();
+    if let Some(id) = doc.get("catalogId") {
+        out.insert("catalogId".into(), id.clone());
+    }
+    if let Some(components) = doc.get("components").and_then(Value::as_object) {
+        let wrapped: Map<String, Value> = components
+            .iter()
+            .map(|(name, schema)| (name.clone(), enveloped_component(name, schema)))
+            .collect();
+        out.insert("components".into(), Value::Object(wrapped));
+    }
+    match doc.get("functions") {
+        Some(Value::Object(functions)) => {
+            let list: Vec<Value> = functions
+                .iter()
+                .map(|(name, def)| {
+                    let mut f = Map::new();
+                    f.insert("name".into(), json!(name));
+                    if let Some(d) = def.as_object() {
+                        f.extend(d.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    }
+                    Value::Object(f)
+                })
+                .collect();
+            out.insert("functions".into(), Value::Array(list));
+        }
+        Some(list @ Value::Array(_)) => {
+            out.insert("functions".into(), list.clone());
+        }
+        _ => {}
+    }
+    if let Some(theme) = doc.get("theme") {
+        let props = theme
+            .get("properties")
+            .filter(|_| theme.get("type").is_some() || theme.get("properties").is_some())
+            .unwrap_or(theme);
+        out.insert("theme".into(), props.clone());
+    }
+    Value::Object(out)
+}
+
+/// One component schema inside the common component envelope (see [`inline_catalog`]).
+fn enveloped_component(name: &str, schema: &Value) -> Value {
+    let mut own = Map::new();
+    let mut properties = Map::new();
+    properties.insert("component".into(), json!({ "const": name }));
+    let mut required = vec![json!("component")];
+    for (k, v) in schema.as_object().into_iter().flatten() {
+        match k.as_str() {
+            // The envelope says what it is.
+            "type" => {}
+            "properties" => {
+                for (p, ps) in v.as_object().into_iter().flatten() {
+                    if p != "component" {
+                        properties.insert(p.clone(), ps.clone());
+                    }
+                }
+            }
+            "required" => {
+                for r in v.as_array().into_iter().flatten() {
+                    if r.as_str() != Some("component") {
+                        required.push(r.clone());
+                    }
+                }
+            }
+            _ => {
+                own.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    own.insert("properties".into(), Value::Object(properties));
+    own.insert("required".into(), Value::Array(required));
+    json!({"allOf": [{"$ref": "common_types.json#/$defs/ComponentCommon"}, own]})
+}
+
 /// Both capability entries, keyed for transport metadata
 /// (`a2uiClientCapabilities` and `a2uiRendererCapabilities`).
 pub fn capabilities_metadata(catalog: &Catalog) -> Map<String, Value> {

@@ -191,7 +191,10 @@ impl Runner {
 
     fn dispatch(&self, action: &str, case: &Value) -> Handled {
         match action {
-            "process_messages" | "validate" => self.process_messages(case).map(|()| None),
+            "process_messages" | "validate" => self
+                .process_messages(case)
+                .map(|()| None)
+                .map_err(|reason| with_schema_note(case, reason)),
             "parse_expression_template" => parse_expression_template(case).map(|()| None),
             "evaluate_function" => self.evaluate_function(case).map(|()| None),
             "data_model" => data_model_case(case),
@@ -508,6 +511,11 @@ fn categories(e: &A2uiError) -> &'static [&'static str] {
         A2uiError::Validation { path, .. } if path.ends_with("catalogId") => {
             &["ValidationError", "CatalogError"]
         }
+        // A component id refused (a duplicate in one message, an id that is no
+        // identifier): the SDKs' integrity check of the component set.
+        A2uiError::Validation { path, .. } if path.ends_with("/id") => {
+            &["ValidationError", "IntegrityError"]
+        }
         A2uiError::Validation { .. } | A2uiError::UnsupportedVersion(_) => &["ValidationError"],
         A2uiError::Unallowed { .. } => &["ValidationError"],
         A2uiError::SurfaceNotFound(_) | A2uiError::SurfaceExists(_) => {
@@ -753,6 +761,19 @@ impl Runner {
         }
         Ok(())
     }
+}
+
+/// Without the `validation` feature, a strict case whose messages are to be checked against
+/// JSON schemas (a catalog's component or theme schemas, or the basic catalog's property
+/// schemas) cannot pass: its failure says so.
+fn with_schema_note(case: &Value, reason: String) -> String {
+    if cfg!(feature = "validation") || !is_strict(case) {
+        return reason;
+    }
+    format!(
+        "{reason} (strict mode checks property and theme schemas only with the `validation` \
+         feature, which this build does not have)"
+    )
 }
 
 /// Whether a case runs in strict mode: `strictMode: true`, or a `validate` case (the
@@ -1467,13 +1488,28 @@ impl Runner {
         for c in self.case_catalogs(case)? {
             register(&mut known, &c);
         }
+        let mut got = capabilities_of(&known, Some(version));
         if args.get("includeInlineCatalogs").and_then(Value::as_bool) == Some(true) {
-            return Err(
-                "inline catalogs in the capabilities (includeInlineCatalogs) are not produced"
-                    .into(),
-            );
+            // The definitions of the catalogs the case registers, in the capabilities'
+            // inline form.
+            let inline: Vec<Value> = self
+                .case_catalogs(case)?
+                .iter()
+                .filter(|c| c.version.family() == version.family())
+                .filter_map(|c| {
+                    let mut doc = c.doc.clone()?;
+                    if let Some(o) = doc.as_object_mut() {
+                        o.insert("catalogId".into(), json!(c.id));
+                    }
+                    Some(crate::capabilities::inline_catalog(&doc))
+                })
+                .collect();
+            if let Some(Value::Object(entry)) =
+                got.as_object_mut().and_then(|m| m.values_mut().next())
+            {
+                entry.insert("inlineCatalogs".into(), Value::Array(inline));
+            }
         }
-        let got = capabilities_of(&known, Some(version));
         let expected = case.get("expect").cloned().unwrap_or_default();
         if json_eq(&got, &expected) {
             Ok(())

@@ -20,7 +20,7 @@ pub use data_model::DataModel;
 pub(crate) use props::PropsStack;
 pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
 pub use store::{Applied, StoreId, SurfaceStore};
-pub use strict::check_call_catalogs;
+pub use strict::{STRICT_MAX_NESTING, check_call_catalogs};
 pub use surface::Surface;
 pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};
 

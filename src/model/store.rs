@@ -334,7 +334,9 @@ impl SurfaceStore {
 
     /// Strict mode, as the official conformance suites' `strictMode`: a component type
     /// must be one its catalog defines and a function one its catalog declares (v1.0:
-    /// also a system function that exists), else the message is rejected. Off by default:
+    /// also a system function that exists, and component ids are UAX #31 identifiers), a
+    /// message nests at most [`STRICT_MAX_NESTING`](super::STRICT_MAX_NESTING) levels, and
+    /// an `updateComponents` leaves one tree; else the message is rejected. Off by default:
     /// a renderer draws what it can and shows a placeholder for the rest.
     pub fn set_strict(&mut self, strict: bool) {
         self.strict = strict;
@@ -378,6 +380,11 @@ impl SurfaceStore {
         // Read for error attribution only; the message itself is parsed once, below.
         let version = message_version(&value);
         let hint = crate::protocol::surface_id_hint(&value);
+        if self.strict
+            && let Err(error) = super::strict::check_nesting(&value)
+        {
+            return self.reject(hint, version, index, error);
+        }
         #[cfg(feature = "validation")]
         if let Some(v) = &self.validator
             && let Err(error) = v.validate_for(&value, self.schema_catalog(&value, hint.as_deref()))
@@ -405,9 +412,12 @@ impl SurfaceStore {
     }
 
     fn apply_text_frame(&mut self, text: &str) -> Applied {
-        // Strict mode validates the JSON value against the schemas first.
+        // Strict mode and the schema validator check the JSON value first.
         #[cfg(feature = "validation")]
-        if self.validator.is_some() {
+        let via_value = self.strict || self.validator.is_some();
+        #[cfg(not(feature = "validation"))]
+        let via_value = self.strict;
+        if via_value {
             return match serde_json::from_str::<Value>(text) {
                 Ok(value) => self.apply_value_frame(value),
                 Err(e) => self.apply(A2uiError::Json(e.to_string())),
@@ -656,6 +666,20 @@ impl SurfaceStore {
                     return Err(A2uiError::validation(
                         format!("{}/id", base()),
                         format!("duplicate component id {:?} in one message", d.id),
+                    ));
+                }
+                if version == Version::V1_0
+                    && self.strict
+                    && !crate::eval::functions::args::is_identifier(&d.id)
+                {
+                    // v1.0 strict validation (`validator_v1_0.yaml`): ids are UAX #31
+                    // identifiers. Lenient mode draws agents' `btn-1` ids as sent.
+                    return Err(A2uiError::validation(
+                        format!("{}/id", base()),
+                        format!(
+                            "Component id '{}' must be a valid Unicode identifier (UAX #31)",
+                            d.id
+                        ),
                     ));
                 }
                 if version == Version::V1_0 {

@@ -16,6 +16,39 @@ use super::{Catalogs, Component, Props, Surface};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 
+/// How deep a message may nest in strict mode ([`SurfaceStore::set_strict`]
+/// (super::SurfaceStore::set_strict)): 50 levels of objects and arrays, the message
+/// object being the first. It is the "global recursion limit" of the official
+/// conformance suites (`message_processor_v1_0.yaml`) and of the reference validators
+/// (Python, Kotlin, TypeScript, C++ SDKs: `MAX_GLOBAL_DEPTH = 50`). The lenient default
+/// keeps [`Limits::max_json_depth`](crate::Limits::max_json_depth) (100, on the bytes).
+pub const STRICT_MAX_NESTING: usize = 50;
+
+/// Strict mode: the message nests at most [`STRICT_MAX_NESTING`] levels.
+pub(crate) fn check_nesting(message: &Value) -> Result<(), A2uiError> {
+    // Stops one level past the limit, so the recursion is bounded by it.
+    fn depth(v: &Value, limit: usize) -> usize {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(a) => Box::new(a.iter()),
+            Value::Object(o) => Box::new(o.values()),
+            _ => return 0,
+        };
+        if limit == 0 {
+            return 1;
+        }
+        1 + children.map(|c| depth(c, limit - 1)).max().unwrap_or(0)
+    }
+    let d = depth(message, STRICT_MAX_NESTING);
+    if d > STRICT_MAX_NESTING {
+        return Err(A2uiError::LimitExceeded {
+            what: "STRICT_MAX_NESTING",
+            limit: STRICT_MAX_NESTING,
+            actual: d,
+        });
+    }
+    Ok(())
+}
+
 /// The system functions of v1.0.
 const SYSTEM_FUNCTIONS: &[&str] = &["@index"];
 

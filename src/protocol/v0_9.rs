@@ -272,14 +272,31 @@ fn create_surface(
     };
     if let Some(Value::Object(meta)) = body.get("metadata") {
         only_keys(meta, &["extensions"], &format!("{base}/metadata"))?;
-        // Unknown extension keys are ignored, as the spec says; only the shape is checked.
-        if let Some(ext) = meta.get("extensions")
-            && !ext.is_object()
-        {
-            return Err(A2uiError::validation(
-                format!("{base}/metadata/extensions"),
-                "extensions must be an object",
-            ));
+        // Unknown extension keys are ignored, as the spec says; only the shape is checked,
+        // and that each key is a Unicode identifier (UAX #31, the schema's
+        // `^[\p{XID_Start}_][\p{XID_Continue}]*$`; `message_processor_v1_0.yaml`).
+        match meta.get("extensions") {
+            Some(Value::Object(ext)) => {
+                if let Some(key) = ext
+                    .keys()
+                    .find(|k| !crate::eval::functions::args::is_identifier(k))
+                {
+                    return Err(A2uiError::validation(
+                        format!(
+                            "{base}/metadata/extensions/{}",
+                            crate::pointer::escape_pointer(key)
+                        ),
+                        format!("extension key {key:?} is not a Unicode identifier (UAX #31)"),
+                    ));
+                }
+            }
+            Some(_) => {
+                return Err(A2uiError::validation(
+                    format!("{base}/metadata/extensions"),
+                    "extensions must be an object",
+                ));
+            }
+            None => {}
         }
     } else if body.contains_key("metadata") {
         return Err(A2uiError::validation(
