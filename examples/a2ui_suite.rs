@@ -7,12 +7,18 @@
 //! Prints `PASS name`, `FAIL name: reason` or `SKIP name: reason` per case and a closing
 //! `N passed, N failed, N skipped` line. A suite's fixture paths are resolved from the
 //! parent of the `conformance/` folder the suite is in, as the upstream harnesses do, so a
-//! suite runs wherever its checkout lies. Exits with status 1 when a case failed.
+//! suite runs wherever its checkout lies. `accessibility_check` cases are drawn headless
+//! and checked on the AccessKit tree. Exits with status 1 when a case failed.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use egui_a2ui::suite::{CaseResult, Runner, Summary, repo_root_of};
+
+/// The `accessibility.yaml` cases, checked on the AccessKit tree egui_kittest builds (the
+/// same check `tests/conformance` runs).
+#[path = "../tests/conformance/suite_accessibility.rs"]
+mod suite_accessibility;
 
 fn main() -> ExitCode {
     let paths: Vec<String> = std::env::args().skip(1).collect();
@@ -44,7 +50,8 @@ fn main() -> ExitCode {
         if paths.len() > 1 {
             println!("# {p}");
         }
-        for r in Runner::new(root).run_suite(&cases) {
+        let runner = Runner::new(root).with_accessibility_check(suite_accessibility::check);
+        for r in runner.run_suite(&cases) {
             println!("{r}");
             all.push(r);
         }

@@ -131,11 +131,18 @@ pub fn repo_root_of(suite: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// Checks one `accessibility_check` case on a rendered accessibility tree: `Ok` when every
+/// rule and expected node holds. The runner's core draws nothing, so the caller brings the
+/// renderer harness (the tests and the `a2ui_suite` example check the case's components
+/// on the AccessKit tree egui_kittest builds).
+pub type AccessibilityCheck = fn(&Value) -> Result<(), String>;
+
 /// Runs suite cases with fixtures read below one repository root.
 #[derive(Clone, Debug)]
 pub struct Runner {
     root: PathBuf,
     limits: Limits,
+    accessibility: Option<AccessibilityCheck>,
 }
 
 type Check = Result<(), String>;
@@ -149,7 +156,15 @@ impl Runner {
         Self {
             root: root.into(),
             limits: Limits::default(),
+            accessibility: None,
         }
+    }
+
+    /// Run `accessibility_check` cases through `check` (without one they are skipped).
+    #[must_use]
+    pub fn with_accessibility_check(mut self, check: AccessibilityCheck) -> Self {
+        self.accessibility = Some(check);
+        self
     }
 
     /// Run every case of a suite (a YAML list of cases, parsed into JSON), in order. A
@@ -219,11 +234,15 @@ impl Runner {
                  egui_a2ui reads dynamic values untyped"
                     .into(),
             )),
-            "accessibility_check" => Ok(Some(
-                "asserts axe-core rules on a web accessibility tree; egui_a2ui exposes \
-                 AccessKit nodes (tests/a11y*), not a DOM"
-                    .into(),
-            )),
+            "accessibility_check" => match self.accessibility {
+                Some(check) => check(case).map(|()| None),
+                None => Ok(Some(
+                    "checked on a rendered AccessKit tree, which this runner was given no \
+                     harness for (Runner::with_accessibility_check; the tests and the \
+                     a2ui_suite example have one)"
+                        .into(),
+                )),
+            },
             "" => Err("case has no action".into()),
             other => Err(format!("no handler for action {other:?}")),
         }

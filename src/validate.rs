@@ -600,10 +600,19 @@ mod tests {
             other => panic!("expected a validation error, got {other:?}"),
         }
         // A binding with a key beside `@path` is no binding.
-        let m = v10(json!([
-            {"id": "root", "component": "Text", "text": {"@path": "/t", "extra": 1}},
-        ]));
-        assert!(v.validate(&m).is_err());
+        for text in [
+            json!({"@path": "/t", "extra": 1}),
+            json!({"@call": "formatString", "args": {"value": "x"}, "extra": 1}),
+            // `formatString` takes `value`, not `text`.
+            json!({"@call": "formatString", "args": {"text": "x"}}),
+        ] {
+            let m = v10(json!([{"id": "root", "component": "Text", "text": text.clone()}]));
+            assert!(v.validate(&m).is_err(), "{text}");
+        }
+        // An object with no reserved key is data where any value goes.
+        let m = v10(json!([{"id": "b", "component": "Button", "child": "l",
+            "action": {"event": {"name": "go", "context": {"o": {"path": "/p", "call": "x"}}}}}]));
+        assert_eq!(v.validate(&m), Ok(()));
     }
 
     #[test]

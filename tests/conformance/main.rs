@@ -16,4 +16,5 @@ mod fuzz_regressions;
 mod hostile;
 mod official_suites;
 mod schema_cases;
+mod suite_accessibility;
 mod v1_0;

@@ -132,6 +132,18 @@ fn at_vocabulary(mut message: Value) -> Value {
     message
 }
 
+/// August v1.0 cases (the testing catalog, bare spelling) whose verdict the December
+/// vocabulary changes: an object with no `@` key is literal data there, not a malformed
+/// binding or call (`reserved_keys.yaml` `test_plain_object_with_literal_path_and_call`;
+/// the suites win). The binding and the call spelled `@path` / `@call` with an extra key
+/// are refused (the unit tests of `egui_a2ui::validate`).
+#[cfg(feature = "validation")]
+const VOCABULARY_CHANGES: &[&str] = &[
+    "v1_0/call_function_message.json / CallRendererFunctionMessage: Invalid args (nested object in a single value)",
+    "v1_0/dynamic_value_validation.json / DynamicValue: Invalid DataBinding with extra properties",
+    "v1_0/dynamic_value_validation.json / DynamicValue: Invalid FunctionCall with extra properties",
+];
+
 #[cfg(feature = "validation")]
 #[test]
 fn the_strict_validator_agrees_with_every_schema_test_case() {
@@ -160,6 +172,12 @@ fn the_strict_validator_agrees_with_every_schema_test_case() {
             (&basic, c.data.clone())
         };
         let verdict = v.validate(&data);
+        let key = format!("{} / {}", c.file, c.description);
+        if VOCABULARY_CHANGES.contains(&key.as_str()) {
+            // Refused in August, data in December: must be accepted now.
+            assert!(verdict.is_ok(), "{key}: {verdict:?}");
+            continue;
+        }
         if verdict.is_ok() != c.valid {
             disagreements.push(format!(
                 "{} / {}: expected valid={}, got {:?}",
