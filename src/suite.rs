@@ -1928,6 +1928,13 @@ impl Runner {
                         }
                     }
                 }
+                "validComponents" | "invalidComponents" => {
+                    match check_components(k == "validComponents", v, version, &d) {
+                        Ok(None) => {}
+                        Ok(Some(_)) => skipped.push(k.clone()),
+                        Err(e) => return Err(format!("{k}: {e}")),
+                    }
+                }
                 other => skipped.push(other.to_owned()),
             }
         }
@@ -1941,6 +1948,43 @@ impl Runner {
             )))
         }
     }
+}
+
+/// `validComponents` / `invalidComponents` of a `from_json` case: each component instance
+/// checked against the loaded catalog alone, by the schema validator (feature
+/// `validation`; without it the expectation is not checked, `Ok(Some)`).
+#[cfg_attr(
+    not(feature = "validation"),
+    expect(unused_variables, reason = "checked only with the validation feature")
+)]
+fn check_components(valid: bool, list: &Value, version: Version, doc: &Value) -> Handled {
+    #[cfg(feature = "validation")]
+    {
+        if version.family() == Version::V0_8 {
+            return Ok(Some("a v0.8 catalog has no component schemas".into()));
+        }
+        let validator =
+            crate::SchemaValidator::of_catalog(version, doc.clone()).map_err(|e| e.to_string())?;
+        let wire = if version.family() == Version::V1_0 {
+            "v1.0"
+        } else {
+            "v0.9"
+        };
+        for c in list.as_array().into_iter().flatten() {
+            let message = json!({"version": wire, "updateComponents": {
+                "surfaceId": "s", "components": [c]}});
+            match (validator.validate(&message), valid) {
+                (Ok(()), true) | (Err(_), false) => {}
+                (Ok(()), false) => return Err(format!("{} accepted", compact(c))),
+                (Err(e), true) => return Err(format!("{} refused: {e}", compact(c))),
+            }
+        }
+        Ok(None)
+    }
+    #[cfg(not(feature = "validation"))]
+    Ok(Some(
+        "component schemas are checked only with the validation feature".into(),
+    ))
 }
 
 fn rpc_matches(want: &Value, got: &Value) -> Check {

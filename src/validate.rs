@@ -137,9 +137,17 @@ impl Family {
                 .collect();
             json!({ "anyOf": refs })
         };
+        // A call that names a catalog none of these is runs there: they cannot judge it.
+        let ids: Vec<&Value> = catalogs.iter().filter_map(|c| c.get("catalogId")).collect();
+        let foreign =
+            |key: &str| json!({"required": [key], "properties": {key: {"not": {"enum": ids}}}});
         let mut docs = vec![(
             format!("{}catalog.json", self.base),
-            json!({"$defs": {"anyComponent": union("anyComponent"), "anyFunction": union("anyFunction")}}),
+            json!({"$defs": {
+                "anyComponent": union("anyComponent"),
+                "anyFunction": union("anyFunction"),
+                "foreignCall": {"anyOf": [foreign("catalogId"), foreign("@catalogId")]},
+            }}),
         )];
         docs.extend(catalogs.iter().enumerate().map(|(i, c)| (at(i), c.clone())));
         self.validator_of(docs)
@@ -196,6 +204,22 @@ impl SchemaValidator {
             v10_catalogs,
             catalogs: HashMap::new(),
         })
+    }
+
+    /// Validators whose catalog for `version`'s family (v0.9 or v1.0) is `doc` alone, in
+    /// place of the basic one (the other families keep theirs): a component is valid when
+    /// that catalog accepts it.
+    pub fn of_catalog(version: Version, doc: Value) -> Result<Self, A2uiError> {
+        match version.family() {
+            Version::V1_0 => {
+                Self::with_catalogs(parse(schema!("v0_9_catalogs_basic/catalog.json"))?, doc)
+            }
+            Version::V0_9 => Self::with_catalogs(doc, parse(V1_BASIC_CATALOG)?),
+            other => Err(A2uiError::validation(
+                "/protocolVersion",
+                format!("catalog schemas are checked for v0.9 and v1.0, not {other}"),
+            )),
+        }
     }
 
     /// Add a catalog definition of `version` (v0.9 / v0.9.1 or v1.0): `{catalogId,
@@ -458,14 +482,18 @@ fn pointer_token(name: &str) -> String {
 /// and the v1 basic catalog. Only these definitions change:
 ///
 /// - `DataBinding`: `{"@path": string}`, or the older `{"path": string}`, nothing else;
-/// - `FunctionCall`: a call named by `@call` is checked against the catalogs' function
-///   schemas (which spell `@call`), as before; the older spelling `call` (which the
+/// - `FunctionCall`: function and argument names are UAX #31 identifiers (of the `@`
+///   namespace only `@index`), a literal object argument uses no reserved key; a call
+///   named by `@call` is checked against the catalogs' function
+///   schemas (which spell `@call`), as before, unless it names a catalog the validator
+///   does not have (it runs there; `catalog.yaml`
+///   `test_v10_published_basic_catalog_validates_nested_calls`); the older spelling `call` (which the
 ///   suites still send, `validation_result.yaml`) is checked for its shape only (a name,
 ///   `args` of dynamic values, a catalog id), since no catalog function schema spells it;
 ///   the catalog is named by `catalogId` or `@catalogId`;
 /// - `IndexSystemFunction`: `@index` named by `@call`;
-/// - `DynamicValue`: also a literal object that uses no reserved key (`{"path", "call"}`
-///   together is data, `reserved_keys.yaml`);
+/// - `DynamicValue`: its literal object is one that uses neither `@path` nor `@call` (it
+///   excluded `path` / `call`; in v1.0 `{"path", "call"}` is data, `reserved_keys.yaml`);
 /// - `ComponentCommon`: `@catalogId`, `@accessibility`, `@metadata` beside the bare keys;
 /// - `Checkable`: `@checks` beside `checks`.
 pub fn v1_common_types(mut common: Value) -> Value {
@@ -485,6 +513,26 @@ pub fn v1_common_types(mut common: Value) -> Value {
         json!({"oneOf": [binding("@path"), binding("path")]}),
     );
     if let Some(Value::Object(f)) = defs.get_mut("FunctionCall") {
+        if let Some(Value::Object(props)) = f.get_mut("properties") {
+            // v1.0 names functions and arguments with UAX #31 identifiers; of the `@`
+            // namespace only `@index` exists.
+            props.insert(
+                "call".into(),
+                json!({"type": "string", "pattern": format!("^(@index|{IDENTIFIER})$")}),
+            );
+            if let Some(Value::Object(args)) = props.get_mut("args") {
+                args.insert(
+                    "propertyNames".into(),
+                    json!({ "pattern": format!("^{IDENTIFIER}$") }),
+                );
+                // A literal object argument uses no reserved key: an object naming
+                // `@call` or `@path` is a call or a binding, and is checked as one.
+                args.insert(
+                    "additionalProperties".into(),
+                    json!({"anyOf": [{"$ref": "#/$defs/DynamicValue"}, LITERAL_OBJECT.clone()]}),
+                );
+            }
+        }
         alias_property(f, "call", "@call");
         alias_property(f, "catalogId", "@catalogId");
         f.remove("required");
@@ -492,7 +540,10 @@ pub fn v1_common_types(mut common: Value) -> Value {
         f.insert(
             "anyOf".into(),
             json!([
-                {"required": ["@call"], "oneOf": catalog_function},
+                {"required": ["@call"], "anyOf": [
+                    {"oneOf": catalog_function},
+                    {"$ref": "catalog.json#/$defs/foreignCall"},
+                ]},
                 {"required": ["call"], "not": {"required": ["@call"]}},
             ]),
         );
@@ -505,11 +556,21 @@ pub fn v1_common_types(mut common: Value) -> Value {
         f.insert("required".into(), json!(["@call"]));
     }
     if let Some(Value::Object(d)) = defs.get_mut("DynamicValue")
-        && let Some(Value::Array(mut branches)) = d.remove("oneOf")
+        && let Some(Value::Array(branches)) = d.remove("oneOf")
     {
-        branches.push(json!({"type": "object", "not": {"anyOf": [
-            {"required": ["@path"]}, {"required": ["@call"]}]}}));
-        // A binding is also an object: any branch may match.
+        // The literal-object branch excluded the bare `path` / `call`; in the `@`
+        // vocabulary it excludes `@path` / `@call`, and a bare-spelled binding or call
+        // (still read) is also an object: any branch may match.
+        let branches: Vec<Value> = branches
+            .into_iter()
+            .map(|b| {
+                if b.get("type") == Some(&json!("object")) && b.get("not").is_some() {
+                    LITERAL_OBJECT.clone()
+                } else {
+                    b
+                }
+            })
+            .collect();
         d.insert("anyOf".into(), Value::Array(branches));
     }
     if let Some(Value::Object(c)) = defs.get_mut("ComponentCommon") {
@@ -522,6 +583,14 @@ pub fn v1_common_types(mut common: Value) -> Value {
     }
     common
 }
+
+/// A UAX #31 identifier, as the v1.0 schemas spell it (`Extensions`).
+const IDENTIFIER: &str = r"[\p{XID_Start}_][\p{XID_Continue}]*";
+
+/// An object that is data, not a binding or a call: it uses neither `@path` nor `@call`.
+static LITERAL_OBJECT: std::sync::LazyLock<Value> = std::sync::LazyLock::new(
+    || json!({"type": "object", "not": {"anyOf": [{"required": ["@path"]}, {"required": ["@call"]}]}}),
+);
 
 /// Give `schema`'s property `bare` a second name `at` with the same schema.
 fn alias_property(schema: &mut Map<String, Value>, bare: &str, at: &str) {

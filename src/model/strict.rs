@@ -16,8 +16,8 @@ use super::{Catalogs, Component, Props, Surface};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 
-/// How deep a message may nest in strict mode ([`SurfaceStore::set_strict`]
-/// (super::SurfaceStore::set_strict)): 50 levels of objects and arrays, the message
+/// How deep a message may nest in strict mode
+/// ([`SurfaceStore::set_strict`](super::SurfaceStore::set_strict)): 50 levels of objects and arrays, the message
 /// object being the first. It is the "global recursion limit" of the official
 /// conformance suites (`message_processor_v1_0.yaml`) and of the reference validators
 /// (Python, Kotlin, TypeScript, C++ SDKs: `MAX_GLOBAL_DEPTH = 50`). The lenient default
@@ -351,4 +351,31 @@ pub(crate) fn check_definition_names(doc: &Value) -> Result<(), A2uiError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn nested(levels: usize) -> Value {
+        let mut v = json!("leaf");
+        for _ in 0..levels {
+            v = json!({ "n": v });
+        }
+        v
+    }
+
+    #[test]
+    fn a_message_may_nest_fifty_levels_in_strict_mode_and_no_more() {
+        assert_eq!(check_nesting(&nested(STRICT_MAX_NESTING)), Ok(()));
+        match check_nesting(&nested(STRICT_MAX_NESTING + 1)) {
+            Err(A2uiError::LimitExceeded { limit, actual, .. }) => {
+                assert_eq!((limit, actual), (50, 51));
+            }
+            other => panic!("expected the nesting limit, got {other:?}"),
+        }
+        // Far deeper values stop at the limit, without recursing through them.
+        assert!(check_nesting(&nested(1_000)).is_err());
+    }
 }
