@@ -138,9 +138,14 @@ impl Family {
             json!({ "anyOf": refs })
         };
         // A call that names a catalog none of these is runs there: they cannot judge it.
+        // A system function (`@index`) names no catalog.
         let ids: Vec<&Value> = catalogs.iter().filter_map(|c| c.get("catalogId")).collect();
-        let foreign =
-            |key: &str| json!({"required": [key], "properties": {key: {"not": {"enum": ids}}}});
+        let foreign = |key: &str| {
+            json!({"required": [key], "properties": {
+                key: {"not": {"enum": ids}},
+                "@call": {"pattern": "^[^@]"},
+            }})
+        };
         let mut docs = vec![(
             format!("{}catalog.json", self.base),
             json!({"$defs": {
