@@ -1942,8 +1942,9 @@ impl Runner {
             Ok(None)
         } else {
             Ok(Some(format!(
-                "expects {} of an SDK catalog model (resolved $ref schema, component \
-                 validator); egui_a2ui keeps only names and composition rules",
+                "expects {} of an SDK catalog model (its theme read back, a resolved \
+                 self-contained $ref schema); egui_a2ui keeps a catalog's names and \
+                 composition rules, and its schemas only to validate with",
                 skipped.join(", ")
             )))
         }
