@@ -1,13 +1,14 @@
 //! `Button`: draws its real child subtree (a Text, an Icon, a Row of both...) inside a
 //! clickable frame. Variants `default`, `primary` (the surface's primary colour with a
-//! contrasting text colour) and `borderless`. Disabled, with the first failing check's
-//! message beside it, while any check fails.
+//! contrasting text colour) and `borderless`. Disabled while any check fails, with the first
+//! failing check's message as its hover text and accessible description, or drawn beside it
+//! ([`crate::render::ButtonCheckMessage`]).
 
 use egui::{Color32, Sense, Shape, Stroke, StrokeKind};
 
-use crate::render::ComponentContext;
 use crate::render::a11y::humanize;
 use crate::render::catalog::ComponentRenderer;
+use crate::render::{ButtonCheckMessage, ComponentContext};
 
 /// The `Button` component.
 pub struct Button;
@@ -69,23 +70,33 @@ fn label_by_inner_text(ctx: &egui::Context, layer: egui::LayerId, first: usize, 
 
 impl ComponentRenderer for Button {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let failure = cx.first_check_failure();
-        if failure.is_none() {
+        let Some(failure) = cx.first_check_failure() else {
             return button_ui(ui, cx, true);
-        }
-        // The first failing check's message goes beside the button, not under it: the web
-        // renderer shows none, so the message takes no height from the layout.
-        ui.horizontal(|ui| {
-            ui.spacing_mut().item_spacing.x = 0.0;
-            let response = button_ui(ui, cx, false);
-            // Wrapped in the width left beside the button.
-            ui.vertical(|ui| {
-                ui.set_max_width(ui.available_width());
-                cx.check_message_ui(ui, failure.as_deref());
-            });
-            response
-        })
-        .inner
+        };
+        let response = match cx.options().button_check_message {
+            // The message goes beside the button, not under it: the web renderer shows none,
+            // so the message takes no height from the layout.
+            ButtonCheckMessage::Beside => {
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 0.0;
+                    let response = button_ui(ui, cx, false);
+                    // Wrapped in the width left beside the button.
+                    ui.vertical(|ui| {
+                        ui.set_max_width(ui.available_width());
+                        cx.check_message_ui(ui, Some(&failure));
+                    });
+                    response
+                })
+                .inner
+            }
+            // Drawn as the web renderer draws it.
+            ButtonCheckMessage::HoverText => button_ui(ui, cx, false),
+        };
+        // Why the button is disabled: read with it by a screen reader, shown on hover.
+        let id = response.id;
+        ui.ctx()
+            .accesskit_node_builder(id, |n| n.set_description(failure.clone()));
+        response.on_disabled_hover_text(failure)
     }
 }
 

@@ -521,17 +521,7 @@ fn block_ui(
                             // `.a2ui-text a { color: var(--a2ui-text-a-color, inherit) }`,
                             // underlined as browsers draw links.
                             let colour = ui.visuals().text_color();
-                            let mut job = job;
-                            for section in &mut job.sections {
-                                section.format.underline = egui::Stroke::new(1.0, colour);
-                            }
-                            let r = ui
-                                .scope(|ui| {
-                                    ui.visuals_mut().hyperlink_color = colour;
-                                    ui.add(egui::Link::new(job))
-                                })
-                                .inner
-                                .on_hover_text(url.as_str());
+                            let r = link_ui(ui, job, size, colour).on_hover_text(url.as_str());
                             if r.clicked() {
                                 *clicked = Some(url.clone());
                             }
@@ -547,6 +537,50 @@ fn block_ui(
         }
     }
 }
+
+/// A link run: what `egui::Link` does (a clickable label in the AccessKit `Link` role, the
+/// pointing hand on hover), underlined where a browser underlines it. egui's own underline
+/// sits at the bottom of the line box (4 px under the descenders of a 24 px body line);
+/// Chromium draws it at the font's underline position under the baseline (Roboto's `post`
+/// table: 150 of 2048 units below it, 100 units thick, so 1 px at body size).
+fn link_ui(
+    ui: &mut egui::Ui,
+    job: egui::text::LayoutJob,
+    size: f32,
+    colour: egui::Color32,
+) -> egui::Response {
+    let label = egui::Label::new(job).sense(egui::Sense::click());
+    let (galley_pos, galley, response) = label.layout_in_ui(ui);
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Link, ui.is_enabled(), galley.text())
+    });
+    if ui.is_rect_visible(response.rect) {
+        let thickness = (size * UNDERLINE_THICKNESS).max(1.0);
+        let stroke = egui::Stroke::new(thickness, colour);
+        let painter = ui.painter();
+        for row in &galley.rows {
+            let (Some(first), Some(last)) = (row.glyphs.first(), row.glyphs.last()) else {
+                continue;
+            };
+            let baseline = galley_pos.y + row.pos.y + first.pos.y;
+            let y = painter
+                .round_to_pixel_center(baseline + size * UNDERLINE_POSITION + thickness / 2.0);
+            let left = galley_pos.x + row.pos.x + first.pos.x;
+            let right = galley_pos.x + row.pos.x + last.pos.x + last.advance_width;
+            painter.hline(left..=right, y, stroke);
+        }
+        painter.add(egui::epaint::TextShape::new(galley_pos, galley, colour));
+        if response.hovered() {
+            ui.set_cursor_icon(egui::CursorIcon::PointingHand);
+        }
+    }
+    response
+}
+
+/// Roboto's underline, per font size (`post`: `underlinePosition` -150, `underlineThickness`
+/// 100, of 2048 units per em).
+const UNDERLINE_POSITION: f32 = 150.0 / 2048.0;
+const UNDERLINE_THICKNESS: f32 = 100.0 / 2048.0;
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,6 @@
 //! `Slider`: `min` (default 0) to `max` (default 100), the v1.0 `steps` snapping (the
-//! number of divisions of the range), a label above and the value shown beside it.
+//! number of divisions of the range), a header line above the track with the label at the
+//! start and the value at the end, as the web renderer draws it.
 //!
 //! Hostile bounds never panic: non-finite or huge bounds are clamped, `min > max` is
 //! swapped, an empty range shows a disabled slider, `steps` below 1 is ignored.
@@ -9,6 +10,7 @@ use super::margin::with_margin;
 use crate::render::ComponentContext;
 use crate::render::a11y::set_accessible_name;
 use crate::render::catalog::ComponentRenderer;
+use crate::render::slot::Incoming;
 
 /// The `Slider` component.
 pub struct Slider;
@@ -63,6 +65,26 @@ impl Range {
     }
 }
 
+/// Where `value` lies along `min..=hi` (0 for an empty range).
+fn value_fraction(value: f64, min: f64, hi: f64, empty: bool) -> f32 {
+    if empty {
+        0.0
+    } else {
+        ((value - min) / (hi - min)).clamp(0.0, 1.0) as f32
+    }
+}
+
+/// The value as the reference's header shows it: the number as JavaScript prints it
+/// (`0.45`, `50`, `-3.5`), with float noise dropped.
+fn format_value(v: f64) -> String {
+    let v = tidy(v);
+    if v == 0.0 {
+        // No `-0`.
+        return "0".to_owned();
+    }
+    format!("{v}")
+}
+
 /// Drop float noise from a snapped value (`0.30000000000000004` → `0.3`): keep 12 decimals.
 fn tidy(v: f64) -> f64 {
     format!("{v:.12}").parse().unwrap_or(v)
@@ -75,6 +97,8 @@ impl ComponentRenderer for Slider {
         let mut value = current;
         let label = cx.string("label");
         let style = cx.style().clone();
+        let incoming = Incoming::of(ui);
+        let stretched = incoming.extent.width.is_some();
         // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
         // track (37 px in all).
         let (response, outer) = with_margin(ui, style.checkbox_margin, |ui| {
@@ -86,23 +110,61 @@ impl ComponentRenderer for Slider {
                 },
             ));
             ui.set_min_height(style.label.line_height + style.field_gap + 20.0);
-            let label_response = input_label(ui, &label);
             let empty = range.max <= range.min;
             let hi = if empty { range.min + 1.0 } else { range.max };
+            // The reference's header line over the track: the label at the start and the
+            // value at the end (`.a2ui-slider-header { display: flex; justify-content:
+            // space-between }`), as wide as the track.
+            // Stretched where the parent gives a width (as a text field is), else the
+            // reference's intrinsic width.
+            let width = if stretched {
+                ui.available_width()
+            } else {
+                style.slider_width.min(ui.available_width())
+            }
+            .max(0.0);
+            let header = egui::Rect::from_min_size(
+                ui.cursor().min,
+                egui::vec2(width, style.label.line_height),
+            );
+            let label_response = ui
+                .scope_builder(
+                    egui::UiBuilder::new()
+                        .max_rect(header)
+                        .layout(egui::Layout::left_to_right(egui::Align::Center)),
+                    |ui| {
+                        ui.set_min_size(header.size());
+                        input_label(ui, &label)
+                    },
+                )
+                .inner;
+            let palette = cx.palette(ui);
+            // The value: painted, not a widget of its own (the slider's AccessKit node
+            // carries it).
+            let galley = ui.painter().layout_no_wrap(
+                format_value(value),
+                style.label.font_id(ui.ctx()),
+                palette.on_background,
+            );
+            let at = egui::pos2(
+                header.right() - galley.size().x,
+                header.center().y - galley.size().y / 2.0,
+            );
+            ui.painter().galley(at, galley, palette.on_background);
             let mut slider = egui::Slider::new(&mut value, range.min..=hi)
-                .clamping(egui::SliderClamping::Always);
+                .clamping(egui::SliderClamping::Always)
+                .show_value(false);
             if let Some(step) = range.step {
                 slider = slider.step_by(step);
             }
             // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
-            // egui's slider handles the input and the value box; the track and thumb are
-            // the reference's, painted over its invisible ones.
-            let palette = cx.palette(ui);
+            // egui's slider handles the input; the track and thumb are the reference's,
+            // painted over its invisible ones.
             let response = ui
                 .scope(|ui| {
+                    ui.spacing_mut().slider_width = width;
                     let visuals = ui.visuals_mut();
-                    // The value keeps the text colour; egui's rail and handle draw nothing.
-                    visuals.override_text_color = Some(palette.on_background);
+                    // egui's rail and handle draw nothing.
                     let widgets = &mut visuals.widgets;
                     for w in [
                         &mut widgets.inactive,
@@ -122,12 +184,8 @@ impl ComponentRenderer for Slider {
                     }
                 })
                 .inner;
-            let t = if empty {
-                0.0
-            } else {
-                ((value - range.min) / (hi - range.min)).clamp(0.0, 1.0) as f32
-            };
-            paint_track(ui, &response, t, &style, &palette);
+            let t = value_fraction(value, range.min, hi, empty);
+            paint_track(ui, &response, t, width, &style, &palette);
             // Name the slider itself: its number field is labelled by it.
             match label_response {
                 Some(_) => set_accessible_name(ui, response.id, &label),
@@ -150,20 +208,21 @@ impl ComponentRenderer for Slider {
 }
 
 /// The reference's range input (Chromium's, `accent-color: var(--a2ui-slider-thumb-color,
-/// var(--a2ui-color-primary))`): a rounded track in the secondary colour
-/// (`--a2ui-slider-track-color`), filled with the primary up to the thumb, and a primary
-/// disc as the thumb; where egui's slider (its rail, `t` of the way along) lies in
-/// `response`'s row.
+/// var(--a2ui-color-primary))`): a rounded, outlined track in Chromium's control colours,
+/// filled with the primary up to the thumb, and a primary
+/// disc as the thumb; where egui's slider (its rail, `width` wide, `t` of the way along)
+/// lies in `response`'s row.
 fn paint_track(
     ui: &egui::Ui,
     response: &egui::Response,
     t: f32,
+    width: f32,
     style: &crate::render::Style,
     palette: &crate::render::Palette,
 ) {
     let row = response.rect;
     let height = ui.spacing().interact_size.y;
-    let width = ui.spacing().slider_width.min(row.width());
+    let width = width.min(row.width());
     let rect = egui::Rect::from_min_size(
         egui::pos2(row.left(), row.center().y - height / 2.0),
         egui::vec2(width, height),
@@ -181,10 +240,18 @@ fn paint_track(
     } else {
         palette.border
     };
-    painter.rect_filled(track, radius, palette.secondary);
+    painter.rect(
+        track,
+        radius,
+        palette.range_track,
+        egui::Stroke::new(1.0, palette.range_border),
+        egui::StrokeKind::Inside,
+    );
     let mut filled = track;
     filled.max.x = x;
-    painter.rect_filled(filled, radius, accent);
+    if filled.width() > 0.0 {
+        painter.rect_filled(filled, radius, accent);
+    }
     let thumb = if response.dragged() || response.hovered() {
         palette.primary_hover(ui.visuals().dark_mode)
     } else {

@@ -8,6 +8,19 @@ use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
 use crate::render::slot::Incoming;
 
+/// The Markdown heading marker the web renderer puts before the text of a heading
+/// variant (`h2` → `##`), or `None` for the other variants.
+fn heading_marker(variant: &str) -> Option<&'static str> {
+    match variant {
+        "h1" => Some("#"),
+        "h2" => Some("##"),
+        "h3" => Some("###"),
+        "h4" => Some("####"),
+        "h5" => Some("#####"),
+        _ => None,
+    }
+}
+
 /// Texts up to this long report their min-content width (the longest word) to rows.
 const MIN_CONTENT_CHARS: usize = 160;
 
@@ -44,8 +57,14 @@ impl ComponentRenderer for Text {
             // spinner, so a waiting surface does not repaint every frame.
             return ui.weak("…").on_hover_text("Waiting for the agent");
         }
+        let marker = heading_marker(cx.literal_str("variant").unwrap_or("body"));
         let entry = cx.memo("text", |text| TextEntry {
-            blocks: parse_cached(ui.ctx(), &text),
+            blocks: match marker {
+                // As the web renderer: a heading variant's text is the content of a
+                // Markdown heading (`## ` + text), so a `#` the agent wrote stays text.
+                Some(marker) => parse_cached(ui.ctx(), &format!("{marker} {text}")),
+                None => parse_cached(ui.ctx(), &text),
+            },
             min_content: None,
         });
         let variant = cx.literal_str("variant").unwrap_or("body");

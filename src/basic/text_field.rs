@@ -252,17 +252,20 @@ impl ComponentRenderer for TextField {
                 let row = ui.ctx().fonts_mut(|f| f.row_height(&font));
                 // The box keeps its height; a single line sits where the browser puts it:
                 // under the 1 px border and 8 px padding (`padding: var(--a2ui-spacing-m)`),
-                // 2 px lower than centred in egui's row.
+                // the rest of the height below it.
                 let margin = if multiline {
                     egui::Margin::symmetric(8, 8)
                 } else {
-                    let pad_y = ((style.field_height - row) / 2.0 - 1.0).max(2.0).round();
-                    let shift = 2.0_f32.min(pad_y - 1.0).max(0.0);
+                    let border = style.field_border;
+                    let top = (border + 8.0).round().clamp(0.0, 64.0);
+                    let bottom = (style.field_height - row - top - 2.0 * border)
+                        .round()
+                        .clamp(2.0, 64.0);
                     egui::Margin {
                         left: 8,
                         right: 8,
-                        top: (pad_y + shift) as i8,
-                        bottom: (pad_y - shift) as i8,
+                        top: top as i8,
+                        bottom: bottom as i8,
                     }
                 };
                 edit = edit

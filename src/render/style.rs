@@ -39,6 +39,19 @@ impl TextStyle {
         }
     }
 
+    /// A step with `line-height: normal`, as Chromium computes it for the reference's font:
+    /// Roboto's ascent and descent (`hhea` 1900 and 500 of 2048 units) scaled to the size
+    /// and each rounded to a whole pixel, then added (Skia's font metrics in Blink's
+    /// `SimpleFontData`). At 13.33 px that is 12 + 3 = 15, not 15.6; at 11.11 px 10 + 3 = 13.
+    fn normal(size: f32, bold: bool) -> Self {
+        Self {
+            size,
+            line_height: normal_line_height(size),
+            bold,
+            italic: false,
+        }
+    }
+
     const fn italic(mut self) -> Self {
         self.italic = true;
         self
@@ -68,9 +81,15 @@ const XS: f32 = S / 1.2;
 const L: f32 = M * 1.2;
 const XL: f32 = L * 1.2;
 const XXL: f32 = XL * 1.2;
-/// `line-height: normal` of the reference's font (Roboto), for text without a set line
-/// height (captions, labels).
-const NORMAL_LINE: f32 = 1.172;
+/// Roboto's ascent and descent per font size (`hhea`: 1900 and 500 of 2048 units per em).
+const ROBOTO_ASCENT: f32 = 1900.0 / 2048.0;
+const ROBOTO_DESCENT: f32 = 500.0 / 2048.0;
+
+/// `line-height: normal` of the reference's font at `size`, as Chromium rounds it (see
+/// [`TextStyle::normal`]): for text without a set line height (captions, labels, inputs).
+pub(crate) fn normal_line_height(size: f32) -> f32 {
+    (size * ROBOTO_ASCENT).round() + (size * ROBOTO_DESCENT).round()
+}
 
 /// Spacing, type scale and control sizes for drawing A2UI surfaces. Every field is in
 /// points (CSS px); the defaults are the official web renderer's: the design tokens of
@@ -142,7 +161,8 @@ pub struct Style {
     pub label: TextStyle,
     /// Gap between a `TextField`'s label and its box (`--a2ui-spacing-xs`, 2).
     pub field_gap: f32,
-    /// Height of a single-line `TextField` box (padding 8 + a 13.3 px line + border; 32).
+    /// Height of a single-line `TextField` box (a 13.33 px line, `normal`: 15, with 8 px of
+    /// padding and a 1 px border above and below: 33).
     pub field_height: f32,
     /// Corner radius of a `TextField` box (`--a2ui-spacing-m`, 8).
     pub field_radius: f32,
@@ -179,8 +199,13 @@ pub struct Style {
     /// `.a2ui-option-label { gap: var(--a2ui-choicepicker-gap, var(--a2ui-spacing-xs)) }`
     /// (2), 5.
     pub radio_gap: f32,
-    /// Height of a `Slider` track (Chromium's range input: a 4 px track, rounded).
+    /// Height of a `Slider` track (Chromium's range input: an 8 px track with a 1 px
+    /// outline, fully rounded).
     pub slider_track: f32,
+    /// Width of a `Slider` (its header line and track) where its parent gives it no width:
+    /// Chromium's range input as the reference draws it (149 px, measured on
+    /// `06_music-player`'s `progress`).
+    pub slider_width: f32,
     /// Radius of a `Slider` thumb (Chromium's range input: a 16 px disc).
     pub slider_thumb_radius: f32,
     /// Opacity of a disabled `Button` (`.a2ui-button:disabled { opacity: 0.5 }`).
@@ -229,9 +254,16 @@ pub struct Palette {
     /// `--a2ui-color-secondary-dark` = `color-mix(#ddd 95%, black)` #cecece, the dark
     /// scheme's `--a2ui-color-secondary-light` = `color-mix(#333 85%, white)` #4e4e4e).
     pub secondary_hover: Color32,
-    /// A slider's track (`--a2ui-slider-track-color`, `--a2ui-color-secondary:
-    /// light-dark(#ddd, #333)`).
+    /// The secondary colour (`--a2ui-color-secondary: light-dark(#ddd, #333)`), for host
+    /// components. (The stylesheet also names it `--a2ui-slider-track-color`, but the
+    /// reference's range input is Chromium's native control, which draws
+    /// [`range_track`](Self::range_track) instead.)
     pub secondary: Color32,
+    /// A `Slider`'s track right of the thumb: Chromium's native range input (#efefef light,
+    /// #3b3b3b dark); the part left of the thumb is the primary (`accent-color`).
+    pub range_track: Color32,
+    /// The 1 px outline of that track (Chromium's #b2b2b2 light, #858585 dark).
+    pub range_border: Color32,
     /// Borders of cards, buttons, fields, unchecked boxes and dividers
     /// (`--a2ui-color-border: light-dark(#ccc, #444)`).
     pub border: Color32,
@@ -265,6 +297,8 @@ impl Palette {
         on_primary: Color32::WHITE,
         secondary_hover: Color32::from_rgb(0xce, 0xce, 0xce),
         secondary: Color32::from_rgb(0xdd, 0xdd, 0xdd),
+        range_track: Color32::from_rgb(0xef, 0xef, 0xef),
+        range_border: Color32::from_rgb(0xb2, 0xb2, 0xb2),
         border: Color32::from_rgb(0xcc, 0xcc, 0xcc),
         border_strong: Color32::from_rgb(0x76, 0x76, 0x76),
         input: Color32::WHITE,
@@ -284,6 +318,8 @@ impl Palette {
         on_primary: Color32::WHITE,
         secondary_hover: Color32::from_rgb(0x4e, 0x4e, 0x4e),
         secondary: Color32::from_rgb(0x33, 0x33, 0x33),
+        range_track: Color32::from_rgb(0x3b, 0x3b, 0x3b),
+        range_border: Color32::from_rgb(0x85, 0x85, 0x85),
         border: Color32::from_rgb(0x44, 0x44, 0x44),
         border_strong: Color32::from_rgb(0x85, 0x85, 0x85),
         input: Color32::from_rgb(0x2a, 0x2a, 0x2a),
@@ -341,10 +377,11 @@ impl Default for Style {
             h4: TextStyle::new(M, 1.2, true),
             h5: TextStyle::new(S, 1.2, true),
             body: TextStyle::new(M, 1.5, false),
-            caption: TextStyle::new(XS, NORMAL_LINE, false).italic(),
-            label: TextStyle::new(S, NORMAL_LINE, true),
+            caption: TextStyle::normal(XS, false).italic(),
+            label: TextStyle::normal(S, true),
             field_gap: 2.0,
-            field_height: 32.0,
+            // A line of the input's text (13.33 px, `normal`: 15) and its padding and border.
+            field_height: normal_line_height(S) + 2.0 * 8.0 + 2.0,
             field_radius: 8.0,
             checkbox_margin: 8.0,
             checkbox_height: 22.0,
@@ -359,8 +396,9 @@ impl Default for Style {
             checkbox_gap: 7.0,
             radio_inset: 5.0,
             radio_gap: 5.0,
-            slider_track: 4.0,
+            slider_track: 8.0,
             slider_thumb_radius: 8.0,
+            slider_width: 149.0,
             disabled_opacity: 0.5,
             field_border: 1.0,
             light: Palette::LIGHT,

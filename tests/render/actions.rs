@@ -42,9 +42,9 @@ fn clicking_a_button_inside_a_template_row_emits_that_rows_context() {
     );
 }
 
-#[test]
-fn a_button_with_a_failing_check_emits_nothing_and_shows_the_message() {
-    let doc = v09_doc(
+/// A button whose check fails, over a model where the check fails until `/agreed` is set.
+fn checked_button_doc() -> String {
+    v09_doc(
         json!([
             {"id": "root", "component": "Button", "child": "label",
                 "checks": [{"condition": {"path": "/agreed"}, "message": "Accept the terms first"}],
@@ -52,14 +52,27 @@ fn a_button_with_a_failing_check_emits_nothing_and_shows_the_message() {
             {"id": "label", "component": "Text", "text": "Submit"}
         ]),
         json!({"agreed": false}),
-    );
-    let mut h = harness(&doc);
-    assert!(
-        h.query_all_by_value("Accept the terms first")
-            .any(|n| n.accesskit_node().role() == Role::Label)
-    );
+    )
+}
+
+/// Whether the check message is drawn as a text of its own (a label node).
+fn message_drawn(h: &egui_kittest::Harness<'_, common::App>) -> bool {
+    h.query_all_by_value("Accept the terms first")
+        .any(|n| n.accesskit_node().role() == Role::Label)
+}
+
+#[test]
+fn a_button_with_a_failing_check_emits_nothing_and_tells_why_as_the_web_renderer_does() {
+    let mut h = harness(&checked_button_doc());
+    // As the web renderer: no message in the layout; it is the button's description.
+    assert!(!message_drawn(&h), "the message takes no room by default");
     let button = h.get_by_role_and_label(Role::Button, "Submit");
     assert!(button.accesskit_node().is_disabled());
+    assert_eq!(
+        button.accesskit_node().description().as_deref(),
+        Some("Accept the terms first"),
+        "a screen reader reads why the button is disabled"
+    );
     button.click();
     h.run();
     h.get_by_role_and_label(Role::Button, "Submit")
@@ -67,19 +80,61 @@ fn a_button_with_a_failing_check_emits_nothing_and_shows_the_message() {
     h.run();
     assert!(actions(&h).is_empty(), "a failing check blocks the action");
 
+    // Hovering the disabled button shows the message.
+    h.ctx.all_styles_mut(|s| s.interaction.tooltip_delay = 0.0);
+    h.get_by_role_and_label(Role::Button, "Submit").hover();
+    for _ in 0..5 {
+        h.step();
+    }
+    assert!(message_drawn(&h), "the hover text shows the message");
+
     agent(
         &mut h,
         json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/agreed", "value": true}}),
     );
     h.run();
     assert!(h.query_by_value("Accept the terms first").is_none());
-    h.get_by_role_and_label(Role::Button, "Submit").click();
+    let button = h.get_by_role_and_label(Role::Button, "Submit");
+    assert_eq!(
+        button.accesskit_node().description(),
+        None,
+        "no reason once enabled"
+    );
+    button.click();
     h.run();
     assert_eq!(
         actions(&h).len(),
         1,
         "once the check passes the click fires"
     );
+}
+
+#[test]
+fn a_host_can_draw_the_check_message_beside_the_disabled_button() {
+    let mut r = egui_a2ui::Renderer::new(egui_a2ui::Catalog::basic());
+    r.options_mut().button_check_message = egui_a2ui::render::ButtonCheckMessage::Beside;
+    r.feed_document(checked_button_doc().as_bytes());
+    let mut h = common::harness_for(r);
+    assert!(message_drawn(&h), "drawn beside the button");
+    let button = h.get_by_role_and_label(Role::Button, "Submit");
+    assert!(button.accesskit_node().is_disabled());
+    let message = h
+        .query_all_by_value("Accept the terms first")
+        .find(|n| n.accesskit_node().role() == Role::Label)
+        .map(|n| n.rect());
+    let (Some(message), button) = (message, button.rect()) else {
+        panic!("the message has a box");
+    };
+    assert!(
+        message.left() >= button.right() - 0.5,
+        "beside, not under: {message:?} vs {button:?}"
+    );
+    agent(
+        &mut h,
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/agreed", "value": true}}),
+    );
+    h.run();
+    assert!(!message_drawn(&h), "gone once the check passes");
 }
 
 #[test]

@@ -59,6 +59,21 @@ fn markdown_text_is_found_by_its_plain_words_per_block() {
 }
 
 #[test]
+fn a_heading_variant_keeps_a_hash_the_agent_wrote_as_text_as_the_web_renderer_does() {
+    // The official contact form sends `"text": "# Contact Us", "variant": "h2"`; the web
+    // renderer's screenshot shows "# Contact Us" (it renders `## ` + the text as Markdown).
+    // In the body variant the same text is a Markdown heading and the `#` goes.
+    let h = text_harness(
+        r##"[{"id":"root","component":"Column","children":["a","b"]},
+        {"id":"a","component":"Text","text":"# Contact Us","variant":"h2"},
+        {"id":"b","component":"Text","text":"# Body heading"}]"##,
+    );
+    h.get_by_label("# Contact Us");
+    h.get_by_label("Body heading");
+    assert!(h.query_by_label("# Body heading").is_none());
+}
+
+#[test]
 fn a_plain_text_is_one_label_with_exactly_its_text() {
     let h = text_harness(r#"[{"id":"root","component":"Text","text":"Hello, world"}]"#);
     let node = h.get_by_label("Hello, world");
