@@ -192,6 +192,17 @@ impl ComponentRenderer for ChoicePicker {
         let option_font = egui::FontId::proportional(style.label.size);
 
         let inner = ui.vertical(|ui| {
+            // Radio buttons are one radio group for assistive technology (ARIA's
+            // `radiogroup`), named by the picker's label.
+            if exclusive && !chips {
+                let name = label.trim().to_owned();
+                ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+                    node.set_role(egui::accesskit::Role::RadioGroup);
+                    if !name.is_empty() {
+                        node.set_label(name);
+                    }
+                });
+            }
             // The reference's picker: 2 px between rows, options in the label size, chips
             // in the caption size with 4/8 px padding.
             ui.spacing_mut().item_spacing = egui::vec2(style.field_gap * 2.0, style.field_gap);

@@ -84,8 +84,19 @@ impl Accessibility {
                 }
                 if self.hidden {
                     node.set_hidden();
+                    // Hidden from assistive technology must mean not focusable either
+                    // (`aria-hidden-focus`): a screen reader would land on nothing.
+                    node.remove_action(egui::accesskit::Action::Focus);
                 }
             });
+            if self.hidden {
+                // Keyboard focus that reaches it goes on to the next widget.
+                ctx.memory_mut(|m| {
+                    if m.has_focus(main) {
+                        m.move_focus(egui::FocusDirection::Next);
+                    }
+                });
+            }
         }
     }
 }
