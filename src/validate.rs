@@ -44,10 +44,10 @@ macro_rules! schema {
 }
 
 /// The v1 basic catalog (`catalogs/basic/v1/catalog.json` of the official repository,
-/// December 2026, Apache-2.0; see `tests/data/official-suites/NOTICE.md`).
+/// December 2026, Apache-2.0; see `assets/catalogs/NOTICE.md`).
 const V1_BASIC_CATALOG: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/official-suites/catalogs/basic/v1/catalog.json"
+    "/assets/catalogs/basic/v1/catalog.json"
 ));
 
 const V09_BASE: &str = "https://a2ui.org/specification/v0_9/";
