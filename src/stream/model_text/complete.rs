@@ -160,20 +160,21 @@ impl ModelTextParser {
         self.deleted_surfaces.insert(sid.to_owned());
     }
 
+    /// Handle a complete message; a message it does not handle comes back (`Ok(Some)`).
     pub(super) fn handle_complete_object(
         &mut self,
         obj: Value,
         sid: Option<String>,
         out: &mut Vec<ResponsePart>,
-    ) -> Result<bool, ModelTextError> {
+    ) -> Result<Option<Value>, ModelTextError> {
         if !obj.is_object() {
-            return Ok(false);
+            return Ok(Some(obj));
         }
         if let Some(c) = &self.opts.check {
             c.check(&obj, sid.as_deref(), false)?;
         }
         match self.fam() {
-            Family::V08 => self.complete_v08(obj, out),
+            Family::V08 => self.complete_v08(obj, out).map(|_| None),
             Family::V09 => self.complete_v09(obj, out),
         }
     }
@@ -310,7 +311,7 @@ impl ModelTextParser {
         &mut self,
         obj: Value,
         out: &mut Vec<ResponsePart>,
-    ) -> Result<bool, ModelTextError> {
+    ) -> Result<Option<Value>, ModelTextError> {
         let s = self.surface_of(&obj, &["updateComponents", "createSurface"]);
         self.set_surface_id(s);
         let sid = self
@@ -325,7 +326,7 @@ impl ModelTextParser {
             self.yield_start_message(obj, &sid, out)?;
             self.pending_messages.remove(&sid);
             self.yield_reachable(out, false, false)?;
-            return Ok(true);
+            return Ok(None);
         }
         if let Some(uc) = obj.get("updateComponents") {
             self.add_msg_type("updateComponents");
@@ -341,23 +342,23 @@ impl ModelTextParser {
                 }
             }
             self.yield_reachable(out, true, false)?;
-            return Ok(true);
+            return Ok(None);
         }
         if obj.get("deleteSurface").is_some() {
             if !self.yielded_start_messages.contains(&sid) {
                 self.pending_messages.entry(sid).or_default().push(obj);
-                return Ok(true);
+                return Ok(None);
             }
             self.add_msg_type("deleteSurface");
             self.yield_messages(vec![obj], out, true)?;
-            return Ok(true);
+            return Ok(None);
         }
         if obj.get("updateDataModel").is_some() {
             self.add_msg_type("updateDataModel");
             self.yield_messages(vec![obj], out, true)?;
-            return Ok(true);
+            return Ok(None);
         }
-        Ok(false)
+        Ok(Some(obj))
     }
 }
 

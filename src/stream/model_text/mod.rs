@@ -262,6 +262,8 @@ pub struct ModelTextParser {
     /// fragments that can be components).
     components_at: Option<usize>,
     watch: [bool; WATCH.len()],
+    /// Whether something the metadata sniff reads may have changed since it last ran.
+    meta_dirty: bool,
     latest_surface: Option<String>,
     latest_root: Option<String>,
     latest_version: Option<String>,
@@ -372,6 +374,7 @@ impl ModelTextParser {
             sniff_needed: false,
             components_at: None,
             watch: [false; WATCH.len()],
+            meta_dirty: true,
             latest_surface: None,
             latest_root: None,
             latest_version: None,

@@ -80,12 +80,85 @@ pub(super) fn decode_utf8(carry: &mut Vec<u8>, bytes: &[u8]) -> String {
     text
 }
 
-/// Length of the longest proper prefix of `tag` that `buf` ends with.
+/// Length of the longest proper prefix of `tag` that `buf` ends with (a tag starts with
+/// `<`, so only the last `tag.len() - 1` bytes are looked at).
 pub(super) fn partial_suffix_len(buf: &str, tag: &str) -> usize {
-    (1..tag.len())
-        .rev()
-        .find(|i| tag.get(..*i).is_some_and(|p| buf.ends_with(p)))
-        .unwrap_or(0)
+    let b = buf.as_bytes();
+    let tail = b
+        .get(b.len().saturating_sub(tag.len().saturating_sub(1))..)
+        .unwrap_or_default();
+    for (k, c) in tail.iter().enumerate() {
+        if *c == b'<' && tag.as_bytes().starts_with(tail.get(k..).unwrap_or_default()) {
+            return tail.len() - k;
+        }
+    }
+    0
+}
+
+/// A tag found in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tag {
+    /// `<a2ui-json>`.
+    Open,
+    /// `</a2ui-json>`.
+    Close,
+}
+
+/// The first `<a2ui-json>` or `</a2ui-json>` in `buf` and where it starts (memchr on
+/// `<`, which both tags start with).
+pub(super) fn first_tag(buf: &str) -> Option<(Tag, usize)> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
+        let at = i + j;
+        let rest = b.get(at..).unwrap_or_default();
+        if rest.starts_with(OPEN_TAG.as_bytes()) {
+            return Some((Tag::Open, at));
+        }
+        if rest.starts_with(CLOSE_TAG.as_bytes()) {
+            return Some((Tag::Close, at));
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// The first `<a2ui-json>` in `buf`.
+pub(super) fn find_open_tag(buf: &str) -> Option<usize> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
+        let at = i + j;
+        if b.get(at..).is_some_and(|r| r.starts_with(OPEN_TAG.as_bytes())) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// The first `</a2ui-json>` in `buf`.
+pub(super) fn find_close_tag(buf: &str) -> Option<usize> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
+        let at = i + j;
+        if b.get(at..).is_some_and(|r| r.starts_with(CLOSE_TAG.as_bytes())) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// Split `buf` at `at`: the text before goes out (moved when it is all of `buf`), the rest
+/// stays.
+fn take_front(buf: &mut String, at: usize) -> String {
+    if at >= buf.len() {
+        return std::mem::take(buf);
+    }
+    let rest = buf.split_off(at);
+    std::mem::replace(buf, rest)
 }
 
 impl ModelTextParser {
@@ -103,8 +176,8 @@ impl ModelTextParser {
     ) -> Result<(), ModelTextError> {
         loop {
             if !self.in_block {
-                if let Some(pos) = self.buffer.find(OPEN_TAG) {
-                    let text: String = self.buffer.drain(..pos).collect();
+                if let Some(pos) = find_open_tag(&self.buffer) {
+                    let text = take_front(&mut self.buffer, pos);
                     self.buffer.drain(..OPEN_TAG.len());
                     if !text.is_empty() {
                         out.push(ResponsePart { text, a2ui: None });
@@ -114,16 +187,16 @@ impl ModelTextParser {
                 } else {
                     let keep = partial_suffix_len(&self.buffer, OPEN_TAG);
                     if self.buffer.len() > keep {
-                        let text: String = self.buffer.drain(..self.buffer.len() - keep).collect();
+                        let at = self.buffer.len() - keep;
+                        let text = take_front(&mut self.buffer, at);
                         out.push(ResponsePart { text, a2ui: None });
                     }
                     return Ok(());
                 }
             }
             // In a block.
-            let close = self.buffer.find(CLOSE_TAG);
             if self.skipping {
-                match close {
+                match find_close_tag(&self.buffer) {
                     Some(c) => {
                         self.buffer.drain(..c + CLOSE_TAG.len());
                         self.end_block();
@@ -136,19 +209,16 @@ impl ModelTextParser {
                     }
                 }
             }
-            let open = self.buffer.find(OPEN_TAG);
-            if let Some(o) = open
-                && close.is_none_or(|c| o < c)
-            {
-                // A nested open tag: drop this block, start a new one at the inner tag.
-                self.buffer.drain(..o + OPEN_TAG.len());
-                self.reset_json_state();
-                self.block_bytes = 0;
-                self.diagnostics.push(ModelTextError::NestedTag);
-                continue;
-            }
-            match close {
-                Some(c) => {
+            match first_tag(&self.buffer) {
+                Some((Tag::Open, o)) => {
+                    // A nested open tag: drop this block, start a new one at the inner tag.
+                    self.buffer.drain(..o + OPEN_TAG.len());
+                    self.reset_json_state();
+                    self.block_bytes = 0;
+                    self.diagnostics.push(ModelTextError::NestedTag);
+                    continue;
+                }
+                Some((Tag::Close, c)) => {
                     // The fragment is read in place (no copy); the buffer is not touched
                     // by the JSON phases.
                     let buf = std::mem::take(&mut self.buffer);
@@ -234,7 +304,61 @@ impl ModelTextParser {
         out: &mut Vec<ResponsePart>,
         first_err: &mut Option<ModelTextError>,
     ) -> Result<(), ModelTextError> {
-        for ch in chunk.chars() {
+        // Whatever happened since the last chunk may have changed what the metadata sniff
+        // reads.
+        self.meta_dirty = true;
+        let bytes = chunk.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let rest = bytes.get(i..).unwrap_or_default();
+            // Runs that change nothing but the buffer are taken whole: the inside of a
+            // string up to a quote, an escape or a colon (a colon may complete a watched
+            // key), whitespace between tokens, and the text before the top-level list.
+            if !self.in_top_level_list {
+                match memchr::memchr(b'[', rest) {
+                    Some(0) => {}
+                    Some(j) => {
+                        i += j;
+                        continue;
+                    }
+                    None => break,
+                }
+            } else if self.in_string && !self.string_escaped {
+                let n = memchr::memchr3(b'"', b'\\', b':', rest).unwrap_or(rest.len());
+                if n > 0 {
+                    let run = chunk.get(i..i + n).unwrap_or_default();
+                    if self.string_kind == StringKind::CuttableValue {
+                        self.sniff_needed = true;
+                    }
+                    if self.brace_count > 0 {
+                        self.json_buffer.push_str(run);
+                        if self.meta_dirty
+                            && memchr::memchr3(b',', b'}', b']', run.as_bytes()).is_some()
+                        {
+                            self.sniff_metadata_if_dirty();
+                        }
+                    }
+                    i += n;
+                    continue;
+                }
+            } else if !self.in_string {
+                let n = rest
+                    .iter()
+                    .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                    .count();
+                if n > 0 {
+                    if self.brace_count > 0 {
+                        self.json_buffer
+                            .push_str(chunk.get(i..i + n).unwrap_or_default());
+                    }
+                    i += n;
+                    continue;
+                }
+            }
+            let Some(ch) = chunk.get(i..).and_then(|r| r.chars().next()) else {
+                break;
+            };
+            i += ch.len_utf8();
             let mut handled = false;
             if !self.in_top_level_list {
                 if ch == '[' {
@@ -284,6 +408,7 @@ impl ModelTextParser {
                     '{' => {
                         if self.brace_count == 0 {
                             self.msg_types.clear();
+                            self.meta_dirty = true;
                         }
                         if self.brace_stack.len() >= self.limits.max_json_depth {
                             return Err(ModelTextError::LimitExceeded {
@@ -354,7 +479,7 @@ impl ModelTextParser {
                 }
             }
             if self.brace_count > 0 && matches!(ch, '"' | ':' | ',' | '}' | ']') {
-                self.sniff_metadata();
+                self.sniff_metadata_if_dirty();
             }
         }
         self.sniff_credit = self.sniff_credit.saturating_add(chunk.len());

@@ -42,6 +42,21 @@ pub(super) fn latest_value(buf: &str, key: &str) -> Option<String> {
     None
 }
 
+/// The key and value of a `"key": "value"` pair ending exactly at the end of `buf` (the
+/// value not empty): what [`match_at_end`] finds, for every key at once.
+pub(super) fn pair_at_end(buf: &str) -> Option<(&str, &str)> {
+    let body = buf.strip_suffix('"')?;
+    let open = memchr::memrchr(b'"', body.as_bytes())?;
+    let value = body.get(open + 1..)?;
+    if value.is_empty() {
+        return None;
+    }
+    let before = body.get(..open)?.trim_end().strip_suffix(':')?.trim_end();
+    let key_body = before.strip_suffix('"')?;
+    let k = memchr::memrchr(b'"', key_body.as_bytes())?;
+    Some((key_body.get(k + 1..)?, value))
+}
+
 /// The value of a `"key": "value"` match ending exactly at the end of `buf`.
 pub(super) fn match_at_end(buf: &str, key: &str) -> Option<String> {
     let body = buf.strip_suffix('"')?;
@@ -57,30 +72,46 @@ pub(super) fn match_at_end(buf: &str, key: &str) -> Option<String> {
 impl ModelTextParser {
     pub(super) fn push(&mut self, c: char) {
         self.json_buffer.push(c);
-        if c == ':' || c == '"' {
-            for (i, w) in WATCH.iter().enumerate() {
-                if !self.watch[i] && w.ends_with(c) && self.json_buffer.ends_with(w) {
-                    self.watch[i] = true;
+        // The needles ending with `:` are the message keys (`"…":`, the first seven), those
+        // ending with `"` the others.
+        let needles = match c {
+            ':' if self.json_buffer.as_bytes().iter().rev().nth(1) == Some(&b'"') => 0..W_COMPONENTS,
+            '"' => W_COMPONENTS..WATCH.len(),
+            _ => 0..0,
+        };
+        for i in needles {
+            if let (Some(false), Some(w)) = (self.watch.get(i).copied(), WATCH.get(i))
+                && self.json_buffer.ends_with(w)
+            {
+                if let Some(b) = self.watch.get_mut(i) {
+                    *b = true;
                 }
+                self.meta_dirty = true;
             }
         }
         if c == '"' {
             if self.json_buffer.ends_with(WATCH[W_COMPONENTS]) {
                 self.components_at = Some(self.json_buffer.len() - WATCH[W_COMPONENTS].len());
             }
-            if let Some(v) = match_at_end(&self.json_buffer, "\"surfaceId\"") {
-                self.latest_surface = Some(v);
-            }
-            if let Some(v) = match_at_end(&self.json_buffer, "\"root\"") {
-                self.latest_root = Some(v);
-            }
-            if let Some(v) = match_at_end(&self.json_buffer, "\"version\"") {
-                self.latest_version = Some(v);
+            if let Some((key, v)) = pair_at_end(&self.json_buffer) {
+                let slot = match key {
+                    "surfaceId" => Some(&mut self.latest_surface),
+                    "root" => Some(&mut self.latest_root),
+                    "version" => Some(&mut self.latest_version),
+                    _ => None,
+                };
+                if let Some(slot) = slot
+                    && slot.as_deref() != Some(v)
+                {
+                    *slot = Some(v.to_owned());
+                    self.meta_dirty = true;
+                }
             }
         }
     }
 
     pub(super) fn rescan_watch(&mut self) {
+        self.meta_dirty = true;
         for (i, w) in WATCH.iter().enumerate() {
             self.watch[i] = self.json_buffer.contains(w);
         }
@@ -101,6 +132,15 @@ impl ModelTextParser {
             e.start = e.start.saturating_sub(n);
         }
         self.rescan_watch();
+    }
+
+    /// [`Self::sniff_metadata`] if one of the things it reads may have changed since it
+    /// last ran (it is idempotent: a second run on the same state changes nothing).
+    pub(super) fn sniff_metadata_if_dirty(&mut self) {
+        if self.meta_dirty {
+            self.meta_dirty = false;
+            self.sniff_metadata();
+        }
     }
 
     pub(super) fn sniff_metadata(&mut self) {
@@ -189,6 +229,8 @@ impl ModelTextParser {
         {
             return Ok(());
         }
+        // What follows may change what the metadata sniff reads.
+        self.meta_dirty = true;
         let Some(frag) = self.json_buffer.get(start..) else {
             return Ok(());
         };
@@ -208,9 +250,8 @@ impl ModelTextParser {
             self.handle_partial_component(Value::Object(obj))
         } else if is_top_level || is_protocol {
             let sid = self.surface_id.clone();
-            let obj = Value::Object(obj);
-            match self.handle_complete_object(obj.clone(), sid, out) {
-                Ok(false) => self.yield_messages(vec![obj], out, true),
+            match self.handle_complete_object(Value::Object(obj), sid, out) {
+                Ok(Some(obj)) => self.yield_messages(vec![obj], out, true),
                 other => other.map(drop),
             }
         } else {
