@@ -180,6 +180,15 @@ impl ModelTextParser {
     }
 
     pub(super) fn surface_of(&self, obj: &Value, keys: &[&str]) -> Option<String> {
+        match obj.as_object() {
+            Some(o) => self.surface_of_map(o, keys),
+            None => self.surface_id.clone(),
+        }
+    }
+
+    /// The surface a message object names (its own `surfaceId`, that of the first of
+    /// `keys` it has, else the current surface).
+    pub(super) fn surface_of_map(&self, obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
         let mut sid = match obj.get("surfaceId") {
             Some(Value::String(s)) => Some(s.clone()),
             Some(_) => None,
@@ -369,7 +378,7 @@ pub(super) fn dedup_surface_updates(parts: &mut [ResponsePart]) {
         let Some(msgs) = part.a2ui.as_mut() else {
             continue;
         };
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut keep = vec![true; msgs.len()];
         for (i, m) in msgs.iter().enumerate().rev() {
             if let Some(sid) = m

@@ -283,6 +283,7 @@ impl ModelTextParser {
     }
 
     pub(super) fn reset_json_state(&mut self) {
+        self.comp_list = None;
         self.json_buffer.clear();
         self.brace_stack.clear();
         self.brace_count = 0;
@@ -442,14 +443,33 @@ impl ModelTextParser {
                                 actual: self.brace_stack.len() + 1,
                             });
                         }
+                        if self.last_struct == b':' && self.last_key == "components" {
+                            match self.comp_list.as_mut() {
+                                Some(l) => l.whole = true,
+                                None => {
+                                    self.comp_list = Some(sniff::CompList {
+                                        open: self.json_buffer.len(),
+                                        close: None,
+                                        items: Vec::new(),
+                                        whole: false,
+                                    });
+                                }
+                            }
+                        }
                         self.open(b'[');
                         self.push('[');
                         self.brace_count += 1;
                     }
                     ']' => {
                         if self.brace_stack.last().is_some_and(|e| e.kind == b'[') {
-                            self.brace_stack.pop();
+                            let popped = self.brace_stack.pop();
                             self.push(']');
+                            if let (Some(l), Some(o)) = (self.comp_list.as_mut(), popped)
+                                && l.open == o.start
+                                && l.close.is_none()
+                            {
+                                l.close = Some(self.json_buffer.len());
+                            }
                             self.brace_count -= 1;
                             if self.brace_count == 0 {
                                 self.in_top_level_list = false;

@@ -6,6 +6,31 @@
 
 use super::*;
 
+/// The components array of the message being read: where its `[` is in the JSON buffer,
+/// where it closed (after the `]`), and its elements (start, end, what their own parse
+/// gave), so the message need not parse them again when it closes.
+#[derive(Debug)]
+pub(super) struct CompList {
+    pub(super) open: usize,
+    pub(super) close: Option<usize>,
+    pub(super) items: Vec<(usize, usize, ListItem)>,
+    /// A second components array, or an object with component keys inside an element:
+    /// the message is parsed whole.
+    pub(super) whole: bool,
+}
+
+/// What the parse of one element of the components array gave.
+#[derive(Debug)]
+pub(super) enum ListItem {
+    /// The component table took it, under this id (and still holds it unless an id comes
+    /// twice).
+    Stored(String),
+    /// Not taken (held back, or not a component): the message's own handling decides.
+    Held(Value),
+    /// Not read on its own (or it failed).
+    Unparsed,
+}
+
 /// `changed_only`: whether the open component fragment `o` is re-read now (the JSON
 /// buffer being `now` bytes long). Until it was first held it is read at every chunk while
 /// small (so it is yielded as early as the reference yields it) and at every eighth of
@@ -122,11 +147,13 @@ impl ModelTextParser {
     }
 
     pub(super) fn truncate_json(&mut self, at: usize) {
+        self.comp_list = None;
         self.json_buffer.truncate(at);
         self.rescan_watch();
     }
 
     pub(super) fn drop_json_prefix(&mut self, n: usize) {
+        self.comp_list = None;
         self.json_buffer.drain(..n.min(self.json_buffer.len()));
         for e in &mut self.brace_stack {
             e.start = e.start.saturating_sub(n);
@@ -214,6 +241,40 @@ impl ModelTextParser {
         out: &mut Vec<ResponsePart>,
     ) -> Result<(), ModelTextError> {
         let start = open.start;
+        let end = self.json_buffer.len();
+        // An element of the message's components array, or an object with component keys
+        // inside one of its elements (the message is then parsed whole when it closes).
+        let in_list = self
+            .comp_list
+            .as_ref()
+            .is_some_and(|l| l.close.is_none() && start > l.open);
+        let direct = in_list
+            && self.brace_stack.last().is_some_and(|e| {
+                e.kind == b'[' && self.comp_list.as_ref().is_some_and(|l| l.open == e.start)
+            });
+        let keys = scan::KEY_ID | scan::KEY_COMPONENT;
+        if in_list
+            && !direct
+            && open.keys & keys == keys
+            && let Some(l) = self.comp_list.as_mut()
+        {
+            l.whole = true;
+        }
+        let mut item = ListItem::Unparsed;
+        let r = self.close_object_inner(open, out, direct.then_some(&mut item));
+        if direct && let Some(l) = self.comp_list.as_mut() {
+            l.items.push((start, end, item));
+        }
+        r
+    }
+
+    fn close_object_inner(
+        &mut self,
+        open: scan::Open,
+        out: &mut Vec<ResponsePart>,
+        item: Option<&mut ListItem>,
+    ) -> Result<(), ModelTextError> {
+        let start = open.start;
         let only_list =
             self.brace_stack.len() == 1 && self.brace_stack.first().is_some_and(|e| e.kind == b'[');
         let is_top_level = self.brace_stack.is_empty() || (self.in_top_level_list && only_list);
@@ -238,8 +299,25 @@ impl ModelTextParser {
             return Ok(());
         }
         let frag_len = frag.len();
-        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(frag) else {
-            return Ok(());
+        // A message whose components were all read as they closed is parsed without them
+        // (each component is parsed once).
+        let list = if is_top_level {
+            self.comp_list.take()
+        } else {
+            None
+        };
+        let fast = self.message_from_parts(start, list);
+        let obj = match fast {
+            Some(obj) => obj,
+            None => {
+                let Some(frag) = self.json_buffer.get(start..) else {
+                    return Ok(());
+                };
+                let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(frag) else {
+                    return Ok(());
+                };
+                obj
+            }
         };
         self.found_valid_json_in_block = true;
         let is_protocol = self.in_top_level_list && self.is_protocol_msg(&obj);
@@ -247,7 +325,25 @@ impl ModelTextParser {
         let clear =
             self.brace_count == 0 || (self.in_top_level_list && self.brace_stack.len() == 1);
         let r = if is_comp {
-            self.handle_partial_component(Value::Object(obj))
+            let id = item
+                .is_some()
+                .then(|| obj.get("id").and_then(Value::as_str).map(str::to_owned))
+                .flatten();
+            match self.handle_partial_component(Value::Object(obj)) {
+                Ok(None) => {
+                    if let (Some(item), Some(id)) = (item, id) {
+                        *item = ListItem::Stored(id);
+                    }
+                    Ok(())
+                }
+                Ok(Some(held)) => {
+                    if let Some(item) = item {
+                        *item = ListItem::Held(held);
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            }
         } else if is_top_level || is_protocol {
             let sid = self.surface_id.clone();
             match self.handle_complete_object(Value::Object(obj), sid, out) {
@@ -255,10 +351,14 @@ impl ModelTextParser {
                 other => other.map(drop),
             }
         } else {
+            if let Some(item) = item {
+                *item = ListItem::Held(Value::Object(obj));
+            }
             Ok(())
         };
         // A failed message leaves the buffer as a handled one does.
         if clear {
+            self.comp_list = None;
             if only_list {
                 self.truncate_json(start);
             } else {
@@ -266,6 +366,105 @@ impl ModelTextParser {
             }
         }
         r
+    }
+
+    /// The message starting at `start` in the JSON buffer (just closed), parsed without its
+    /// components array (`list`), whose elements were each parsed when they closed: those
+    /// the table took are left out (taking them again changes nothing), the others go back
+    /// in. `None` when that would not be what parsing the message whole gives (a check to
+    /// run on the whole message, an element not read on its own, an id twice, text between
+    /// the elements that is not a comma, a message that buffers its components for later).
+    fn message_from_parts(
+        &self,
+        start: usize,
+        list: Option<CompList>,
+    ) -> Option<Map<String, Value>> {
+        let list = list?;
+        if list.whole || self.opts.check.is_some() || self.limits.max_json_depth > 120 {
+            return None;
+        }
+        let close = list.close?;
+        let buf = self.json_buffer.as_bytes();
+        if list.open <= start || close > buf.len() || buf.get(close - 1) != Some(&b']') {
+            return None;
+        }
+        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        let mut at = list.open + 1;
+        // An id twice: the table may not hold what the message's handling would leave.
+        let mut ids: HashSet<&str> = HashSet::with_capacity_and_hasher(list.items.len(), Default::default());
+        for (i, (s, e, item)) in list.items.iter().enumerate() {
+            let gap = buf.get(at..*s)?;
+            let commas = gap.iter().filter(|b| **b == b',').count();
+            if commas != usize::from(i > 0) || !gap.iter().all(|b| *b == b',' || ws(b)) {
+                return None;
+            }
+            let id = match item {
+                ListItem::Stored(id) => Some(id.as_str()),
+                ListItem::Held(v) => v.get("id").and_then(Value::as_str),
+                ListItem::Unparsed => return None,
+            };
+            if let Some(id) = id
+                && !ids.insert(id)
+            {
+                return None;
+            }
+            at = *e;
+        }
+        drop(ids);
+        if !buf.get(at..close - 1)?.iter().all(ws) {
+            return None;
+        }
+        let mut skeleton = String::with_capacity(close - list.open + 64);
+        skeleton.push_str(self.json_buffer.get(start..=list.open)?);
+        skeleton.push_str(self.json_buffer.get(close - 1..)?);
+        let Ok(Value::Object(mut obj)) = serde_json::from_str::<Value>(&skeleton) else {
+            return None;
+        };
+        if truthy(obj.get("id")) && truthy(obj.get("component")) {
+            return None;
+        }
+        let key = match self.fam() {
+            Family::V09 => {
+                if obj.contains_key("createSurface") {
+                    return None;
+                }
+                "updateComponents"
+            }
+            Family::V08 => {
+                if obj.contains_key("beginRendering") || obj.contains_key("deleteSurface") {
+                    return None;
+                }
+                // A surfaceUpdate for a surface not started yet is kept whole for later.
+                let sid = self
+                    .surface_of_map(&obj, &["surfaceUpdate", "beginRendering", "deleteSurface"])
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "unknown".to_owned());
+                if !self.yielded_surfaces.contains(&sid) && self.buffered_start_message.is_none()
+                {
+                    return None;
+                }
+                "surfaceUpdate"
+            }
+        };
+        if obj
+            .get(key)
+            .and_then(|m| m.get("components"))
+            .and_then(Value::as_array)
+            .is_none_or(|a| !a.is_empty())
+        {
+            return None;
+        }
+        let held = list
+            .items
+            .into_iter()
+            .filter_map(|(_, _, item)| match item {
+                ListItem::Held(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let slot = obj.get_mut(key)?.get_mut("components")?;
+        *slot = Value::Array(held);
+        Some(obj)
     }
 
     pub(super) fn fix_json(&self, fragment: &str) -> String {
@@ -504,7 +703,7 @@ impl ModelTextParser {
         let delta_contents = match raw_contents {
             Value::Array(entries) => {
                 let mut kept = Vec::new();
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 for e in entries.iter().rev() {
                     let Some(k) = e
                         .get("key")

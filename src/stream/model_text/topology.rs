@@ -63,13 +63,19 @@ impl ModelTextParser {
         false
     }
 
-    pub(super) fn handle_partial_component(&mut self, comp: Value) -> Result<(), ModelTextError> {
+    /// Take a component that was sniffed or closed: held back while it lacks a required
+    /// property (or an id, or has an empty object), else into the table. A component not
+    /// taken comes back (`Ok(Some)`); `Ok(None)`: the table holds it now.
+    pub(super) fn handle_partial_component(
+        &mut self,
+        comp: Value,
+    ) -> Result<Option<Value>, ModelTextError> {
         let Some(id) = comp
             .get("id")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
         else {
-            return Ok(());
+            return Ok(Some(comp));
         };
         let def = comp.get("component");
         let empty = match def {
@@ -78,10 +84,10 @@ impl ModelTextParser {
             None => false,
         };
         if empty {
-            return Ok(());
+            return Ok(Some(comp));
         }
         if self.lacks_required(&comp) {
-            return Ok(());
+            return Ok(Some(comp));
         }
         let id = id.to_owned();
         if !self.seen_components.contains_key(&id)
@@ -96,7 +102,7 @@ impl ModelTextParser {
         // Unchanged (sniffed again while its message goes on): nothing new to yield. The
         // reference re-runs the reachability pass anyway and finds nothing to yield.
         if self.seen_components.get(&id) == Some(&comp) {
-            return Ok(());
+            return Ok(None);
         }
         // `changed_only`: a component already yielded whose references did not change
         // needs no reachability pass, only itself yielded again.
@@ -117,7 +123,7 @@ impl ModelTextParser {
             self.topology_dirty = true;
         }
         self.store_component(id, comp, refs);
-        Ok(())
+        Ok(None)
     }
 
     /// Put a component into the table, keeping its references and invalidating its
@@ -194,8 +200,8 @@ impl ModelTextParser {
             on_stack.remove(node);
             Ok(())
         }
-        let mut visited = HashSet::new();
-        let mut on_stack = HashSet::new();
+        let mut visited = HashSet::default();
+        let mut on_stack = HashSet::default();
         if self.seen_components.contains_key(root) {
             dfs(root, 0, &self.comp_refs, &mut visited, &mut on_stack)?;
         }
