@@ -126,6 +126,12 @@ impl ModelTextParser {
         Ok(None)
     }
 
+    /// Whether `id` is in the component table (`comp_refs` has the table's keys; its hasher
+    /// is the fast one).
+    pub(super) fn in_table(&self, id: &str) -> bool {
+        self.comp_refs.contains_key(id)
+    }
+
     /// Put a component into the table, keeping its references and invalidating its
     /// placeholder form (the one way components enter `seen_components`).
     pub(super) fn store_component(&mut self, id: String, comp: Value, refs: Vec<(String, String)>) {
@@ -200,9 +206,10 @@ impl ModelTextParser {
             on_stack.remove(node);
             Ok(())
         }
-        let mut visited = HashSet::default();
-        let mut on_stack = HashSet::default();
-        if self.seen_components.contains_key(root) {
+        let n = self.comp_refs.len();
+        let mut visited = HashSet::with_capacity_and_hasher(n, Default::default());
+        let mut on_stack = HashSet::with_capacity_and_hasher(n, Default::default());
+        if self.in_table(root) {
             dfs(root, 0, &self.comp_refs, &mut visited, &mut on_stack)?;
         }
         if raise_on_orphans {
@@ -214,13 +221,12 @@ impl ModelTextParser {
                 )));
             }
         }
-        let mut available: Vec<String> = visited
+        let mut available: Vec<&str> = visited
             .into_iter()
-            .filter(|id| self.seen_components.contains_key(*id))
-            .map(str::to_owned)
+            .filter(|id| self.in_table(id))
             .collect();
-        available.sort();
-        Ok(available)
+        available.sort_unstable();
+        Ok(available.into_iter().map(str::to_owned).collect())
     }
 
     /// Whether the kept placeholder form of `id` is still what processing it gives.
@@ -229,7 +235,7 @@ impl ModelTextParser {
             !p.volatile
                 && p.missing
                     .iter()
-                    .all(|m| !self.seen_components.contains_key(m))
+                    .all(|m| !self.in_table(m))
         })
     }
 
@@ -294,7 +300,7 @@ impl ModelTextParser {
         }
         let mut changed = Vec::new();
         for id in ids {
-            if !self.seen_components.contains_key(&id) {
+            if !self.in_table(&id) {
                 continue;
             }
             self.ensure_processed(&id);
@@ -434,7 +440,7 @@ impl ModelTextParser {
                                 let mut valid = Vec::new();
                                 for c in items.iter() {
                                     let cid = id_of(c);
-                                    if p.seen_components.contains_key(&cid) {
+                                    if p.in_table(&cid) {
                                         valid.push(c.clone());
                                     } else {
                                         let pid = format!("loading_{cid}");
@@ -458,7 +464,7 @@ impl ModelTextParser {
                                 }
                                 *v = Value::Array(valid);
                             }
-                            Value::String(cid) if !p.seen_components.contains_key(cid.as_str()) => {
+                            Value::String(cid) if !p.in_table(cid.as_str()) => {
                                 trace.missing.push(cid.clone());
                                 let pid = format!("loading_{cid}");
                                 *v = Value::String(pid.clone());
@@ -557,7 +563,7 @@ impl ModelTextParser {
         let no_root = || {
             ModelTextError::Validation(format!("No root component (id='{root}') found in {active}"))
         };
-        if check_root && !self.seen_components.contains_key(root) {
+        if check_root && !self.in_table(root) {
             return Err(no_root());
         }
         let available = self.reachable_ids(root, raise_on_orphans)?;
