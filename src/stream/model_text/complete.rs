@@ -150,6 +150,8 @@ impl ModelTextParser {
     }
 
     pub(super) fn delete_surface(&mut self, sid: &str) {
+        self.reach = None;
+        self.stored_since.clear();
         self.pending_messages.remove(sid);
         self.yielded_ids.remove(sid);
         self.yielded_contents.remove(sid);

@@ -310,6 +310,11 @@ pub struct ModelTextParser {
     live_placeholders: HashMap<String, HashSet<String>>,
     /// Placeholders no yielded component refers to any more, not yet taken.
     retired: Vec<(String, String)>,
+    /// `changed_only`: what the last reachability pass found (see `topology::Reach`).
+    reach: Option<topology::Reach>,
+    /// `changed_only`: the components stored since the last pass, with the ids each
+    /// referred to then (`None`: not in the table then).
+    stored_since: HashMap<String, Option<Vec<String>>>,
 }
 
 impl std::fmt::Debug for ModelTextParser {
@@ -413,6 +418,8 @@ impl ModelTextParser {
             found_valid_json_in_block: false,
             live_placeholders: HashMap::default(),
             retired: Vec::new(),
+            reach: None,
+            stored_since: HashMap::default(),
         };
         if let Some(f) = family {
             p.set_family(f);

@@ -136,6 +136,10 @@ impl ModelTextParser {
     /// placeholder form (the one way components enter `seen_components`).
     pub(super) fn store_component(&mut self, id: String, comp: Value, refs: Vec<(String, String)>) {
         let self_ref = refs.iter().any(|(r, _)| *r == id);
+        if self.reach.is_some() {
+            let old = self.comp_refs.get(&id).cloned();
+            self.note_store(&id, old.as_ref());
+        }
         let was_self_ref = self
             .comp_refs
             .insert(id.clone(), refs)
@@ -145,9 +149,22 @@ impl ModelTextParser {
         self.seen_components.insert(id, comp);
     }
 
+    /// `store_component` with the incremental pass's bookkeeping: the references an id had
+    /// at the last pass (the first time it is stored after it).
+    fn note_store(&mut self, id: &str, old: Option<&Vec<(String, String)>>) {
+        if self.reach.is_some() && !self.stored_since.contains_key(id) {
+            self.stored_since.insert(
+                id.to_owned(),
+                old.map(|o| o.iter().map(|(r, _)| r.clone()).collect()),
+            );
+        }
+    }
+
     /// The reference fields changed (the family became known): re-read every component's
     /// references and forget every placeholder form.
     pub(super) fn refresh_component_refs(&mut self) {
+        self.reach = None;
+        self.stored_since.clear();
         self.comp_refs.clear();
         self.self_refs = 0;
         self.proc_cache.clear();
@@ -252,12 +269,17 @@ impl ModelTextParser {
         let mut extra = Vec::new();
         let mut trace = Trace::default();
         self.process_component_topology_traced(&mut value, &mut extra, &mut trace);
-        let placeholders = extra
+        let placeholders: Vec<String> = extra
             .iter()
             .filter_map(|p| p.get("id").and_then(Value::as_str))
             .map(str::to_owned)
             .collect();
         self.stamp = self.stamp.wrapping_add(1).max(FIRST_STAMP);
+        if let Some(r) = self.reach.as_mut()
+            && r.depth.contains_key(id)
+        {
+            r.set_form(id, &placeholders, &trace.missing, trace.volatile);
+        }
         self.proc_cache.insert(
             id.to_owned(),
             Processed {
@@ -356,13 +378,7 @@ impl ModelTextParser {
     }
 
     pub(super) fn placeholder(&self, id: String) -> Value {
-        match self.fam() {
-            Family::V08 => json!({
-                "id": id,
-                "component": { "Row": { "children": { "explicitList": [] } } },
-            }),
-            Family::V09 => json!({ "id": id, "component": "Row", "children": [] }),
-        }
+        placeholder_value(self.fam(), id)
     }
 
     /// A component's placeholder form: children not in the table replaced by placeholders
@@ -566,6 +582,13 @@ impl ModelTextParser {
         if check_root && !self.in_table(root) {
             return Err(no_root());
         }
+        if self.opts.changed_only && !check_root && !raise_on_orphans {
+            if let Some(r) = self.yield_incremental(out, root, sid) {
+                return r;
+            }
+        }
+        self.reach = None;
+        self.stored_since.clear();
         let available = self.reachable_ids(root, raise_on_orphans)?;
         if check_root && available.is_empty() {
             return Err(no_root());
@@ -636,6 +659,7 @@ impl ModelTextParser {
             .iter()
             .any(|id| yielded_for_surface.is_none_or(|y| !y.contains(id)));
         if !any_new && changed.is_empty() {
+            self.build_reach(sid, root);
             return Ok(());
         }
         let placeholder_ids: Vec<String> = placeholders.iter().map(|p| (*p).to_owned()).collect();
@@ -682,6 +706,254 @@ impl ModelTextParser {
                 yielded_ids.insert(id);
             }
         }
+        self.retire_placeholders(sid, placeholder_ids);
+        self.build_reach(sid, root);
+        Ok(())
+    }
+
+    /// `changed_only`, after a full pass over `sid` from `root`: keep what the next passes
+    /// need to walk only from what changed (`Reach`), when the reachable components form a
+    /// tree (each referred to once) well within the depth limit; else every pass is full.
+    fn build_reach(&mut self, sid: &str, root: &str) {
+        self.reach = None;
+        self.stored_since.clear();
+        if !self.opts.changed_only || self.self_refs > 0 {
+            return;
+        }
+        let mut r = Reach {
+            sid: sid.to_owned(),
+            root: root.to_owned(),
+            fam: self.fam(),
+            ..Reach::default()
+        };
+        if self.in_table(root) {
+            r.depth.insert(root.to_owned(), 0);
+            let mut stack = vec![(root, 0usize)];
+            while let Some((x, d)) = stack.pop() {
+                if d + REACH_DEPTH_MARGIN > check::MAX_GLOBAL_DEPTH {
+                    return;
+                }
+                for (t, _) in self.comp_refs.get(x).into_iter().flatten() {
+                    if r.depth.contains_key(t) || r.referenced.contains_key(t) {
+                        return;
+                    }
+                    r.referenced.insert(t.clone(), d);
+                    if self.in_table(t) {
+                        r.depth.insert(t.clone(), d + 1);
+                        stack.push((t, d + 1));
+                    }
+                }
+            }
+        }
+        let ids: Vec<String> = r.depth.keys().cloned().collect();
+        for id in ids {
+            let Some(p) = self.proc_cache.get(&id) else {
+                return;
+            };
+            r.set_form(&id, &p.placeholders, &p.missing, p.volatile);
+        }
+        r.added.clear();
+        r.removed.clear();
+        self.reach = Some(r);
+    }
+
+    /// `changed_only`: the pass of [`Self::yield_reachable_inner`] walking only from the
+    /// components stored since the last pass (their new references, the components they
+    /// made reachable, those whose form lacked them) and the forms that depend on the JSON
+    /// buffer. `None` when it cannot tell what the full pass would do (another surface or
+    /// root, a reference removed, a component referred to twice, a cycle, the depth
+    /// limit near, a self-reference): the full pass runs then.
+    fn yield_incremental(
+        &mut self,
+        out: &mut Vec<ResponsePart>,
+        root: &str,
+        sid: &str,
+    ) -> Option<Result<(), ModelTextError>> {
+        let mut r = self.reach.take()?;
+        let stored = std::mem::take(&mut self.stored_since);
+        if r.sid != sid
+            || r.root != root
+            || r.fam != self.fam()
+            || self.self_refs > 0
+            || self.deleted_surfaces.contains(sid)
+        {
+            return None;
+        }
+        let mut walk: Vec<(String, usize)> = Vec::new();
+        let mut touched: Vec<String> = Vec::new();
+        for (d, old) in &stored {
+            if d.starts_with("loading_") {
+                return None;
+            }
+            if let Some(&dd) = r.depth.get(d) {
+                let old: HashSet<&str> = old.as_ref()?.iter().map(String::as_str).collect();
+                let new: Vec<&str> = self
+                    .comp_refs
+                    .get(d)?
+                    .iter()
+                    .map(|(t, _)| t.as_str())
+                    .collect();
+                let new_set: HashSet<&str> = new.iter().copied().collect();
+                if new_set.len() != new.len() {
+                    return None;
+                }
+                for t in &old {
+                    if !new_set.contains(t) {
+                        if r.depth.contains_key(*t) {
+                            return None;
+                        }
+                        r.referenced.remove(*t);
+                    }
+                }
+                for t in new {
+                    if old.contains(t) {
+                        continue;
+                    }
+                    if r.depth.contains_key(t) || r.referenced.contains_key(t) {
+                        return None;
+                    }
+                    r.referenced.insert(t.to_owned(), dd);
+                    if self.in_table(t) {
+                        walk.push((t.to_owned(), dd + 1));
+                    }
+                }
+                touched.push(d.clone());
+            } else if d == root && r.depth.is_empty() {
+                walk.push((d.clone(), 0));
+            } else if let Some(&pd) = r.referenced.get(d) {
+                walk.push((d.clone(), pd + 1));
+            }
+            if let Some(v) = r.missing_by.get(d) {
+                touched.extend(v.iter().cloned());
+            }
+        }
+        let mut walked = Vec::new();
+        while let Some((x, dx)) = walk.pop() {
+            if r.depth.contains_key(&x) || dx + REACH_DEPTH_MARGIN > check::MAX_GLOBAL_DEPTH {
+                return None;
+            }
+            r.depth.insert(x.clone(), dx);
+            for (t, _) in self.comp_refs.get(&x).into_iter().flatten() {
+                if r.depth.contains_key(t) || r.referenced.contains_key(t) {
+                    return None;
+                }
+                r.referenced.insert(t.clone(), dx);
+                if self.in_table(t) {
+                    walk.push((t.clone(), dx + 1));
+                }
+            }
+            walked.push(x);
+        }
+        // The forms to look at again, in id order (as the full pass yields them).
+        let mut ids: Vec<String> = touched;
+        ids.extend(walked.iter().cloned());
+        ids.extend(r.volatile.iter().cloned());
+        ids.sort_unstable();
+        ids.dedup();
+        self.reach = Some(r);
+        for id in &ids {
+            if self.in_table(id) {
+                self.ensure_processed(id);
+            }
+        }
+        let ph_stamp = self.placeholder_stamp();
+        let fam = self.fam();
+        let mut r = self.reach.take()?;
+        let mut changed: Vec<(String, bool)> = Vec::new();
+        {
+            let mut yielded = self.yielded_contents.get_mut(sid);
+            for id in &ids {
+                if !r.depth.contains_key(id) {
+                    continue;
+                }
+                let Some(p) = self.proc_cache.get(id) else {
+                    continue;
+                };
+                let before = yielded.as_mut().and_then(|m| m.get_mut(id));
+                if !same_as_yielded(before, &p.value, p.stamp) {
+                    changed.push((id.clone(), false));
+                }
+            }
+            let mut added: Vec<String> = std::mem::take(&mut r.added)
+                .into_iter()
+                .filter(|p| r.ph.contains_key(p))
+                .collect();
+            added.sort_unstable();
+            added.dedup();
+            for pid in added {
+                if self.comp_refs.contains_key(&pid) {
+                    return None;
+                }
+                let before = yielded.as_mut().and_then(|m| m.get_mut(&pid));
+                let same = match before {
+                    Some((_, stamp)) if *stamp == ph_stamp => true,
+                    Some((v, stamp)) => {
+                        let same = *v == placeholder_value(fam, pid.clone());
+                        if same {
+                            *stamp = ph_stamp;
+                        }
+                        same
+                    }
+                    None => false,
+                };
+                if !same {
+                    changed.push((pid, true));
+                }
+            }
+        }
+        r.removed.clear();
+        let yielded_for_surface = self.yielded_ids.get(sid);
+        let any_new = walked
+            .iter()
+            .any(|id| yielded_for_surface.is_none_or(|y| !y.contains(id)));
+        let placeholder_ids: Vec<String> = r.ph.keys().cloned().collect();
+        self.reach = Some(r);
+        if !any_new && changed.is_empty() {
+            return Some(Ok(()));
+        }
+        Some(self.yield_pass(out, sid, changed, walked, placeholder_ids))
+    }
+
+    /// The end of an incremental pass: the start message if due, the partial message with
+    /// `changed`, the newly reachable ids noted as yielded, placeholders retired.
+    fn yield_pass(
+        &mut self,
+        out: &mut Vec<ResponsePart>,
+        sid: &str,
+        changed: Vec<(String, bool)>,
+        walked: Vec<String>,
+        placeholder_ids: Vec<String>,
+    ) -> Result<(), ModelTextError> {
+        if let Some(start) = self.buffered_start_message.clone()
+            && !self.yielded_start_messages.contains(sid)
+        {
+            self.yield_messages(vec![start], out, true)?;
+            self.yielded_start_messages.insert(sid.to_owned());
+            self.yielded_surfaces.insert(sid.to_owned());
+        }
+        let ph_stamp = self.placeholder_stamp();
+        let mut processed = Vec::with_capacity(changed.len());
+        for (id, is_placeholder) in changed {
+            let (value, stamp) = if is_placeholder {
+                (self.placeholder(id.clone()), ph_stamp)
+            } else {
+                match self.proc_cache.get(&id) {
+                    Some(p) => (p.value.clone(), p.stamp),
+                    None => continue,
+                }
+            };
+            self.yielded_contents
+                .entry(sid.to_owned())
+                .or_default()
+                .insert(id, (value.clone(), stamp));
+            processed.push(value);
+        }
+        if !processed.is_empty() {
+            let partial = self.partial_message(sid, processed);
+            self.yield_messages(vec![partial], out, false)?;
+        }
+        let yielded_ids = self.yielded_ids.entry(sid.to_owned()).or_default();
+        yielded_ids.extend(walked);
         self.retire_placeholders(sid, placeholder_ids);
         Ok(())
     }
@@ -753,6 +1025,93 @@ pub(super) struct Processed {
     volatile: bool,
     /// Unique per computed form (so an equal stamp means an equal form).
     pub(super) stamp: u64,
+}
+
+/// The placeholder standing for component `id` not on the wire yet.
+fn placeholder_value(fam: Family, id: String) -> Value {
+    match fam {
+        Family::V08 => json!({
+            "id": id,
+            "component": { "Row": { "children": { "explicitList": [] } } },
+        }),
+        Family::V09 => json!({ "id": id, "component": "Row", "children": [] }),
+    }
+}
+
+/// How far below the depth limit the incremental pass stops (the full pass then finds the
+/// exact error, if any).
+const REACH_DEPTH_MARGIN: usize = 8;
+
+/// `changed_only`: what the last full or incremental pass over a surface found, so the next
+/// one walks only from what changed (`yield_incremental`). Kept only while the reachable
+/// components form a tree.
+#[derive(Debug, Default)]
+pub(super) struct Reach {
+    sid: String,
+    root: String,
+    fam: Family,
+    /// The reachable components (in the table) and their depth below the root.
+    pub(super) depth: HashMap<String, usize>,
+    /// Every id a reachable component refers to (in the table or not), with the depth of
+    /// the one component referring to it.
+    referenced: HashMap<String, usize>,
+    /// Per reachable component: the placeholders and missing ids of its form, and whether
+    /// the form depends on the JSON buffer.
+    forms: HashMap<String, (Vec<String>, Vec<String>, bool)>,
+    /// The placeholders the reachable forms carry, with how many carry each.
+    ph: HashMap<String, usize>,
+    /// Per missing id: the reachable components whose form lacks it.
+    missing_by: HashMap<String, Vec<String>>,
+    /// The reachable components whose form depends on the JSON buffer.
+    volatile: HashSet<String>,
+    /// Placeholders that appeared (count from 0) and went (count to 0) since the last pass.
+    added: Vec<String>,
+    removed: Vec<String>,
+}
+
+impl Reach {
+    /// Note `id`'s (new) form: its placeholders, missing ids, volatility.
+    pub(super) fn set_form(&mut self, id: &str, ph: &[String], missing: &[String], volatile: bool) {
+        if let Some((old_ph, old_missing, _)) = self.forms.remove(id) {
+            for p in old_ph {
+                if let Some(c) = self.ph.get_mut(&p) {
+                    *c = c.saturating_sub(1);
+                    if *c == 0 {
+                        self.ph.remove(&p);
+                        self.removed.push(p);
+                    }
+                }
+            }
+            for m in old_missing {
+                if let Some(v) = self.missing_by.get_mut(&m) {
+                    v.retain(|x| x != id);
+                    if v.is_empty() {
+                        self.missing_by.remove(&m);
+                    }
+                }
+            }
+        }
+        for p in ph {
+            let c = self.ph.entry(p.clone()).or_default();
+            *c += 1;
+            if *c == 1 {
+                self.added.push(p.clone());
+            }
+        }
+        for m in missing {
+            let v = self.missing_by.entry(m.clone()).or_default();
+            if !v.iter().any(|x| x == id) {
+                v.push(id.to_owned());
+            }
+        }
+        if volatile {
+            self.volatile.insert(id.to_owned());
+        } else {
+            self.volatile.remove(id);
+        }
+        self.forms
+            .insert(id.to_owned(), (ph.to_vec(), missing.to_vec(), volatile));
+    }
 }
 
 /// The first stamp of a computed form (1 and 2 stand for the two placeholder shapes).
