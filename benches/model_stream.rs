@@ -139,9 +139,14 @@ fn profile_run(what: &str) {
         black_box(egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len());
         println!("jsonl: {} bytes", jsonl.len());
     } else {
-        let chunk: usize = what.parse().expect("A2UI_MODEL_PROFILE: a chunk size or jsonl");
+        let chunk: usize = what
+            .parse()
+            .expect("A2UI_MODEL_PROFILE: a chunk size or jsonl");
         let n = parse_model_text(&doc, chunk, stream_options);
-        println!("model text: {} bytes in {chunk}-byte chunks, {n} parts", doc.len());
+        println!(
+            "model text: {} bytes in {chunk}-byte chunks, {n} parts",
+            doc.len()
+        );
     }
 }
 

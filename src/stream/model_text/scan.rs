@@ -88,7 +88,11 @@ pub(super) fn partial_suffix_len(buf: &str, tag: &str) -> usize {
         .get(b.len().saturating_sub(tag.len().saturating_sub(1))..)
         .unwrap_or_default();
     for (k, c) in tail.iter().enumerate() {
-        if *c == b'<' && tag.as_bytes().starts_with(tail.get(k..).unwrap_or_default()) {
+        if *c == b'<'
+            && tag
+                .as_bytes()
+                .starts_with(tail.get(k..).unwrap_or_default())
+        {
             return tail.len() - k;
         }
     }
@@ -129,7 +133,9 @@ pub(super) fn find_open_tag(buf: &str) -> Option<usize> {
     let mut i = 0;
     while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
         let at = i + j;
-        if b.get(at..).is_some_and(|r| r.starts_with(OPEN_TAG.as_bytes())) {
+        if b.get(at..)
+            .is_some_and(|r| r.starts_with(OPEN_TAG.as_bytes()))
+        {
             return Some(at);
         }
         i = at + 1;
@@ -143,7 +149,9 @@ pub(super) fn find_close_tag(buf: &str) -> Option<usize> {
     let mut i = 0;
     while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
         let at = i + j;
-        if b.get(at..).is_some_and(|r| r.starts_with(CLOSE_TAG.as_bytes())) {
+        if b.get(at..)
+            .is_some_and(|r| r.starts_with(CLOSE_TAG.as_bytes()))
+        {
             return Some(at);
         }
         i = at + 1;

@@ -68,7 +68,7 @@ pub(super) fn latest_value(buf: &str, key: &str) -> Option<String> {
 }
 
 /// The key and value of a `"key": "value"` pair ending exactly at the end of `buf` (the
-/// value not empty): what [`match_at_end`] finds, for every key at once.
+/// value not empty, the key the quoted text before the colon).
 pub(super) fn pair_at_end(buf: &str) -> Option<(&str, &str)> {
     let body = buf.strip_suffix('"')?;
     let open = memchr::memrchr(b'"', body.as_bytes())?;
@@ -82,25 +82,15 @@ pub(super) fn pair_at_end(buf: &str) -> Option<(&str, &str)> {
     Some((key_body.get(k + 1..)?, value))
 }
 
-/// The value of a `"key": "value"` match ending exactly at the end of `buf`.
-pub(super) fn match_at_end(buf: &str, key: &str) -> Option<String> {
-    let body = buf.strip_suffix('"')?;
-    let open = body.rfind('"')?;
-    let value = body.get(open + 1..)?;
-    if value.is_empty() {
-        return None;
-    }
-    let before = body.get(..open)?.trim_end().strip_suffix(':')?.trim_end();
-    before.strip_suffix(key).map(|_| value.to_owned())
-}
-
 impl ModelTextParser {
     pub(super) fn push(&mut self, c: char) {
         self.json_buffer.push(c);
         // The needles ending with `:` are the message keys (`"…":`, the first seven), those
         // ending with `"` the others.
         let needles = match c {
-            ':' if self.json_buffer.as_bytes().iter().rev().nth(1) == Some(&b'"') => 0..W_COMPONENTS,
+            ':' if self.json_buffer.as_bytes().iter().rev().nth(1) == Some(&b'"') => {
+                0..W_COMPONENTS
+            }
             '"' => W_COMPONENTS..WATCH.len(),
             _ => 0..0,
         };
@@ -118,7 +108,13 @@ impl ModelTextParser {
             if self.json_buffer.ends_with(WATCH[W_COMPONENTS]) {
                 self.components_at = Some(self.json_buffer.len() - WATCH[W_COMPONENTS].len());
             }
-            if let Some((key, v)) = pair_at_end(&self.json_buffer) {
+            // A `"key": "value"` pair can only end at a quote of a property value (the
+            // closing one, or an escaped one inside it).
+            if matches!(
+                self.string_kind,
+                scan::StringKind::Value | scan::StringKind::CuttableValue
+            ) && let Some((key, v)) = pair_at_end(&self.json_buffer)
+            {
                 let slot = match key {
                     "surfaceId" => Some(&mut self.latest_surface),
                     "root" => Some(&mut self.latest_root),
@@ -391,7 +387,8 @@ impl ModelTextParser {
         let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
         let mut at = list.open + 1;
         // An id twice: the table may not hold what the message's handling would leave.
-        let mut ids: HashSet<&str> = HashSet::with_capacity_and_hasher(list.items.len(), Default::default());
+        let mut ids: HashSet<&str> =
+            HashSet::with_capacity_and_hasher(list.items.len(), Default::default());
         for (i, (s, e, item)) in list.items.iter().enumerate() {
             let gap = buf.get(at..*s)?;
             let commas = gap.iter().filter(|b| **b == b',').count();
@@ -439,8 +436,7 @@ impl ModelTextParser {
                     .surface_of_map(&obj, &["surfaceUpdate", "beginRendering", "deleteSurface"])
                     .filter(|s| !s.is_empty())
                     .unwrap_or_else(|| "unknown".to_owned());
-                if !self.yielded_surfaces.contains(&sid) && self.buffered_start_message.is_none()
-                {
+                if !self.yielded_surfaces.contains(&sid) && self.buffered_start_message.is_none() {
                     return None;
                 }
                 "surfaceUpdate"
@@ -882,11 +878,13 @@ mod tests {
     #[test]
     fn value_matchers_read_complete_pairs_only() {
         assert_eq!(
-            match_at_end(r#"{"surfaceId": "s1""#, "\"surfaceId\""),
-            Some("s1".to_owned())
+            pair_at_end(r#"{"surfaceId": "s1""#),
+            Some(("surfaceId", "s1"))
         );
-        assert_eq!(match_at_end(r#"{"surfaceId": "s1"#, "\"surfaceId\""), None);
-        assert_eq!(match_at_end(r#"{"other": "s1""#, "\"surfaceId\""), None);
+        assert_eq!(pair_at_end(r#"{"surfaceId": "s1"#), None);
+        assert_eq!(pair_at_end(r#"{"other" : "s1""#), Some(("other", "s1")));
+        assert_eq!(pair_at_end(r#"{"surfaceId": """#), None);
+        assert_eq!(pair_at_end(r#"{"a": "x", ""#), None);
         assert_eq!(
             latest_value(r#"{"root": "a"}, {"root": "b"}, {"root": "#, "root"),
             Some("b".to_owned())

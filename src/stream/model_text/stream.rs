@@ -101,7 +101,9 @@ fn basic_components() -> &'static (Map<String, Value>, Map<String, Value>) {
             })),
         );
         let prune = |m: Map<String, Value>| -> Map<String, Value> {
-            m.iter().map(|(k, v)| (k.clone(), prune_schema(v))).collect()
+            m.iter()
+                .map(|(k, v)| (k.clone(), prune_schema(v)))
+                .collect()
         };
         (prune(v09), prune(v08))
     })

@@ -136,28 +136,25 @@ impl ModelTextParser {
     /// placeholder form (the one way components enter `seen_components`).
     pub(super) fn store_component(&mut self, id: String, comp: Value, refs: Vec<(String, String)>) {
         let self_ref = refs.iter().any(|(r, _)| *r == id);
-        if self.reach.is_some() {
-            let old = self.comp_refs.get(&id).cloned();
-            self.note_store(&id, old.as_ref());
+        if self.reach.is_some() && !self.stored_since.contains_key(&id) {
+            let old = self
+                .comp_refs
+                .get(&id)
+                .map(|o| o.iter().map(|(r, _)| r.clone()).collect());
+            self.stored_since.insert(id.clone(), old);
         }
         let was_self_ref = self
             .comp_refs
             .insert(id.clone(), refs)
             .is_some_and(|old| old.iter().any(|(r, _)| *r == id));
         self.self_refs = self.self_refs + usize::from(self_ref) - usize::from(was_self_ref);
-        self.proc_cache.remove(&id);
-        self.seen_components.insert(id, comp);
-    }
-
-    /// `store_component` with the incremental pass's bookkeeping: the references an id had
-    /// at the last pass (the first time it is stored after it).
-    fn note_store(&mut self, id: &str, old: Option<&Vec<(String, String)>>) {
-        if self.reach.is_some() && !self.stored_since.contains_key(id) {
-            self.stored_since.insert(
-                id.to_owned(),
-                old.map(|o| o.iter().map(|(r, _)| r.clone()).collect()),
-            );
+        if let Some(old) = self.proc_cache.remove(&id)
+            && let Some(r) = self.reach.as_mut()
+            && r.depth.contains_key(&id)
+        {
+            r.forget_form(&id, &old.placeholders, &old.missing);
         }
+        self.seen_components.insert(id, comp);
     }
 
     /// The reference fields changed (the family became known): re-read every component's
@@ -238,22 +235,16 @@ impl ModelTextParser {
                 )));
             }
         }
-        let mut available: Vec<&str> = visited
-            .into_iter()
-            .filter(|id| self.in_table(id))
-            .collect();
+        let mut available: Vec<&str> = visited.into_iter().filter(|id| self.in_table(id)).collect();
         available.sort_unstable();
         Ok(available.into_iter().map(str::to_owned).collect())
     }
 
     /// Whether the kept placeholder form of `id` is still what processing it gives.
     fn processed_valid(&self, id: &str) -> bool {
-        self.proc_cache.get(id).is_some_and(|p| {
-            !p.volatile
-                && p.missing
-                    .iter()
-                    .all(|m| !self.in_table(m))
-        })
+        self.proc_cache
+            .get(id)
+            .is_some_and(|p| !p.volatile && p.missing.iter().all(|m| !self.in_table(m)))
     }
 
     /// Make sure `proc_cache` holds the current placeholder form of `id` (a component in
@@ -278,7 +269,10 @@ impl ModelTextParser {
         if let Some(r) = self.reach.as_mut()
             && r.depth.contains_key(id)
         {
-            r.set_form(id, &placeholders, &trace.missing, trace.volatile);
+            if let Some(old) = self.proc_cache.get(id) {
+                r.forget_form(id, &old.placeholders, &old.missing);
+            }
+            r.add_form(id, &placeholders, &trace.missing, trace.volatile);
         }
         self.proc_cache.insert(
             id.to_owned(),
@@ -582,7 +576,7 @@ impl ModelTextParser {
         if check_root && !self.in_table(root) {
             return Err(no_root());
         }
-        if self.opts.changed_only && !check_root && !raise_on_orphans {
+        if self.opts.changed_only && !raise_on_orphans {
             if let Some(r) = self.yield_incremental(out, root, sid) {
                 return r;
             }
@@ -745,15 +739,24 @@ impl ModelTextParser {
                 }
             }
         }
-        let ids: Vec<String> = r.depth.keys().cloned().collect();
-        for id in ids {
-            let Some(p) = self.proc_cache.get(&id) else {
+        for id in r.depth.keys() {
+            let Some(p) = self.proc_cache.get(id) else {
                 return;
             };
-            r.set_form(&id, &p.placeholders, &p.missing, p.volatile);
+            for ph in &p.placeholders {
+                *r.ph.entry(ph.clone()).or_default() += 1;
+            }
+            for m in &p.missing {
+                let v = r.missing_by.entry(m.clone()).or_default();
+                if !v.iter().any(|x| x == id) {
+                    v.push(id.clone());
+                }
+            }
+            if p.volatile {
+                r.volatile.insert(id.clone());
+            }
         }
         r.added.clear();
-        r.removed.clear();
         self.reach = Some(r);
     }
 
@@ -781,10 +784,29 @@ impl ModelTextParser {
         }
         let mut walk: Vec<(String, usize)> = Vec::new();
         let mut touched: Vec<String> = Vec::new();
+        // References removed first (a component that moved is then free to be added).
         for (d, old) in &stored {
             if d.starts_with("loading_") {
                 return None;
             }
+            if r.depth.contains_key(d) {
+                let new: HashSet<&str> = self
+                    .comp_refs
+                    .get(d)?
+                    .iter()
+                    .map(|(t, _)| t.as_str())
+                    .collect();
+                for t in old.as_ref()? {
+                    if !new.contains(t.as_str()) {
+                        r.referenced.remove(t);
+                        if r.depth.contains_key(t) {
+                            self.unreach(&mut r, t, &stored);
+                        }
+                    }
+                }
+            }
+        }
+        for (d, old) in &stored {
             if let Some(&dd) = r.depth.get(d) {
                 let old: HashSet<&str> = old.as_ref()?.iter().map(String::as_str).collect();
                 let new: Vec<&str> = self
@@ -796,14 +818,6 @@ impl ModelTextParser {
                 let new_set: HashSet<&str> = new.iter().copied().collect();
                 if new_set.len() != new.len() {
                     return None;
-                }
-                for t in &old {
-                    if !new_set.contains(t) {
-                        if r.depth.contains_key(*t) {
-                            return None;
-                        }
-                        r.referenced.remove(*t);
-                    }
                 }
                 for t in new {
                     if old.contains(t) {
@@ -901,7 +915,6 @@ impl ModelTextParser {
                 }
             }
         }
-        r.removed.clear();
         let yielded_for_surface = self.yielded_ids.get(sid);
         let any_new = walked
             .iter()
@@ -912,6 +925,37 @@ impl ModelTextParser {
             return Some(Ok(()));
         }
         Some(self.yield_pass(out, sid, changed, walked, placeholder_ids))
+    }
+
+    /// `id` (reachable, its one reference gone) and what only it made reachable leave
+    /// `r`; their references as of the last pass (`stored` holds those that changed).
+    fn unreach(&self, r: &mut Reach, id: &str, stored: &HashMap<String, Option<Vec<String>>>) {
+        let mut stack = vec![id.to_owned()];
+        while let Some(x) = stack.pop() {
+            if r.depth.remove(&x).is_none() {
+                continue;
+            }
+            if let Some(p) = self.proc_cache.get(&x) {
+                r.forget_form(&x, &p.placeholders, &p.missing);
+            }
+            r.volatile.remove(&x);
+            let refs: Vec<String> = match stored.get(&x) {
+                Some(old) => old.clone().unwrap_or_default(),
+                None => self
+                    .comp_refs
+                    .get(&x)
+                    .into_iter()
+                    .flatten()
+                    .map(|(t, _)| t.clone())
+                    .collect(),
+            };
+            for t in refs {
+                r.referenced.remove(&t);
+                if r.depth.contains_key(&t) {
+                    stack.push(t);
+                }
+            }
+        }
     }
 
     /// The end of an incremental pass: the start message if due, the partial message with
@@ -1055,42 +1099,19 @@ pub(super) struct Reach {
     /// Every id a reachable component refers to (in the table or not), with the depth of
     /// the one component referring to it.
     referenced: HashMap<String, usize>,
-    /// Per reachable component: the placeholders and missing ids of its form, and whether
-    /// the form depends on the JSON buffer.
-    forms: HashMap<String, (Vec<String>, Vec<String>, bool)>,
     /// The placeholders the reachable forms carry, with how many carry each.
     ph: HashMap<String, usize>,
     /// Per missing id: the reachable components whose form lacks it.
     missing_by: HashMap<String, Vec<String>>,
     /// The reachable components whose form depends on the JSON buffer.
     volatile: HashSet<String>,
-    /// Placeholders that appeared (count from 0) and went (count to 0) since the last pass.
+    /// Placeholders that appeared (count from 0) since the last pass.
     added: Vec<String>,
-    removed: Vec<String>,
 }
 
 impl Reach {
-    /// Note `id`'s (new) form: its placeholders, missing ids, volatility.
-    pub(super) fn set_form(&mut self, id: &str, ph: &[String], missing: &[String], volatile: bool) {
-        if let Some((old_ph, old_missing, _)) = self.forms.remove(id) {
-            for p in old_ph {
-                if let Some(c) = self.ph.get_mut(&p) {
-                    *c = c.saturating_sub(1);
-                    if *c == 0 {
-                        self.ph.remove(&p);
-                        self.removed.push(p);
-                    }
-                }
-            }
-            for m in old_missing {
-                if let Some(v) = self.missing_by.get_mut(&m) {
-                    v.retain(|x| x != id);
-                    if v.is_empty() {
-                        self.missing_by.remove(&m);
-                    }
-                }
-            }
-        }
+    /// Count `id`'s form in: its placeholders, missing ids, volatility.
+    pub(super) fn add_form(&mut self, id: &str, ph: &[String], missing: &[String], volatile: bool) {
         for p in ph {
             let c = self.ph.entry(p.clone()).or_default();
             *c += 1;
@@ -1106,11 +1127,28 @@ impl Reach {
         }
         if volatile {
             self.volatile.insert(id.to_owned());
-        } else {
-            self.volatile.remove(id);
         }
-        self.forms
-            .insert(id.to_owned(), (ph.to_vec(), missing.to_vec(), volatile));
+    }
+
+    /// Count `id`'s form (as [`Self::add_form`] counted it) out.
+    pub(super) fn forget_form(&mut self, id: &str, ph: &[String], missing: &[String]) {
+        for p in ph {
+            if let Some(c) = self.ph.get_mut(p) {
+                *c = c.saturating_sub(1);
+                if *c == 0 {
+                    self.ph.remove(p);
+                }
+            }
+        }
+        for m in missing {
+            if let Some(v) = self.missing_by.get_mut(m) {
+                v.retain(|x| x != id);
+                if v.is_empty() {
+                    self.missing_by.remove(m);
+                }
+            }
+        }
+        self.volatile.remove(id);
     }
 }
 
