@@ -1092,7 +1092,7 @@ const REACH_DEPTH_MARGIN: usize = 8;
 #[derive(Debug, Default)]
 pub(super) struct Reach {
     sid: String,
-    root: String,
+    pub(super) root: String,
     fam: Family,
     /// The reachable components (in the table) and their depth below the root.
     pub(super) depth: HashMap<String, usize>,
@@ -1100,7 +1100,7 @@ pub(super) struct Reach {
     /// the one component referring to it.
     referenced: HashMap<String, usize>,
     /// The placeholders the reachable forms carry, with how many carry each.
-    ph: HashMap<String, usize>,
+    pub(super) ph: HashMap<String, usize>,
     /// Per missing id: the reachable components whose form lacks it.
     missing_by: HashMap<String, Vec<String>>,
     /// The reachable components whose form depends on the JSON buffer.
@@ -1273,6 +1273,58 @@ mod tests {
         let comps = last_components(&parts).expect("a partial message");
         assert_eq!(comps["t"]["text"], "Hel");
         assert_eq!(comps["root"]["child"], "t");
+    }
+
+    /// The incremental pass's tree (`Reach`) equals what a full pass finds, after every
+    /// pass of recorded answers in several chunkings: the reachable components, and the
+    /// placeholders their forms carry.
+    #[test]
+    fn the_incremental_pass_keeps_what_a_full_pass_finds() {
+        let mut answers: Vec<Vec<u8>> = ["restaurant_booking_v09.txt", "trip_itinerary_v08.txt"]
+            .iter()
+            .map(|f| {
+                std::fs::read(
+                    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("assets/samples/model")
+                        .join(f),
+                )
+                .unwrap_or_default()
+            })
+            .collect();
+        // Both answers twice in one text: the second time every component is in the table
+        // already and lists shrink before they grow again.
+        let both: Vec<u8> = answers.concat();
+        answers.push([both.clone(), both].concat());
+        let mut checked = 0;
+        for text in &answers {
+            assert!(!text.is_empty());
+            for chunk in [1, 4, 7, 64] {
+                let mut p = ModelTextParser::new(ModelTextOptions::basic(None), Limits::default());
+                for c in text.chunks(chunk) {
+                    let _ = p.feed(c);
+                    if !p.stored_since.is_empty() {
+                        continue;
+                    }
+                    let Some(r) = p.reach.as_ref() else { continue };
+                    let mut kept: Vec<&str> = r.depth.keys().map(String::as_str).collect();
+                    kept.sort_unstable();
+                    let full = p.reachable_ids(&r.root, false).unwrap_or_default();
+                    assert_eq!(kept, full, "chunk {chunk}");
+                    let mut ph: Vec<&str> = r.ph.keys().map(String::as_str).collect();
+                    ph.sort_unstable();
+                    let mut want: Vec<&str> = full
+                        .iter()
+                        .filter_map(|id| p.proc_cache.get(id))
+                        .flat_map(|f| f.placeholders.iter().map(String::as_str))
+                        .collect();
+                    want.sort_unstable();
+                    want.dedup();
+                    assert_eq!(ph, want, "chunk {chunk}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// The reachability from kept references equals the topology analysis of the whole
