@@ -31,6 +31,16 @@ pub(super) const KEY_COMPONENT: u8 = 2;
 /// The object has a message key (`createSurface`, `surfaceUpdate`, …).
 pub(super) const KEY_MESSAGE: u8 = 4;
 
+/// What [`ModelTextParser::take_run`] found at a position of the chunk.
+enum Run {
+    /// A run of this many bytes, taken.
+    Taken(usize),
+    /// The rest of the chunk changes nothing (before the top-level list, no `[`).
+    Rest,
+    /// A character to read on its own.
+    None,
+}
+
 /// What the string being read is; only a cuttable value changes a cut fragment's parse
 /// while it is still open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -316,53 +326,15 @@ impl ModelTextParser {
         // Whatever happened since the last chunk may have changed what the metadata sniff
         // reads.
         self.meta_dirty = true;
-        let bytes = chunk.as_bytes();
         let mut i = 0;
-        while i < bytes.len() {
-            let rest = bytes.get(i..).unwrap_or_default();
-            // Runs that change nothing but the buffer are taken whole: the inside of a
-            // string up to a quote, an escape or a colon (a colon may complete a watched
-            // key), whitespace between tokens, and the text before the top-level list.
-            if !self.in_top_level_list {
-                match memchr::memchr(b'[', rest) {
-                    Some(0) => {}
-                    Some(j) => {
-                        i += j;
-                        continue;
-                    }
-                    None => break,
-                }
-            } else if self.in_string && !self.string_escaped {
-                let n = memchr::memchr3(b'"', b'\\', b':', rest).unwrap_or(rest.len());
-                if n > 0 {
-                    let run = chunk.get(i..i + n).unwrap_or_default();
-                    if self.string_kind == StringKind::CuttableValue {
-                        self.sniff_needed = true;
-                    }
-                    if self.brace_count > 0 {
-                        self.json_buffer.push_str(run);
-                        if self.meta_dirty
-                            && memchr::memchr3(b',', b'}', b']', run.as_bytes()).is_some()
-                        {
-                            self.sniff_metadata_if_dirty();
-                        }
-                    }
+        while i < chunk.len() {
+            match self.take_run(chunk, i) {
+                Run::Taken(n) => {
                     i += n;
                     continue;
                 }
-            } else if !self.in_string {
-                let n = rest
-                    .iter()
-                    .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
-                    .count();
-                if n > 0 {
-                    if self.brace_count > 0 {
-                        self.json_buffer
-                            .push_str(chunk.get(i..i + n).unwrap_or_default());
-                    }
-                    i += n;
-                    continue;
-                }
+                Run::Rest => break,
+                Run::None => {}
             }
             let Some(ch) = chunk.get(i..).and_then(|r| r.chars().next()) else {
                 break;
@@ -530,6 +502,51 @@ impl ModelTextParser {
             self.yield_changed(out)?;
         }
         Ok(())
+    }
+
+    /// A run at byte `i` of `chunk` that changes nothing but the JSON buffer, taken whole:
+    /// the inside of a string up to a quote, an escape or a colon (a colon may complete a
+    /// watched key), whitespace between tokens, and the text before the top-level list.
+    fn take_run(&mut self, chunk: &str, i: usize) -> Run {
+        let rest = chunk.as_bytes().get(i..).unwrap_or_default();
+        if !self.in_top_level_list {
+            return match memchr::memchr(b'[', rest) {
+                Some(0) => Run::None,
+                Some(j) => Run::Taken(j),
+                None => Run::Rest,
+            };
+        }
+        if self.in_string && !self.string_escaped {
+            let n = memchr::memchr3(b'"', b'\\', b':', rest).unwrap_or(rest.len());
+            if n == 0 {
+                return Run::None;
+            }
+            let run = chunk.get(i..i + n).unwrap_or_default();
+            if self.string_kind == StringKind::CuttableValue {
+                self.sniff_needed = true;
+            }
+            if self.brace_count > 0 {
+                self.json_buffer.push_str(run);
+                if self.meta_dirty && memchr::memchr3(b',', b'}', b']', run.as_bytes()).is_some() {
+                    self.sniff_metadata_if_dirty();
+                }
+            }
+            return Run::Taken(n);
+        }
+        if !self.in_string {
+            let n = rest
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                .count();
+            if n > 0 {
+                if self.brace_count > 0 {
+                    self.json_buffer
+                        .push_str(chunk.get(i..i + n).unwrap_or_default());
+                }
+                return Run::Taken(n);
+            }
+        }
+        Run::None
     }
 
     /// Push an open object or list on the brace stack.

@@ -576,10 +576,11 @@ impl ModelTextParser {
         if check_root && !self.in_table(root) {
             return Err(no_root());
         }
-        if self.opts.changed_only && !raise_on_orphans {
-            if let Some(r) = self.yield_incremental(out, root, sid) {
-                return r;
-            }
+        if self.opts.changed_only
+            && !raise_on_orphans
+            && let Some(r) = self.yield_incremental(out, root, sid)
+        {
+            return r;
         }
         self.reach = None;
         self.stored_since.clear();
