@@ -109,6 +109,19 @@ pub(super) fn partial_suffix_len(buf: &str, tag: &str) -> usize {
     0
 }
 
+/// How much of the end of `buf` may start `</a2ui-json>` or a nested `<a2ui-json>` (the
+/// longer); no `<` among the last bytes (the common case) is nothing to hold back.
+pub(super) fn held_tag_prefix(buf: &str) -> usize {
+    let b = buf.as_bytes();
+    let tail = b
+        .get(b.len().saturating_sub(CLOSE_TAG.len() - 1)..)
+        .unwrap_or_default();
+    if memchr::memchr(b'<', tail).is_none() {
+        return 0;
+    }
+    partial_suffix_len(buf, CLOSE_TAG).max(partial_suffix_len(buf, OPEN_TAG))
+}
+
 /// A tag found in the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Tag {
@@ -258,15 +271,18 @@ impl ModelTextParser {
                 }
                 None => {
                     // Hold back what may start the close tag (or a nested open tag).
-                    let keep = partial_suffix_len(&self.buffer, CLOSE_TAG)
-                        .max(partial_suffix_len(&self.buffer, OPEN_TAG));
+                    let keep = held_tag_prefix(&self.buffer);
                     if keep < self.buffer.len() {
                         let end = self.buffer.len() - keep;
                         let buf = std::mem::take(&mut self.buffer);
                         let r =
                             self.block_fragment(buf.get(..end).unwrap_or_default(), out, first_err);
                         self.buffer = buf;
-                        self.buffer.drain(..end);
+                        if keep == 0 {
+                            self.buffer.clear();
+                        } else {
+                            self.buffer.drain(..end);
+                        }
                         r?;
                     }
                     return Ok(());
@@ -658,6 +674,15 @@ mod tests {
         assert_eq!(decode_utf8(&mut carry, b"a\xffb\xe2\x82"), "a\u{FFFD}b");
         assert_eq!(carry, b"\xe2\x82");
         assert_eq!(decode_utf8(&mut carry, b"\xac"), "€");
+    }
+
+    #[test]
+    fn the_held_back_tail_is_the_longer_cut_tag() {
+        assert_eq!(held_tag_prefix("abc"), 0);
+        assert_eq!(held_tag_prefix("x</a2ui-js"), 9);
+        assert_eq!(held_tag_prefix("x<a2ui"), 5);
+        assert_eq!(held_tag_prefix("x<"), 1);
+        assert_eq!(held_tag_prefix("<a2ui-json>x"), 0);
     }
 
     #[test]
