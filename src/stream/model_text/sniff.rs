@@ -729,7 +729,10 @@ impl ModelTextParser {
         if let Some(p) = dm.get("path") {
             payload.insert("path".into(), p.clone());
         }
-        let msg = json!({ "dataModelUpdate": payload });
+        // Built by hand: `json!` copies an interpolated value through serialization.
+        let mut msg = Map::new();
+        msg.insert("dataModelUpdate".into(), Value::Object(payload));
+        let msg = Value::Object(msg);
         let _ = self.yield_messages(vec![msg], out, false);
         for (k, v) in contents {
             self.yielded_data_model.insert(k, v);
@@ -754,10 +757,13 @@ impl ModelTextParser {
             .cloned()
             .or_else(|| self.surface_id.clone().map(Value::String))
             .unwrap_or_else(|| json!("default"));
-        let msg = json!({
-            "version": self.version_tag,
-            "updateDataModel": { "surfaceId": sid, "value": delta.clone() },
-        });
+        let mut body = Map::new();
+        body.insert("surfaceId".into(), sid);
+        body.insert("value".into(), Value::Object(delta.clone()));
+        let mut msg = Map::new();
+        msg.insert("version".into(), Value::String(self.version_tag.clone()));
+        msg.insert("updateDataModel".into(), Value::Object(body));
+        let msg = Value::Object(msg);
         let _ = self.yield_messages(vec![msg], out, false);
         for (k, v) in delta {
             self.yielded_data_model.insert(k, v);

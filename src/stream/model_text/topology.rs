@@ -359,16 +359,24 @@ impl ModelTextParser {
     }
 
     /// A partial `surfaceUpdate` / `updateComponents` for `sid`.
+    /// The components are moved in (`json!` would copy them through serialization).
     pub(super) fn partial_message(&self, sid: &str, components: Vec<Value>) -> Value {
+        let mut body = Map::new();
+        let mut msg = Map::new();
         match self.fam() {
-            Family::V08 => json!({
-                "surfaceUpdate": { "surfaceId": sid, "components": components }
-            }),
-            Family::V09 => json!({
-                "version": self.version_tag,
-                "updateComponents": { "components": components, "surfaceId": sid }
-            }),
+            Family::V08 => {
+                body.insert("surfaceId".into(), Value::String(sid.to_owned()));
+                body.insert("components".into(), Value::Array(components));
+                msg.insert("surfaceUpdate".into(), Value::Object(body));
+            }
+            Family::V09 => {
+                body.insert("components".into(), Value::Array(components));
+                body.insert("surfaceId".into(), Value::String(sid.to_owned()));
+                msg.insert("version".into(), Value::String(self.version_tag.clone()));
+                msg.insert("updateComponents".into(), Value::Object(body));
+            }
         }
+        Value::Object(msg)
     }
 
     pub(super) fn placeholder(&self, id: String) -> Value {
