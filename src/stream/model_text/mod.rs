@@ -267,6 +267,11 @@ pub struct ModelTextParser {
     /// fragments that can be components).
     components_at: Option<usize>,
     watch: [bool; WATCH.len()],
+    /// Where in the JSON buffer the string being read opened.
+    string_start: usize,
+    /// Where the last backslash outside a string is in the JSON buffer (`fix_json` would
+    /// read it as an escape, the scanner does not).
+    odd_at: Option<usize>,
     /// The components array of the message being read (see `sniff::CompList`).
     comp_list: Option<sniff::CompList>,
     /// Whether something the metadata sniff reads may have changed since it last ran.
@@ -388,6 +393,8 @@ impl ModelTextParser {
             sniff_needed: false,
             components_at: None,
             watch: [false; WATCH.len()],
+            string_start: 0,
+            odd_at: None,
             comp_list: None,
             meta_dirty: true,
             latest_surface: None,

@@ -116,7 +116,7 @@ pub(super) fn held_tag_prefix(buf: &str) -> usize {
     let tail = b
         .get(b.len().saturating_sub(CLOSE_TAG.len() - 1)..)
         .unwrap_or_default();
-    if memchr::memchr(b'<', tail).is_none() {
+    if !tail.contains(&b'<') {
         return 0;
     }
     partial_suffix_len(buf, CLOSE_TAG).max(partial_suffix_len(buf, OPEN_TAG))
@@ -131,12 +131,21 @@ pub(super) enum Tag {
     Close,
 }
 
+/// The first `<` in `b` (memchr unless `b` is a few bytes).
+fn find_lt(b: &[u8]) -> Option<usize> {
+    if b.len() < 16 {
+        b.iter().position(|c| *c == b'<')
+    } else {
+        memchr::memchr(b'<', b)
+    }
+}
+
 /// The first `<a2ui-json>` or `</a2ui-json>` in `buf` and where it starts (memchr on
 /// `<`, which both tags start with).
 pub(super) fn first_tag(buf: &str) -> Option<(Tag, usize)> {
     let b = buf.as_bytes();
     let mut i = 0;
-    while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
+    while let Some(j) = b.get(i..).and_then(find_lt) {
         let at = i + j;
         let rest = b.get(at..).unwrap_or_default();
         if rest.starts_with(OPEN_TAG.as_bytes()) {
@@ -154,7 +163,7 @@ pub(super) fn first_tag(buf: &str) -> Option<(Tag, usize)> {
 pub(super) fn find_open_tag(buf: &str) -> Option<usize> {
     let b = buf.as_bytes();
     let mut i = 0;
-    while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
+    while let Some(j) = b.get(i..).and_then(find_lt) {
         let at = i + j;
         if b.get(at..)
             .is_some_and(|r| r.starts_with(OPEN_TAG.as_bytes()))
@@ -170,7 +179,7 @@ pub(super) fn find_open_tag(buf: &str) -> Option<usize> {
 pub(super) fn find_close_tag(buf: &str) -> Option<usize> {
     let b = buf.as_bytes();
     let mut i = 0;
-    while let Some(j) = b.get(i..).and_then(|r| memchr::memchr(b'<', r)) {
+    while let Some(j) = b.get(i..).and_then(find_lt) {
         let at = i + j;
         if b.get(at..)
             .is_some_and(|r| r.starts_with(CLOSE_TAG.as_bytes()))
@@ -318,6 +327,7 @@ impl ModelTextParser {
 
     pub(super) fn reset_json_state(&mut self) {
         self.comp_list = None;
+        self.odd_at = None;
         self.json_buffer.clear();
         self.brace_stack.clear();
         self.brace_count = 0;
@@ -395,6 +405,7 @@ impl ModelTextParser {
                     '"' => {
                         self.in_string = true;
                         self.string_escaped = false;
+                        self.string_start = self.json_buffer.len();
                         self.string_kind = self.kind_of_string_opening();
                         // An opened cuttable value already parses (as an empty string).
                         self.sniff_needed |= self.string_kind == StringKind::CuttableValue;
@@ -479,6 +490,10 @@ impl ModelTextParser {
                         }
                     }
                     _ => {
+                        if ch == '\\' {
+                            // `fix_json` would take it for an escape.
+                            self.odd_at = Some(self.json_buffer.len());
+                        }
                         if self.brace_count > 0 {
                             self.push(ch);
                         }
@@ -533,7 +548,15 @@ impl ModelTextParser {
             };
         }
         if self.in_string && !self.string_escaped {
-            let n = memchr::memchr3(b'"', b'\\', b':', rest).unwrap_or(rest.len());
+            // A chunk of a few bytes (a token) is looked through byte by byte; memchr's
+            // set-up costs more there.
+            let n = if rest.len() < 16 {
+                rest.iter()
+                    .position(|b| matches!(b, b'"' | b'\\' | b':'))
+                    .unwrap_or(rest.len())
+            } else {
+                memchr::memchr3(b'"', b'\\', b':', rest).unwrap_or(rest.len())
+            };
             if n == 0 {
                 return Run::None;
             }

@@ -144,12 +144,14 @@ impl ModelTextParser {
 
     pub(super) fn truncate_json(&mut self, at: usize) {
         self.comp_list = None;
+        self.odd_at = None;
         self.json_buffer.truncate(at);
         self.rescan_watch();
     }
 
     pub(super) fn drop_json_prefix(&mut self, n: usize) {
         self.comp_list = None;
+        self.odd_at = None;
         self.json_buffer.drain(..n.min(self.json_buffer.len()));
         for e in &mut self.brace_stack {
             e.start = e.start.saturating_sub(n);
@@ -492,6 +494,45 @@ impl ModelTextParser {
                 _ => {}
             }
         }
+        self.fix_json_from(fixed, stack, in_string, last_quote)
+    }
+
+    /// The open object at `i` of the brace stack (the fragment `raw`, up to the end of the
+    /// JSON buffer) closed as [`Self::fix_json`] closes it and parsed, with the brackets and
+    /// the string state the scanner already has instead of a scan of the fragment (they
+    /// are the same unless a backslash stood outside a string in it, `odd_at`).
+    pub(super) fn parse_open_fragment(&self, i: usize, raw: &str) -> Option<Value> {
+        let start = self.brace_stack.get(i)?.start;
+        if self.odd_at.is_some_and(|p| p >= start) {
+            return self.parse_fixed(raw, false);
+        }
+        let fixed = raw.trim_end();
+        if fixed.is_empty() {
+            return None;
+        }
+        let stack: Vec<u8> = self.brace_stack.get(i..)?.iter().map(|o| o.kind).collect();
+        let last_quote = self
+            .in_string
+            .then(|| self.string_start.saturating_sub(start));
+        let f = self.fix_json_from(fixed, stack, self.in_string, last_quote);
+        #[cfg(test)]
+        assert_eq!(
+            f,
+            self.fix_json(raw),
+            "the scanner's state is the fragment's"
+        );
+        serde_json::from_str(&f).ok()
+    }
+
+    /// The rest of [`Self::fix_json`], given the open brackets of the (trimmed) fragment,
+    /// whether it ends in a string and where that string's opening quote is.
+    fn fix_json_from(
+        &self,
+        fixed: &str,
+        mut stack: Vec<u8>,
+        mut in_string: bool,
+        last_quote: Option<usize>,
+    ) -> String {
         let mut fixed = fixed.to_owned();
         if in_string && stack.last() == Some(&b'[') {
             // A string cut inside an array (a child id being written): drop the element
@@ -617,7 +658,7 @@ impl ModelTextParser {
             let Some(raw) = self.json_buffer.get(start..).filter(|r| !r.is_empty()) else {
                 continue;
             };
-            let Some(obj) = self.parse_fixed(raw, false) else {
+            let Some(obj) = self.parse_open_fragment(i, raw) else {
                 continue;
             };
             if obj.is_object() && truthy(obj.get("id")) && truthy(obj.get("component")) {
