@@ -109,7 +109,52 @@ fn reference_options() -> ModelTextOptions {
     ModelTextOptions::default()
 }
 
+/// The throughput document: the two answers, `copies` times, and JSONL of the same messages.
+fn throughput_docs(copies: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut doc = Vec::new();
+    let mut jsonl = Vec::new();
+    for _ in 0..copies {
+        for (_, file) in RECORDINGS {
+            let bytes = recording(file);
+            let text = std::str::from_utf8(&bytes).expect("utf-8");
+            for p in model_text::parse_response(text).expect("parses") {
+                for m in p.a2ui.unwrap_or_default() {
+                    line(&mut jsonl, &m);
+                }
+            }
+            doc.extend_from_slice(&bytes);
+        }
+    }
+    (doc, jsonl)
+}
+
+/// `A2UI_MODEL_PROFILE=<chunk>` (or `jsonl`): one run of one workload on the throughput
+/// document and nothing else, for an instruction-count profiler
+/// (`valgrind --tool=callgrind target/release/deps/model_stream-… --bench`).
+fn profile_run(what: &str) {
+    let (doc, jsonl) = throughput_docs(8);
+    // The basic catalogs are read once per process: not part of the run.
+    drop(stream_options());
+    if what == "jsonl" {
+        black_box(egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len());
+        println!("jsonl: {} bytes", jsonl.len());
+    } else {
+        let chunk: usize = what
+            .parse()
+            .expect("A2UI_MODEL_PROFILE: a chunk size or jsonl");
+        let n = parse_model_text(&doc, chunk, stream_options);
+        println!(
+            "model text: {} bytes in {chunk}-byte chunks, {n} parts",
+            doc.len()
+        );
+    }
+}
+
 fn main() {
+    if let Ok(what) = std::env::var("A2UI_MODEL_PROFILE") {
+        profile_run(&what);
+        return;
+    }
     let input = raw_input(1280.0, 1024.0);
     let bytes_per_s = TPS * BYTES_PER_TOKEN;
     for (label, file) in RECORDINGS {
@@ -160,21 +205,7 @@ fn main() {
 
     // Throughput: the two answers, repeated, against JSONL framing of the same messages,
     // in 4-byte (a token at a time), 64-byte and 4 KiB chunks.
-    let copies = size(8, 1);
-    let mut doc = Vec::new();
-    let mut jsonl = Vec::new();
-    for _ in 0..copies {
-        for (_, file) in RECORDINGS {
-            let bytes = recording(file);
-            let text = std::str::from_utf8(&bytes).expect("utf-8");
-            for p in model_text::parse_response(text).expect("parses") {
-                for m in p.a2ui.unwrap_or_default() {
-                    line(&mut jsonl, &m);
-                }
-            }
-            doc.extend_from_slice(&bytes);
-        }
-    }
+    let (doc, jsonl) = throughput_docs(size(8, 1));
     let mb = doc.len() as f64 / 1e6;
     let jmb = jsonl.len() as f64 / 1e6;
     let mut jsonl_time = Vec::new();

@@ -150,6 +150,8 @@ impl ModelTextParser {
     }
 
     pub(super) fn delete_surface(&mut self, sid: &str) {
+        self.reach = None;
+        self.stored_since.clear();
         self.pending_messages.remove(sid);
         self.yielded_ids.remove(sid);
         self.yielded_contents.remove(sid);
@@ -160,25 +162,35 @@ impl ModelTextParser {
         self.deleted_surfaces.insert(sid.to_owned());
     }
 
+    /// Handle a complete message; a message it does not handle comes back (`Ok(Some)`).
     pub(super) fn handle_complete_object(
         &mut self,
         obj: Value,
         sid: Option<String>,
         out: &mut Vec<ResponsePart>,
-    ) -> Result<bool, ModelTextError> {
+    ) -> Result<Option<Value>, ModelTextError> {
         if !obj.is_object() {
-            return Ok(false);
+            return Ok(Some(obj));
         }
         if let Some(c) = &self.opts.check {
             c.check(&obj, sid.as_deref(), false)?;
         }
         match self.fam() {
-            Family::V08 => self.complete_v08(obj, out),
+            Family::V08 => self.complete_v08(obj, out).map(|_| None),
             Family::V09 => self.complete_v09(obj, out),
         }
     }
 
     pub(super) fn surface_of(&self, obj: &Value, keys: &[&str]) -> Option<String> {
+        match obj.as_object() {
+            Some(o) => self.surface_of_map(o, keys),
+            None => self.surface_id.clone(),
+        }
+    }
+
+    /// The surface a message object names (its own `surfaceId`, that of the first of
+    /// `keys` it has, else the current surface).
+    pub(super) fn surface_of_map(&self, obj: &Map<String, Value>, keys: &[&str]) -> Option<String> {
         let mut sid = match obj.get("surfaceId") {
             Some(Value::String(s)) => Some(s.clone()),
             Some(_) => None,
@@ -310,7 +322,7 @@ impl ModelTextParser {
         &mut self,
         obj: Value,
         out: &mut Vec<ResponsePart>,
-    ) -> Result<bool, ModelTextError> {
+    ) -> Result<Option<Value>, ModelTextError> {
         let s = self.surface_of(&obj, &["updateComponents", "createSurface"]);
         self.set_surface_id(s);
         let sid = self
@@ -325,7 +337,7 @@ impl ModelTextParser {
             self.yield_start_message(obj, &sid, out)?;
             self.pending_messages.remove(&sid);
             self.yield_reachable(out, false, false)?;
-            return Ok(true);
+            return Ok(None);
         }
         if let Some(uc) = obj.get("updateComponents") {
             self.add_msg_type("updateComponents");
@@ -341,23 +353,23 @@ impl ModelTextParser {
                 }
             }
             self.yield_reachable(out, true, false)?;
-            return Ok(true);
+            return Ok(None);
         }
         if obj.get("deleteSurface").is_some() {
             if !self.yielded_start_messages.contains(&sid) {
                 self.pending_messages.entry(sid).or_default().push(obj);
-                return Ok(true);
+                return Ok(None);
             }
             self.add_msg_type("deleteSurface");
             self.yield_messages(vec![obj], out, true)?;
-            return Ok(true);
+            return Ok(None);
         }
         if obj.get("updateDataModel").is_some() {
             self.add_msg_type("updateDataModel");
             self.yield_messages(vec![obj], out, true)?;
-            return Ok(true);
+            return Ok(None);
         }
-        Ok(false)
+        Ok(Some(obj))
     }
 }
 
@@ -368,7 +380,7 @@ pub(super) fn dedup_surface_updates(parts: &mut [ResponsePart]) {
         let Some(msgs) = part.a2ui.as_mut() else {
             continue;
         };
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut keep = vec![true; msgs.len()];
         for (i, m) in msgs.iter().enumerate().rev() {
             if let Some(sid) = m

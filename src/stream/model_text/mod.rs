@@ -53,7 +53,12 @@
 //! | the message check | `check.rs` | `a2ui.schema.validator` |
 //! | into a surface store | `stream.rs` | (none) |
 
-use std::collections::{HashMap, HashSet};
+/// The parser's maps and sets, keyed by ids and surface ids the model wrote: foldhash,
+/// seeded per process (as the component table, see [`crate::model::IdHasher`]), several
+/// times faster than SipHash on short keys.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// See [`HashMap`].
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 use serde_json::{Map, Value, json};
 
@@ -262,6 +267,15 @@ pub struct ModelTextParser {
     /// fragments that can be components).
     components_at: Option<usize>,
     watch: [bool; WATCH.len()],
+    /// Where in the JSON buffer the string being read opened.
+    string_start: usize,
+    /// Where the last backslash outside a string is in the JSON buffer (`fix_json` would
+    /// read it as an escape, the scanner does not).
+    odd_at: Option<usize>,
+    /// The components array of the message being read (see `sniff::CompList`).
+    comp_list: Option<sniff::CompList>,
+    /// Whether something the metadata sniff reads may have changed since it last ran.
+    meta_dirty: bool,
     latest_surface: Option<String>,
     latest_root: Option<String>,
     latest_version: Option<String>,
@@ -301,6 +315,11 @@ pub struct ModelTextParser {
     live_placeholders: HashMap<String, HashSet<String>>,
     /// Placeholders no yielded component refers to any more, not yet taken.
     retired: Vec<(String, String)>,
+    /// `changed_only`: what the last reachability pass found (see `topology::Reach`).
+    reach: Option<topology::Reach>,
+    /// `changed_only`: the components stored since the last pass, with the ids each
+    /// referred to then (`None`: not in the table then).
+    stored_since: HashMap<String, Option<Vec<String>>>,
 }
 
 impl std::fmt::Debug for ModelTextParser {
@@ -337,7 +356,9 @@ impl ModelTextParser {
     /// A parser with `options`, bounded by `limits`.
     pub fn new(options: ModelTextOptions, limits: Limits) -> Self {
         let refs = check::extract_ref_fields(&options.components);
-        let required = check::extract_required_fields(&options.components);
+        let required = check::extract_required_fields(&options.components)
+            .into_iter()
+            .collect();
         let mut cuttable: HashSet<String> = DEFAULT_CUTTABLE_KEYS
             .iter()
             .map(|s| (*s).to_owned())
@@ -372,34 +393,40 @@ impl ModelTextParser {
             sniff_needed: false,
             components_at: None,
             watch: [false; WATCH.len()],
+            string_start: 0,
+            odd_at: None,
+            comp_list: None,
+            meta_dirty: true,
             latest_surface: None,
             latest_root: None,
             latest_version: None,
             sniff_credit: 0,
             seen_components: Map::new(),
             yielded_data_model: Map::new(),
-            deleted_surfaces: HashSet::new(),
-            yielded_ids: HashMap::new(),
-            yielded_contents: HashMap::new(),
-            comp_refs: HashMap::new(),
+            deleted_surfaces: HashSet::default(),
+            yielded_ids: HashMap::default(),
+            yielded_contents: HashMap::default(),
+            comp_refs: HashMap::default(),
             self_refs: 0,
-            proc_cache: HashMap::new(),
+            proc_cache: HashMap::default(),
             stamp: topology::FIRST_STAMP,
-            root_ids: HashMap::new(),
+            root_ids: HashMap::default(),
             default_root_id: None,
             unbound_root_id: None,
             surface_id: None,
             msg_types: Vec::new(),
-            yielded_start_messages: HashSet::new(),
-            yielded_surfaces: HashSet::new(),
+            yielded_start_messages: HashSet::default(),
+            yielded_surfaces: HashSet::default(),
             active_msg_type: None,
-            pending_messages: HashMap::new(),
+            pending_messages: HashMap::default(),
             buffered_start_message: None,
             topology_dirty: false,
-            content_dirty: HashSet::new(),
+            content_dirty: HashSet::default(),
             found_valid_json_in_block: false,
-            live_placeholders: HashMap::new(),
+            live_placeholders: HashMap::default(),
             retired: Vec::new(),
+            reach: None,
+            stored_since: HashMap::default(),
         };
         if let Some(f) = family {
             p.set_family(f);
@@ -425,7 +452,7 @@ impl ModelTextParser {
             && let Some(c) = &self.opts.v08_components
         {
             self.refs = check::extract_ref_fields(c);
-            self.required = check::extract_required_fields(c);
+            self.required = check::extract_required_fields(c).into_iter().collect();
         }
         // Reference fields and placeholder shapes depend on the family.
         self.refresh_component_refs();

@@ -31,6 +31,16 @@ pub(super) const KEY_COMPONENT: u8 = 2;
 /// The object has a message key (`createSurface`, `surfaceUpdate`, …).
 pub(super) const KEY_MESSAGE: u8 = 4;
 
+/// What [`ModelTextParser::take_run`] found at a position of the chunk.
+enum Run {
+    /// A run of this many bytes, taken.
+    Taken(usize),
+    /// The rest of the chunk changes nothing (before the top-level list, no `[`).
+    Rest,
+    /// A character to read on its own.
+    None,
+}
+
 /// What the string being read is; only a cuttable value changes a cut fragment's parse
 /// while it is still open.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,12 +90,115 @@ pub(super) fn decode_utf8(carry: &mut Vec<u8>, bytes: &[u8]) -> String {
     text
 }
 
-/// Length of the longest proper prefix of `tag` that `buf` ends with.
+/// Length of the longest proper prefix of `tag` that `buf` ends with (a tag starts with
+/// `<`, so only the last `tag.len() - 1` bytes are looked at).
 pub(super) fn partial_suffix_len(buf: &str, tag: &str) -> usize {
-    (1..tag.len())
-        .rev()
-        .find(|i| tag.get(..*i).is_some_and(|p| buf.ends_with(p)))
-        .unwrap_or(0)
+    let b = buf.as_bytes();
+    let tail = b
+        .get(b.len().saturating_sub(tag.len().saturating_sub(1))..)
+        .unwrap_or_default();
+    for (k, c) in tail.iter().enumerate() {
+        if *c == b'<'
+            && tag
+                .as_bytes()
+                .starts_with(tail.get(k..).unwrap_or_default())
+        {
+            return tail.len() - k;
+        }
+    }
+    0
+}
+
+/// How much of the end of `buf` may start `</a2ui-json>` or a nested `<a2ui-json>` (the
+/// longer); no `<` among the last bytes (the common case) is nothing to hold back.
+pub(super) fn held_tag_prefix(buf: &str) -> usize {
+    let b = buf.as_bytes();
+    let tail = b
+        .get(b.len().saturating_sub(CLOSE_TAG.len() - 1)..)
+        .unwrap_or_default();
+    if !tail.contains(&b'<') {
+        return 0;
+    }
+    partial_suffix_len(buf, CLOSE_TAG).max(partial_suffix_len(buf, OPEN_TAG))
+}
+
+/// A tag found in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tag {
+    /// `<a2ui-json>`.
+    Open,
+    /// `</a2ui-json>`.
+    Close,
+}
+
+/// The first `<` in `b` (memchr unless `b` is a few bytes).
+fn find_lt(b: &[u8]) -> Option<usize> {
+    if b.len() < 16 {
+        b.iter().position(|c| *c == b'<')
+    } else {
+        memchr::memchr(b'<', b)
+    }
+}
+
+/// The first `<a2ui-json>` or `</a2ui-json>` in `buf` and where it starts (memchr on
+/// `<`, which both tags start with).
+pub(super) fn first_tag(buf: &str) -> Option<(Tag, usize)> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(find_lt) {
+        let at = i + j;
+        let rest = b.get(at..).unwrap_or_default();
+        if rest.starts_with(OPEN_TAG.as_bytes()) {
+            return Some((Tag::Open, at));
+        }
+        if rest.starts_with(CLOSE_TAG.as_bytes()) {
+            return Some((Tag::Close, at));
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// The first `<a2ui-json>` in `buf`.
+pub(super) fn find_open_tag(buf: &str) -> Option<usize> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(find_lt) {
+        let at = i + j;
+        if b.get(at..)
+            .is_some_and(|r| r.starts_with(OPEN_TAG.as_bytes()))
+        {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// The first `</a2ui-json>` in `buf`.
+pub(super) fn find_close_tag(buf: &str) -> Option<usize> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(find_lt) {
+        let at = i + j;
+        if b.get(at..)
+            .is_some_and(|r| r.starts_with(CLOSE_TAG.as_bytes()))
+        {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// Split `buf` at `at`: the text before goes out (moved when it is all of `buf`), the rest
+/// stays.
+fn take_front(buf: &mut String, at: usize) -> String {
+    if at >= buf.len() {
+        return std::mem::take(buf);
+    }
+    let rest = buf.split_off(at);
+    std::mem::replace(buf, rest)
 }
 
 impl ModelTextParser {
@@ -103,8 +216,8 @@ impl ModelTextParser {
     ) -> Result<(), ModelTextError> {
         loop {
             if !self.in_block {
-                if let Some(pos) = self.buffer.find(OPEN_TAG) {
-                    let text: String = self.buffer.drain(..pos).collect();
+                if let Some(pos) = find_open_tag(&self.buffer) {
+                    let text = take_front(&mut self.buffer, pos);
                     self.buffer.drain(..OPEN_TAG.len());
                     if !text.is_empty() {
                         out.push(ResponsePart { text, a2ui: None });
@@ -114,16 +227,16 @@ impl ModelTextParser {
                 } else {
                     let keep = partial_suffix_len(&self.buffer, OPEN_TAG);
                     if self.buffer.len() > keep {
-                        let text: String = self.buffer.drain(..self.buffer.len() - keep).collect();
+                        let at = self.buffer.len() - keep;
+                        let text = take_front(&mut self.buffer, at);
                         out.push(ResponsePart { text, a2ui: None });
                     }
                     return Ok(());
                 }
             }
             // In a block.
-            let close = self.buffer.find(CLOSE_TAG);
             if self.skipping {
-                match close {
+                match find_close_tag(&self.buffer) {
                     Some(c) => {
                         self.buffer.drain(..c + CLOSE_TAG.len());
                         self.end_block();
@@ -136,19 +249,16 @@ impl ModelTextParser {
                     }
                 }
             }
-            let open = self.buffer.find(OPEN_TAG);
-            if let Some(o) = open
-                && close.is_none_or(|c| o < c)
-            {
-                // A nested open tag: drop this block, start a new one at the inner tag.
-                self.buffer.drain(..o + OPEN_TAG.len());
-                self.reset_json_state();
-                self.block_bytes = 0;
-                self.diagnostics.push(ModelTextError::NestedTag);
-                continue;
-            }
-            match close {
-                Some(c) => {
+            match first_tag(&self.buffer) {
+                Some((Tag::Open, o)) => {
+                    // A nested open tag: drop this block, start a new one at the inner tag.
+                    self.buffer.drain(..o + OPEN_TAG.len());
+                    self.reset_json_state();
+                    self.block_bytes = 0;
+                    self.diagnostics.push(ModelTextError::NestedTag);
+                    continue;
+                }
+                Some((Tag::Close, c)) => {
                     // The fragment is read in place (no copy); the buffer is not touched
                     // by the JSON phases.
                     let buf = std::mem::take(&mut self.buffer);
@@ -170,15 +280,18 @@ impl ModelTextParser {
                 }
                 None => {
                     // Hold back what may start the close tag (or a nested open tag).
-                    let keep = partial_suffix_len(&self.buffer, CLOSE_TAG)
-                        .max(partial_suffix_len(&self.buffer, OPEN_TAG));
+                    let keep = held_tag_prefix(&self.buffer);
                     if keep < self.buffer.len() {
                         let end = self.buffer.len() - keep;
                         let buf = std::mem::take(&mut self.buffer);
                         let r =
                             self.block_fragment(buf.get(..end).unwrap_or_default(), out, first_err);
                         self.buffer = buf;
-                        self.buffer.drain(..end);
+                        if keep == 0 {
+                            self.buffer.clear();
+                        } else {
+                            self.buffer.drain(..end);
+                        }
                         r?;
                     }
                     return Ok(());
@@ -213,6 +326,8 @@ impl ModelTextParser {
     }
 
     pub(super) fn reset_json_state(&mut self) {
+        self.comp_list = None;
+        self.odd_at = None;
         self.json_buffer.clear();
         self.brace_stack.clear();
         self.brace_count = 0;
@@ -234,7 +349,23 @@ impl ModelTextParser {
         out: &mut Vec<ResponsePart>,
         first_err: &mut Option<ModelTextError>,
     ) -> Result<(), ModelTextError> {
-        for ch in chunk.chars() {
+        // Whatever happened since the last chunk may have changed what the metadata sniff
+        // reads.
+        self.meta_dirty = true;
+        let mut i = 0;
+        while i < chunk.len() {
+            match self.take_run(chunk, i) {
+                Run::Taken(n) => {
+                    i += n;
+                    continue;
+                }
+                Run::Rest => break,
+                Run::None => {}
+            }
+            let Some(ch) = chunk.get(i..).and_then(|r| r.chars().next()) else {
+                break;
+            };
+            i += ch.len_utf8();
             let mut handled = false;
             if !self.in_top_level_list {
                 if ch == '[' {
@@ -274,6 +405,7 @@ impl ModelTextParser {
                     '"' => {
                         self.in_string = true;
                         self.string_escaped = false;
+                        self.string_start = self.json_buffer.len();
                         self.string_kind = self.kind_of_string_opening();
                         // An opened cuttable value already parses (as an empty string).
                         self.sniff_needed |= self.string_kind == StringKind::CuttableValue;
@@ -284,6 +416,7 @@ impl ModelTextParser {
                     '{' => {
                         if self.brace_count == 0 {
                             self.msg_types.clear();
+                            self.meta_dirty = true;
                         }
                         if self.brace_stack.len() >= self.limits.max_json_depth {
                             return Err(ModelTextError::LimitExceeded {
@@ -317,14 +450,33 @@ impl ModelTextParser {
                                 actual: self.brace_stack.len() + 1,
                             });
                         }
+                        if self.last_struct == b':' && self.last_key == "components" {
+                            match self.comp_list.as_mut() {
+                                Some(l) => l.whole = true,
+                                None => {
+                                    self.comp_list = Some(sniff::CompList {
+                                        open: self.json_buffer.len(),
+                                        close: None,
+                                        items: Vec::new(),
+                                        whole: false,
+                                    });
+                                }
+                            }
+                        }
                         self.open(b'[');
                         self.push('[');
                         self.brace_count += 1;
                     }
                     ']' => {
                         if self.brace_stack.last().is_some_and(|e| e.kind == b'[') {
-                            self.brace_stack.pop();
+                            let popped = self.brace_stack.pop();
                             self.push(']');
+                            if let (Some(l), Some(o)) = (self.comp_list.as_mut(), popped)
+                                && l.open == o.start
+                                && l.close.is_none()
+                            {
+                                l.close = Some(self.json_buffer.len());
+                            }
                             self.brace_count -= 1;
                             if self.brace_count == 0 {
                                 self.in_top_level_list = false;
@@ -338,6 +490,10 @@ impl ModelTextParser {
                         }
                     }
                     _ => {
+                        if ch == '\\' {
+                            // `fix_json` would take it for an escape.
+                            self.odd_at = Some(self.json_buffer.len());
+                        }
                         if self.brace_count > 0 {
                             self.push(ch);
                         }
@@ -354,7 +510,7 @@ impl ModelTextParser {
                 }
             }
             if self.brace_count > 0 && matches!(ch, '"' | ':' | ',' | '}' | ']') {
-                self.sniff_metadata();
+                self.sniff_metadata_if_dirty();
             }
         }
         self.sniff_credit = self.sniff_credit.saturating_add(chunk.len());
@@ -377,6 +533,59 @@ impl ModelTextParser {
             self.yield_changed(out)?;
         }
         Ok(())
+    }
+
+    /// A run at byte `i` of `chunk` that changes nothing but the JSON buffer, taken whole:
+    /// the inside of a string up to a quote, an escape or a colon (a colon may complete a
+    /// watched key), whitespace between tokens, and the text before the top-level list.
+    fn take_run(&mut self, chunk: &str, i: usize) -> Run {
+        let rest = chunk.as_bytes().get(i..).unwrap_or_default();
+        if !self.in_top_level_list {
+            return match memchr::memchr(b'[', rest) {
+                Some(0) => Run::None,
+                Some(j) => Run::Taken(j),
+                None => Run::Rest,
+            };
+        }
+        if self.in_string && !self.string_escaped {
+            // A chunk of a few bytes (a token) is looked through byte by byte; memchr's
+            // set-up costs more there.
+            let n = if rest.len() < 16 {
+                rest.iter()
+                    .position(|b| matches!(b, b'"' | b'\\' | b':'))
+                    .unwrap_or(rest.len())
+            } else {
+                memchr::memchr3(b'"', b'\\', b':', rest).unwrap_or(rest.len())
+            };
+            if n == 0 {
+                return Run::None;
+            }
+            let run = chunk.get(i..i + n).unwrap_or_default();
+            if self.string_kind == StringKind::CuttableValue {
+                self.sniff_needed = true;
+            }
+            if self.brace_count > 0 {
+                self.json_buffer.push_str(run);
+                if self.meta_dirty && memchr::memchr3(b',', b'}', b']', run.as_bytes()).is_some() {
+                    self.sniff_metadata_if_dirty();
+                }
+            }
+            return Run::Taken(n);
+        }
+        if !self.in_string {
+            let n = rest
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                .count();
+            if n > 0 {
+                if self.brace_count > 0 {
+                    self.json_buffer
+                        .push_str(chunk.get(i..i + n).unwrap_or_default());
+                }
+                return Run::Taken(n);
+            }
+        }
+        Run::None
     }
 
     /// Push an open object or list on the brace stack.
@@ -488,6 +697,15 @@ mod tests {
         assert_eq!(decode_utf8(&mut carry, b"a\xffb\xe2\x82"), "a\u{FFFD}b");
         assert_eq!(carry, b"\xe2\x82");
         assert_eq!(decode_utf8(&mut carry, b"\xac"), "€");
+    }
+
+    #[test]
+    fn the_held_back_tail_is_the_longer_cut_tag() {
+        assert_eq!(held_tag_prefix("abc"), 0);
+        assert_eq!(held_tag_prefix("x</a2ui-js"), 9);
+        assert_eq!(held_tag_prefix("x<a2ui"), 5);
+        assert_eq!(held_tag_prefix("x<"), 1);
+        assert_eq!(held_tag_prefix("<a2ui-json>x"), 0);
     }
 
     #[test]

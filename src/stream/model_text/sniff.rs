@@ -6,6 +6,31 @@
 
 use super::*;
 
+/// The components array of the message being read: where its `[` is in the JSON buffer,
+/// where it closed (after the `]`), and its elements (start, end, what their own parse
+/// gave), so the message need not parse them again when it closes.
+#[derive(Debug)]
+pub(super) struct CompList {
+    pub(super) open: usize,
+    pub(super) close: Option<usize>,
+    pub(super) items: Vec<(usize, usize, ListItem)>,
+    /// A second components array, or an object with component keys inside an element:
+    /// the message is parsed whole.
+    pub(super) whole: bool,
+}
+
+/// What the parse of one element of the components array gave.
+#[derive(Debug)]
+pub(super) enum ListItem {
+    /// The component table took it, under this id (and still holds it unless an id comes
+    /// twice).
+    Stored(String),
+    /// Not taken (held back, or not a component): the message's own handling decides.
+    Held(Value),
+    /// Not read on its own (or it failed).
+    Unparsed,
+}
+
 /// `changed_only`: whether the open component fragment `o` is re-read now (the JSON
 /// buffer being `now` bytes long). Until it was first held it is read at every chunk while
 /// small (so it is yielded as early as the reference yields it) and at every eighth of
@@ -42,45 +67,72 @@ pub(super) fn latest_value(buf: &str, key: &str) -> Option<String> {
     None
 }
 
-/// The value of a `"key": "value"` match ending exactly at the end of `buf`.
-pub(super) fn match_at_end(buf: &str, key: &str) -> Option<String> {
+/// The key and value of a `"key": "value"` pair ending exactly at the end of `buf` (the
+/// value not empty, the key the quoted text before the colon).
+pub(super) fn pair_at_end(buf: &str) -> Option<(&str, &str)> {
     let body = buf.strip_suffix('"')?;
-    let open = body.rfind('"')?;
+    let open = memchr::memrchr(b'"', body.as_bytes())?;
     let value = body.get(open + 1..)?;
     if value.is_empty() {
         return None;
     }
     let before = body.get(..open)?.trim_end().strip_suffix(':')?.trim_end();
-    before.strip_suffix(key).map(|_| value.to_owned())
+    let key_body = before.strip_suffix('"')?;
+    let k = memchr::memrchr(b'"', key_body.as_bytes())?;
+    Some((key_body.get(k + 1..)?, value))
 }
 
 impl ModelTextParser {
     pub(super) fn push(&mut self, c: char) {
         self.json_buffer.push(c);
-        if c == ':' || c == '"' {
-            for (i, w) in WATCH.iter().enumerate() {
-                if !self.watch[i] && w.ends_with(c) && self.json_buffer.ends_with(w) {
-                    self.watch[i] = true;
+        // The needles ending with `:` are the message keys (`"…":`, the first seven), those
+        // ending with `"` the others.
+        let needles = match c {
+            ':' if self.json_buffer.as_bytes().iter().rev().nth(1) == Some(&b'"') => {
+                0..W_COMPONENTS
+            }
+            '"' => W_COMPONENTS..WATCH.len(),
+            _ => 0..0,
+        };
+        for i in needles {
+            if let (Some(false), Some(w)) = (self.watch.get(i).copied(), WATCH.get(i))
+                && self.json_buffer.ends_with(w)
+            {
+                if let Some(b) = self.watch.get_mut(i) {
+                    *b = true;
                 }
+                self.meta_dirty = true;
             }
         }
         if c == '"' {
             if self.json_buffer.ends_with(WATCH[W_COMPONENTS]) {
                 self.components_at = Some(self.json_buffer.len() - WATCH[W_COMPONENTS].len());
             }
-            if let Some(v) = match_at_end(&self.json_buffer, "\"surfaceId\"") {
-                self.latest_surface = Some(v);
-            }
-            if let Some(v) = match_at_end(&self.json_buffer, "\"root\"") {
-                self.latest_root = Some(v);
-            }
-            if let Some(v) = match_at_end(&self.json_buffer, "\"version\"") {
-                self.latest_version = Some(v);
+            // A `"key": "value"` pair can only end at a quote of a property value (the
+            // closing one, or an escaped one inside it).
+            if matches!(
+                self.string_kind,
+                scan::StringKind::Value | scan::StringKind::CuttableValue
+            ) && let Some((key, v)) = pair_at_end(&self.json_buffer)
+            {
+                let slot = match key {
+                    "surfaceId" => Some(&mut self.latest_surface),
+                    "root" => Some(&mut self.latest_root),
+                    "version" => Some(&mut self.latest_version),
+                    _ => None,
+                };
+                if let Some(slot) = slot
+                    && slot.as_deref() != Some(v)
+                {
+                    *slot = Some(v.to_owned());
+                    self.meta_dirty = true;
+                }
             }
         }
     }
 
     pub(super) fn rescan_watch(&mut self) {
+        self.meta_dirty = true;
         for (i, w) in WATCH.iter().enumerate() {
             self.watch[i] = self.json_buffer.contains(w);
         }
@@ -91,16 +143,29 @@ impl ModelTextParser {
     }
 
     pub(super) fn truncate_json(&mut self, at: usize) {
+        self.comp_list = None;
+        self.odd_at = None;
         self.json_buffer.truncate(at);
         self.rescan_watch();
     }
 
     pub(super) fn drop_json_prefix(&mut self, n: usize) {
+        self.comp_list = None;
+        self.odd_at = None;
         self.json_buffer.drain(..n.min(self.json_buffer.len()));
         for e in &mut self.brace_stack {
             e.start = e.start.saturating_sub(n);
         }
         self.rescan_watch();
+    }
+
+    /// [`Self::sniff_metadata`] if one of the things it reads may have changed since it
+    /// last ran (it is idempotent: a second run on the same state changes nothing).
+    pub(super) fn sniff_metadata_if_dirty(&mut self) {
+        if self.meta_dirty {
+            self.meta_dirty = false;
+            self.sniff_metadata();
+        }
     }
 
     pub(super) fn sniff_metadata(&mut self) {
@@ -174,6 +239,40 @@ impl ModelTextParser {
         out: &mut Vec<ResponsePart>,
     ) -> Result<(), ModelTextError> {
         let start = open.start;
+        let end = self.json_buffer.len();
+        // An element of the message's components array, or an object with component keys
+        // inside one of its elements (the message is then parsed whole when it closes).
+        let in_list = self
+            .comp_list
+            .as_ref()
+            .is_some_and(|l| l.close.is_none() && start > l.open);
+        let direct = in_list
+            && self.brace_stack.last().is_some_and(|e| {
+                e.kind == b'[' && self.comp_list.as_ref().is_some_and(|l| l.open == e.start)
+            });
+        let keys = scan::KEY_ID | scan::KEY_COMPONENT;
+        if in_list
+            && !direct
+            && open.keys & keys == keys
+            && let Some(l) = self.comp_list.as_mut()
+        {
+            l.whole = true;
+        }
+        let mut item = ListItem::Unparsed;
+        let r = self.close_object_inner(open, out, direct.then_some(&mut item));
+        if direct && let Some(l) = self.comp_list.as_mut() {
+            l.items.push((start, end, item));
+        }
+        r
+    }
+
+    fn close_object_inner(
+        &mut self,
+        open: scan::Open,
+        out: &mut Vec<ResponsePart>,
+        item: Option<&mut ListItem>,
+    ) -> Result<(), ModelTextError> {
+        let start = open.start;
         let only_list =
             self.brace_stack.len() == 1 && self.brace_stack.first().is_some_and(|e| e.kind == b'[');
         let is_top_level = self.brace_stack.is_empty() || (self.in_top_level_list && only_list);
@@ -189,6 +288,8 @@ impl ModelTextParser {
         {
             return Ok(());
         }
+        // What follows may change what the metadata sniff reads.
+        self.meta_dirty = true;
         let Some(frag) = self.json_buffer.get(start..) else {
             return Ok(());
         };
@@ -196,8 +297,25 @@ impl ModelTextParser {
             return Ok(());
         }
         let frag_len = frag.len();
-        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(frag) else {
-            return Ok(());
+        // A message whose components were all read as they closed is parsed without them
+        // (each component is parsed once).
+        let list = if is_top_level {
+            self.comp_list.take()
+        } else {
+            None
+        };
+        let fast = self.message_from_parts(start, list);
+        let obj = match fast {
+            Some(obj) => obj,
+            None => {
+                let Some(frag) = self.json_buffer.get(start..) else {
+                    return Ok(());
+                };
+                let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(frag) else {
+                    return Ok(());
+                };
+                obj
+            }
         };
         self.found_valid_json_in_block = true;
         let is_protocol = self.in_top_level_list && self.is_protocol_msg(&obj);
@@ -205,19 +323,40 @@ impl ModelTextParser {
         let clear =
             self.brace_count == 0 || (self.in_top_level_list && self.brace_stack.len() == 1);
         let r = if is_comp {
-            self.handle_partial_component(Value::Object(obj))
+            let id = item
+                .is_some()
+                .then(|| obj.get("id").and_then(Value::as_str).map(str::to_owned))
+                .flatten();
+            match self.handle_partial_component(Value::Object(obj)) {
+                Ok(None) => {
+                    if let (Some(item), Some(id)) = (item, id) {
+                        *item = ListItem::Stored(id);
+                    }
+                    Ok(())
+                }
+                Ok(Some(held)) => {
+                    if let Some(item) = item {
+                        *item = ListItem::Held(held);
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            }
         } else if is_top_level || is_protocol {
             let sid = self.surface_id.clone();
-            let obj = Value::Object(obj);
-            match self.handle_complete_object(obj.clone(), sid, out) {
-                Ok(false) => self.yield_messages(vec![obj], out, true),
+            match self.handle_complete_object(Value::Object(obj), sid, out) {
+                Ok(Some(obj)) => self.yield_messages(vec![obj], out, true),
                 other => other.map(drop),
             }
         } else {
+            if let Some(item) = item {
+                *item = ListItem::Held(Value::Object(obj));
+            }
             Ok(())
         };
         // A failed message leaves the buffer as a handled one does.
         if clear {
+            self.comp_list = None;
             if only_list {
                 self.truncate_json(start);
             } else {
@@ -225,6 +364,105 @@ impl ModelTextParser {
             }
         }
         r
+    }
+
+    /// The message starting at `start` in the JSON buffer (just closed), parsed without its
+    /// components array (`list`), whose elements were each parsed when they closed: those
+    /// the table took are left out (taking them again changes nothing), the others go back
+    /// in. `None` when that would not be what parsing the message whole gives (a check to
+    /// run on the whole message, an element not read on its own, an id twice, text between
+    /// the elements that is not a comma, a message that buffers its components for later).
+    fn message_from_parts(
+        &self,
+        start: usize,
+        list: Option<CompList>,
+    ) -> Option<Map<String, Value>> {
+        let list = list?;
+        if list.whole || self.opts.check.is_some() || self.limits.max_json_depth > 120 {
+            return None;
+        }
+        let close = list.close?;
+        let buf = self.json_buffer.as_bytes();
+        if list.open <= start || close > buf.len() || buf.get(close - 1) != Some(&b']') {
+            return None;
+        }
+        let ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+        let mut at = list.open + 1;
+        // An id twice: the table may not hold what the message's handling would leave.
+        let mut ids: HashSet<&str> =
+            HashSet::with_capacity_and_hasher(list.items.len(), Default::default());
+        for (i, (s, e, item)) in list.items.iter().enumerate() {
+            let gap = buf.get(at..*s)?;
+            let commas = gap.iter().filter(|b| **b == b',').count();
+            if commas != usize::from(i > 0) || !gap.iter().all(|b| *b == b',' || ws(b)) {
+                return None;
+            }
+            let id = match item {
+                ListItem::Stored(id) => Some(id.as_str()),
+                ListItem::Held(v) => v.get("id").and_then(Value::as_str),
+                ListItem::Unparsed => return None,
+            };
+            if let Some(id) = id
+                && !ids.insert(id)
+            {
+                return None;
+            }
+            at = *e;
+        }
+        drop(ids);
+        if !buf.get(at..close - 1)?.iter().all(ws) {
+            return None;
+        }
+        let mut skeleton = String::with_capacity(close - list.open + 64);
+        skeleton.push_str(self.json_buffer.get(start..=list.open)?);
+        skeleton.push_str(self.json_buffer.get(close - 1..)?);
+        let Ok(Value::Object(mut obj)) = serde_json::from_str::<Value>(&skeleton) else {
+            return None;
+        };
+        if truthy(obj.get("id")) && truthy(obj.get("component")) {
+            return None;
+        }
+        let key = match self.fam() {
+            Family::V09 => {
+                if obj.contains_key("createSurface") {
+                    return None;
+                }
+                "updateComponents"
+            }
+            Family::V08 => {
+                if obj.contains_key("beginRendering") || obj.contains_key("deleteSurface") {
+                    return None;
+                }
+                // A surfaceUpdate for a surface not started yet is kept whole for later.
+                let sid = self
+                    .surface_of_map(&obj, &["surfaceUpdate", "beginRendering", "deleteSurface"])
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "unknown".to_owned());
+                if !self.yielded_surfaces.contains(&sid) && self.buffered_start_message.is_none() {
+                    return None;
+                }
+                "surfaceUpdate"
+            }
+        };
+        if obj
+            .get(key)
+            .and_then(|m| m.get("components"))
+            .and_then(Value::as_array)
+            .is_none_or(|a| !a.is_empty())
+        {
+            return None;
+        }
+        let held = list
+            .items
+            .into_iter()
+            .filter_map(|(_, _, item)| match item {
+                ListItem::Held(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        let slot = obj.get_mut(key)?.get_mut("components")?;
+        *slot = Value::Array(held);
+        Some(obj)
     }
 
     pub(super) fn fix_json(&self, fragment: &str) -> String {
@@ -256,6 +494,45 @@ impl ModelTextParser {
                 _ => {}
             }
         }
+        self.fix_json_from(fixed, stack, in_string, last_quote)
+    }
+
+    /// The open object at `i` of the brace stack (the fragment `raw`, up to the end of the
+    /// JSON buffer) closed as [`Self::fix_json`] closes it and parsed, with the brackets and
+    /// the string state the scanner already has instead of a scan of the fragment (they
+    /// are the same unless a backslash stood outside a string in it, `odd_at`).
+    pub(super) fn parse_open_fragment(&self, i: usize, raw: &str) -> Option<Value> {
+        let start = self.brace_stack.get(i)?.start;
+        if self.odd_at.is_some_and(|p| p >= start) {
+            return self.parse_fixed(raw, false);
+        }
+        let fixed = raw.trim_end();
+        if fixed.is_empty() {
+            return None;
+        }
+        let stack: Vec<u8> = self.brace_stack.get(i..)?.iter().map(|o| o.kind).collect();
+        let last_quote = self
+            .in_string
+            .then(|| self.string_start.saturating_sub(start));
+        let f = self.fix_json_from(fixed, stack, self.in_string, last_quote);
+        #[cfg(test)]
+        assert_eq!(
+            f,
+            self.fix_json(raw),
+            "the scanner's state is the fragment's"
+        );
+        serde_json::from_str(&f).ok()
+    }
+
+    /// The rest of [`Self::fix_json`], given the open brackets of the (trimmed) fragment,
+    /// whether it ends in a string and where that string's opening quote is.
+    fn fix_json_from(
+        &self,
+        fixed: &str,
+        mut stack: Vec<u8>,
+        mut in_string: bool,
+        last_quote: Option<usize>,
+    ) -> String {
         let mut fixed = fixed.to_owned();
         if in_string && stack.last() == Some(&b'[') {
             // A string cut inside an array (a child id being written): drop the element
@@ -381,7 +658,7 @@ impl ModelTextParser {
             let Some(raw) = self.json_buffer.get(start..).filter(|r| !r.is_empty()) else {
                 continue;
             };
-            let Some(obj) = self.parse_fixed(raw, false) else {
+            let Some(obj) = self.parse_open_fragment(i, raw) else {
                 continue;
             };
             if obj.is_object() && truthy(obj.get("id")) && truthy(obj.get("component")) {
@@ -463,7 +740,7 @@ impl ModelTextParser {
         let delta_contents = match raw_contents {
             Value::Array(entries) => {
                 let mut kept = Vec::new();
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 for e in entries.iter().rev() {
                     let Some(k) = e
                         .get("key")
@@ -493,7 +770,10 @@ impl ModelTextParser {
         if let Some(p) = dm.get("path") {
             payload.insert("path".into(), p.clone());
         }
-        let msg = json!({ "dataModelUpdate": payload });
+        // Built by hand: `json!` copies an interpolated value through serialization.
+        let mut msg = Map::new();
+        msg.insert("dataModelUpdate".into(), Value::Object(payload));
+        let msg = Value::Object(msg);
         let _ = self.yield_messages(vec![msg], out, false);
         for (k, v) in contents {
             self.yielded_data_model.insert(k, v);
@@ -518,10 +798,13 @@ impl ModelTextParser {
             .cloned()
             .or_else(|| self.surface_id.clone().map(Value::String))
             .unwrap_or_else(|| json!("default"));
-        let msg = json!({
-            "version": self.version_tag,
-            "updateDataModel": { "surfaceId": sid, "value": delta.clone() },
-        });
+        let mut body = Map::new();
+        body.insert("surfaceId".into(), sid);
+        body.insert("value".into(), Value::Object(delta.clone()));
+        let mut msg = Map::new();
+        msg.insert("version".into(), Value::String(self.version_tag.clone()));
+        msg.insert("updateDataModel".into(), Value::Object(body));
+        let msg = Value::Object(msg);
         let _ = self.yield_messages(vec![msg], out, false);
         for (k, v) in delta {
             self.yielded_data_model.insert(k, v);
@@ -642,11 +925,13 @@ mod tests {
     #[test]
     fn value_matchers_read_complete_pairs_only() {
         assert_eq!(
-            match_at_end(r#"{"surfaceId": "s1""#, "\"surfaceId\""),
-            Some("s1".to_owned())
+            pair_at_end(r#"{"surfaceId": "s1""#),
+            Some(("surfaceId", "s1"))
         );
-        assert_eq!(match_at_end(r#"{"surfaceId": "s1"#, "\"surfaceId\""), None);
-        assert_eq!(match_at_end(r#"{"other": "s1""#, "\"surfaceId\""), None);
+        assert_eq!(pair_at_end(r#"{"surfaceId": "s1"#), None);
+        assert_eq!(pair_at_end(r#"{"other" : "s1""#), Some(("other", "s1")));
+        assert_eq!(pair_at_end(r#"{"surfaceId": """#), None);
+        assert_eq!(pair_at_end(r#"{"a": "x", ""#), None);
         assert_eq!(
             latest_value(r#"{"root": "a"}, {"root": "b"}, {"root": "#, "root"),
             Some("b".to_owned())

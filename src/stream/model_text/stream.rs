@@ -37,11 +37,52 @@ fn schema_components(text: &str) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-impl ModelTextOptions {
-    /// The options a [`ModelTextStream`] uses: the basic catalogs' reference and required
-    /// properties (v0.9 basic, and the v0.8 standard catalog when the family turns out to
-    /// be v0.8), partial messages with only what changed (`changed_only`).
-    pub fn basic(family: Option<Family>) -> Self {
+/// The schema keys the parser reads (reference properties, required properties and the
+/// combinators they may sit in; see `check::extract_ref_fields`,
+/// `check::extract_required_fields`).
+const SCHEMA_KEYS: [&str; 9] = [
+    "$ref",
+    "type",
+    "title",
+    "properties",
+    "items",
+    "required",
+    "oneOf",
+    "anyOf",
+    "allOf",
+];
+
+/// `schema` with only the keys the parser reads (every property name kept).
+fn prune_schema(schema: &Value) -> Value {
+    match schema {
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .filter(|(k, _)| SCHEMA_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("properties", Value::Object(props)) => Value::Object(
+                            props
+                                .iter()
+                                .map(|(n, p)| (n.clone(), prune_schema(p)))
+                                .collect(),
+                        ),
+                        _ => prune_schema(v),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(prune_schema).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The basic catalogs' component schemas (v0.9, v0.8), reduced to what the parser reads;
+/// parsed once per process.
+fn basic_components() -> &'static (Map<String, Value>, Map<String, Value>) {
+    static BASIC: std::sync::OnceLock<(Map<String, Value>, Map<String, Value>)> =
+        std::sync::OnceLock::new();
+    BASIC.get_or_init(|| {
         let v09 = schema_components(include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/assets/schemas/v0_9_catalogs_basic/catalog.json"
@@ -59,10 +100,27 @@ impl ModelTextOptions {
                 m
             })),
         );
+        let prune = |m: Map<String, Value>| -> Map<String, Value> {
+            m.iter()
+                .map(|(k, v)| (k.clone(), prune_schema(v)))
+                .collect()
+        };
+        (prune(v09), prune(v08))
+    })
+}
+
+impl ModelTextOptions {
+    /// The options a [`ModelTextStream`] uses: the basic catalogs' reference and required
+    /// properties (v0.9 basic, and the v0.8 standard catalog when the family turns out to
+    /// be v0.8), partial messages with only what changed (`changed_only`). The catalogs are
+    /// read once per process, and their schemas kept only as far as the parser reads them
+    /// (`$ref`, `type`, `title`, `properties`, `items`, `required` and the combinators).
+    pub fn basic(family: Option<Family>) -> Self {
+        let (v09, v08) = basic_components();
         ModelTextOptions {
             family,
-            components: v09,
-            v08_components: Some(v08),
+            components: v09.clone(),
+            v08_components: Some(v08.clone()),
             changed_only: true,
             ..ModelTextOptions::default()
         }

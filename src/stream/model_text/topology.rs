@@ -63,13 +63,19 @@ impl ModelTextParser {
         false
     }
 
-    pub(super) fn handle_partial_component(&mut self, comp: Value) -> Result<(), ModelTextError> {
+    /// Take a component that was sniffed or closed: held back while it lacks a required
+    /// property (or an id, or has an empty object), else into the table. A component not
+    /// taken comes back (`Ok(Some)`); `Ok(None)`: the table holds it now.
+    pub(super) fn handle_partial_component(
+        &mut self,
+        comp: Value,
+    ) -> Result<Option<Value>, ModelTextError> {
         let Some(id) = comp
             .get("id")
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
         else {
-            return Ok(());
+            return Ok(Some(comp));
         };
         let def = comp.get("component");
         let empty = match def {
@@ -78,10 +84,10 @@ impl ModelTextParser {
             None => false,
         };
         if empty {
-            return Ok(());
+            return Ok(Some(comp));
         }
         if self.lacks_required(&comp) {
-            return Ok(());
+            return Ok(Some(comp));
         }
         let id = id.to_owned();
         if !self.seen_components.contains_key(&id)
@@ -96,7 +102,7 @@ impl ModelTextParser {
         // Unchanged (sniffed again while its message goes on): nothing new to yield. The
         // reference re-runs the reachability pass anyway and finds nothing to yield.
         if self.seen_components.get(&id) == Some(&comp) {
-            return Ok(());
+            return Ok(None);
         }
         // `changed_only`: a component already yielded whose references did not change
         // needs no reachability pass, only itself yielded again.
@@ -117,25 +123,45 @@ impl ModelTextParser {
             self.topology_dirty = true;
         }
         self.store_component(id, comp, refs);
-        Ok(())
+        Ok(None)
+    }
+
+    /// Whether `id` is in the component table (`comp_refs` has the table's keys; its hasher
+    /// is the fast one).
+    pub(super) fn in_table(&self, id: &str) -> bool {
+        self.comp_refs.contains_key(id)
     }
 
     /// Put a component into the table, keeping its references and invalidating its
     /// placeholder form (the one way components enter `seen_components`).
     pub(super) fn store_component(&mut self, id: String, comp: Value, refs: Vec<(String, String)>) {
         let self_ref = refs.iter().any(|(r, _)| *r == id);
+        if self.reach.is_some() && !self.stored_since.contains_key(&id) {
+            let old = self
+                .comp_refs
+                .get(&id)
+                .map(|o| o.iter().map(|(r, _)| r.clone()).collect());
+            self.stored_since.insert(id.clone(), old);
+        }
         let was_self_ref = self
             .comp_refs
             .insert(id.clone(), refs)
             .is_some_and(|old| old.iter().any(|(r, _)| *r == id));
         self.self_refs = self.self_refs + usize::from(self_ref) - usize::from(was_self_ref);
-        self.proc_cache.remove(&id);
+        if let Some(old) = self.proc_cache.remove(&id)
+            && let Some(r) = self.reach.as_mut()
+            && r.depth.contains_key(&id)
+        {
+            r.forget_form(&id, &old.placeholders, &old.missing);
+        }
         self.seen_components.insert(id, comp);
     }
 
     /// The reference fields changed (the family became known): re-read every component's
     /// references and forget every placeholder form.
     pub(super) fn refresh_component_refs(&mut self) {
+        self.reach = None;
+        self.stored_since.clear();
         self.comp_refs.clear();
         self.self_refs = 0;
         self.proc_cache.clear();
@@ -194,9 +220,10 @@ impl ModelTextParser {
             on_stack.remove(node);
             Ok(())
         }
-        let mut visited = HashSet::new();
-        let mut on_stack = HashSet::new();
-        if self.seen_components.contains_key(root) {
+        let n = self.comp_refs.len();
+        let mut visited = HashSet::with_capacity_and_hasher(n, Default::default());
+        let mut on_stack = HashSet::with_capacity_and_hasher(n, Default::default());
+        if self.in_table(root) {
             dfs(root, 0, &self.comp_refs, &mut visited, &mut on_stack)?;
         }
         if raise_on_orphans {
@@ -208,23 +235,16 @@ impl ModelTextParser {
                 )));
             }
         }
-        let mut available: Vec<String> = visited
-            .into_iter()
-            .filter(|id| self.seen_components.contains_key(*id))
-            .map(str::to_owned)
-            .collect();
-        available.sort();
-        Ok(available)
+        let mut available: Vec<&str> = visited.into_iter().filter(|id| self.in_table(id)).collect();
+        available.sort_unstable();
+        Ok(available.into_iter().map(str::to_owned).collect())
     }
 
     /// Whether the kept placeholder form of `id` is still what processing it gives.
     fn processed_valid(&self, id: &str) -> bool {
-        self.proc_cache.get(id).is_some_and(|p| {
-            !p.volatile
-                && p.missing
-                    .iter()
-                    .all(|m| !self.seen_components.contains_key(m))
-        })
+        self.proc_cache
+            .get(id)
+            .is_some_and(|p| !p.volatile && p.missing.iter().all(|m| !self.in_table(m)))
     }
 
     /// Make sure `proc_cache` holds the current placeholder form of `id` (a component in
@@ -240,12 +260,20 @@ impl ModelTextParser {
         let mut extra = Vec::new();
         let mut trace = Trace::default();
         self.process_component_topology_traced(&mut value, &mut extra, &mut trace);
-        let placeholders = extra
+        let placeholders: Vec<String> = extra
             .iter()
             .filter_map(|p| p.get("id").and_then(Value::as_str))
             .map(str::to_owned)
             .collect();
         self.stamp = self.stamp.wrapping_add(1).max(FIRST_STAMP);
+        if let Some(r) = self.reach.as_mut()
+            && r.depth.contains_key(id)
+        {
+            if let Some(old) = self.proc_cache.get(id) {
+                r.forget_form(id, &old.placeholders, &old.missing);
+            }
+            r.add_form(id, &placeholders, &trace.missing, trace.volatile);
+        }
         self.proc_cache.insert(
             id.to_owned(),
             Processed {
@@ -288,7 +316,7 @@ impl ModelTextParser {
         }
         let mut changed = Vec::new();
         for id in ids {
-            if !self.seen_components.contains_key(&id) {
+            if !self.in_table(&id) {
                 continue;
             }
             self.ensure_processed(&id);
@@ -331,26 +359,28 @@ impl ModelTextParser {
     }
 
     /// A partial `surfaceUpdate` / `updateComponents` for `sid`.
+    /// The components are moved in (`json!` would copy them through serialization).
     pub(super) fn partial_message(&self, sid: &str, components: Vec<Value>) -> Value {
+        let mut body = Map::new();
+        let mut msg = Map::new();
         match self.fam() {
-            Family::V08 => json!({
-                "surfaceUpdate": { "surfaceId": sid, "components": components }
-            }),
-            Family::V09 => json!({
-                "version": self.version_tag,
-                "updateComponents": { "components": components, "surfaceId": sid }
-            }),
+            Family::V08 => {
+                body.insert("surfaceId".into(), Value::String(sid.to_owned()));
+                body.insert("components".into(), Value::Array(components));
+                msg.insert("surfaceUpdate".into(), Value::Object(body));
+            }
+            Family::V09 => {
+                body.insert("components".into(), Value::Array(components));
+                body.insert("surfaceId".into(), Value::String(sid.to_owned()));
+                msg.insert("version".into(), Value::String(self.version_tag.clone()));
+                msg.insert("updateComponents".into(), Value::Object(body));
+            }
         }
+        Value::Object(msg)
     }
 
     pub(super) fn placeholder(&self, id: String) -> Value {
-        match self.fam() {
-            Family::V08 => json!({
-                "id": id,
-                "component": { "Row": { "children": { "explicitList": [] } } },
-            }),
-            Family::V09 => json!({ "id": id, "component": "Row", "children": [] }),
-        }
+        placeholder_value(self.fam(), id)
     }
 
     /// A component's placeholder form: children not in the table replaced by placeholders
@@ -428,7 +458,7 @@ impl ModelTextParser {
                                 let mut valid = Vec::new();
                                 for c in items.iter() {
                                     let cid = id_of(c);
-                                    if p.seen_components.contains_key(&cid) {
+                                    if p.in_table(&cid) {
                                         valid.push(c.clone());
                                     } else {
                                         let pid = format!("loading_{cid}");
@@ -452,7 +482,7 @@ impl ModelTextParser {
                                 }
                                 *v = Value::Array(valid);
                             }
-                            Value::String(cid) if !p.seen_components.contains_key(cid.as_str()) => {
+                            Value::String(cid) if !p.in_table(cid.as_str()) => {
                                 trace.missing.push(cid.clone());
                                 let pid = format!("loading_{cid}");
                                 *v = Value::String(pid.clone());
@@ -551,9 +581,17 @@ impl ModelTextParser {
         let no_root = || {
             ModelTextError::Validation(format!("No root component (id='{root}') found in {active}"))
         };
-        if check_root && !self.seen_components.contains_key(root) {
+        if check_root && !self.in_table(root) {
             return Err(no_root());
         }
+        if self.opts.changed_only
+            && !raise_on_orphans
+            && let Some(r) = self.yield_incremental(out, root, sid)
+        {
+            return r;
+        }
+        self.reach = None;
+        self.stored_since.clear();
         let available = self.reachable_ids(root, raise_on_orphans)?;
         if check_root && available.is_empty() {
             return Err(no_root());
@@ -624,6 +662,7 @@ impl ModelTextParser {
             .iter()
             .any(|id| yielded_for_surface.is_none_or(|y| !y.contains(id)));
         if !any_new && changed.is_empty() {
+            self.build_reach(sid, root);
             return Ok(());
         }
         let placeholder_ids: Vec<String> = placeholders.iter().map(|p| (*p).to_owned()).collect();
@@ -670,6 +709,304 @@ impl ModelTextParser {
                 yielded_ids.insert(id);
             }
         }
+        self.retire_placeholders(sid, placeholder_ids);
+        self.build_reach(sid, root);
+        Ok(())
+    }
+
+    /// `changed_only`, after a full pass over `sid` from `root`: keep what the next passes
+    /// need to walk only from what changed (`Reach`), when the reachable components form a
+    /// tree (each referred to once) well within the depth limit; else every pass is full.
+    fn build_reach(&mut self, sid: &str, root: &str) {
+        self.reach = None;
+        self.stored_since.clear();
+        if !self.opts.changed_only || self.self_refs > 0 {
+            return;
+        }
+        let mut r = Reach {
+            sid: sid.to_owned(),
+            root: root.to_owned(),
+            fam: self.fam(),
+            ..Reach::default()
+        };
+        if self.in_table(root) {
+            r.depth.insert(root.to_owned(), 0);
+            let mut stack = vec![(root, 0usize)];
+            while let Some((x, d)) = stack.pop() {
+                if d + REACH_DEPTH_MARGIN > check::MAX_GLOBAL_DEPTH {
+                    return;
+                }
+                for (t, _) in self.comp_refs.get(x).into_iter().flatten() {
+                    if r.depth.contains_key(t) || r.referenced.contains_key(t) {
+                        return;
+                    }
+                    r.referenced.insert(t.clone(), d);
+                    if self.in_table(t) {
+                        r.depth.insert(t.clone(), d + 1);
+                        stack.push((t, d + 1));
+                    }
+                }
+            }
+        }
+        for id in r.depth.keys() {
+            let Some(p) = self.proc_cache.get(id) else {
+                return;
+            };
+            for ph in &p.placeholders {
+                *r.ph.entry(ph.clone()).or_default() += 1;
+            }
+            for m in &p.missing {
+                let v = r.missing_by.entry(m.clone()).or_default();
+                if !v.iter().any(|x| x == id) {
+                    v.push(id.clone());
+                }
+            }
+            if p.volatile {
+                r.volatile.insert(id.clone());
+            }
+        }
+        r.added.clear();
+        self.reach = Some(r);
+    }
+
+    /// `changed_only`: the pass of [`Self::yield_reachable_inner`] walking only from the
+    /// components stored since the last pass (their new references, the components they
+    /// made reachable, those whose form lacked them) and the forms that depend on the JSON
+    /// buffer. `None` when it cannot tell what the full pass would do (another surface or
+    /// root, a reference removed, a component referred to twice, a cycle, the depth
+    /// limit near, a self-reference): the full pass runs then.
+    fn yield_incremental(
+        &mut self,
+        out: &mut Vec<ResponsePart>,
+        root: &str,
+        sid: &str,
+    ) -> Option<Result<(), ModelTextError>> {
+        let mut r = self.reach.take()?;
+        let stored = std::mem::take(&mut self.stored_since);
+        if r.sid != sid
+            || r.root != root
+            || r.fam != self.fam()
+            || self.self_refs > 0
+            || self.deleted_surfaces.contains(sid)
+        {
+            return None;
+        }
+        let mut walk: Vec<(String, usize)> = Vec::new();
+        let mut touched: Vec<String> = Vec::new();
+        // References removed first (a component that moved is then free to be added).
+        for (d, old) in &stored {
+            if d.starts_with("loading_") {
+                return None;
+            }
+            if r.depth.contains_key(d) {
+                let new: HashSet<&str> = self
+                    .comp_refs
+                    .get(d)?
+                    .iter()
+                    .map(|(t, _)| t.as_str())
+                    .collect();
+                for t in old.as_ref()? {
+                    if !new.contains(t.as_str()) {
+                        r.referenced.remove(t);
+                        if r.depth.contains_key(t) {
+                            self.unreach(&mut r, t, &stored);
+                        }
+                    }
+                }
+            }
+        }
+        for (d, old) in &stored {
+            if let Some(&dd) = r.depth.get(d) {
+                let old: HashSet<&str> = old.as_ref()?.iter().map(String::as_str).collect();
+                let new: Vec<&str> = self
+                    .comp_refs
+                    .get(d)?
+                    .iter()
+                    .map(|(t, _)| t.as_str())
+                    .collect();
+                let new_set: HashSet<&str> = new.iter().copied().collect();
+                if new_set.len() != new.len() {
+                    return None;
+                }
+                for t in new {
+                    if old.contains(t) {
+                        continue;
+                    }
+                    if r.depth.contains_key(t) || r.referenced.contains_key(t) {
+                        return None;
+                    }
+                    r.referenced.insert(t.to_owned(), dd);
+                    if self.in_table(t) {
+                        walk.push((t.to_owned(), dd + 1));
+                    }
+                }
+                touched.push(d.clone());
+            } else if d == root && r.depth.is_empty() {
+                walk.push((d.clone(), 0));
+            } else if let Some(&pd) = r.referenced.get(d) {
+                walk.push((d.clone(), pd + 1));
+            }
+            if let Some(v) = r.missing_by.get(d) {
+                touched.extend(v.iter().cloned());
+            }
+        }
+        let mut walked = Vec::new();
+        while let Some((x, dx)) = walk.pop() {
+            if r.depth.contains_key(&x) || dx + REACH_DEPTH_MARGIN > check::MAX_GLOBAL_DEPTH {
+                return None;
+            }
+            r.depth.insert(x.clone(), dx);
+            for (t, _) in self.comp_refs.get(&x).into_iter().flatten() {
+                if r.depth.contains_key(t) || r.referenced.contains_key(t) {
+                    return None;
+                }
+                r.referenced.insert(t.clone(), dx);
+                if self.in_table(t) {
+                    walk.push((t.clone(), dx + 1));
+                }
+            }
+            walked.push(x);
+        }
+        // The forms to look at again, in id order (as the full pass yields them).
+        let mut ids: Vec<String> = touched;
+        ids.extend(walked.iter().cloned());
+        ids.extend(r.volatile.iter().cloned());
+        ids.sort_unstable();
+        ids.dedup();
+        self.reach = Some(r);
+        for id in &ids {
+            if self.in_table(id) {
+                self.ensure_processed(id);
+            }
+        }
+        let ph_stamp = self.placeholder_stamp();
+        let fam = self.fam();
+        let mut r = self.reach.take()?;
+        let mut changed: Vec<(String, bool)> = Vec::new();
+        {
+            let mut yielded = self.yielded_contents.get_mut(sid);
+            for id in &ids {
+                if !r.depth.contains_key(id) {
+                    continue;
+                }
+                let Some(p) = self.proc_cache.get(id) else {
+                    continue;
+                };
+                let before = yielded.as_mut().and_then(|m| m.get_mut(id));
+                if !same_as_yielded(before, &p.value, p.stamp) {
+                    changed.push((id.clone(), false));
+                }
+            }
+            let mut added: Vec<String> = std::mem::take(&mut r.added)
+                .into_iter()
+                .filter(|p| r.ph.contains_key(p))
+                .collect();
+            added.sort_unstable();
+            added.dedup();
+            for pid in added {
+                if self.comp_refs.contains_key(&pid) {
+                    return None;
+                }
+                let before = yielded.as_mut().and_then(|m| m.get_mut(&pid));
+                let same = match before {
+                    Some((_, stamp)) if *stamp == ph_stamp => true,
+                    Some((v, stamp)) => {
+                        let same = *v == placeholder_value(fam, pid.clone());
+                        if same {
+                            *stamp = ph_stamp;
+                        }
+                        same
+                    }
+                    None => false,
+                };
+                if !same {
+                    changed.push((pid, true));
+                }
+            }
+        }
+        let yielded_for_surface = self.yielded_ids.get(sid);
+        let any_new = walked
+            .iter()
+            .any(|id| yielded_for_surface.is_none_or(|y| !y.contains(id)));
+        let placeholder_ids: Vec<String> = r.ph.keys().cloned().collect();
+        self.reach = Some(r);
+        if !any_new && changed.is_empty() {
+            return Some(Ok(()));
+        }
+        Some(self.yield_pass(out, sid, changed, walked, placeholder_ids))
+    }
+
+    /// `id` (reachable, its one reference gone) and what only it made reachable leave
+    /// `r`; their references as of the last pass (`stored` holds those that changed).
+    fn unreach(&self, r: &mut Reach, id: &str, stored: &HashMap<String, Option<Vec<String>>>) {
+        let mut stack = vec![id.to_owned()];
+        while let Some(x) = stack.pop() {
+            if r.depth.remove(&x).is_none() {
+                continue;
+            }
+            if let Some(p) = self.proc_cache.get(&x) {
+                r.forget_form(&x, &p.placeholders, &p.missing);
+            }
+            r.volatile.remove(&x);
+            let refs: Vec<String> = match stored.get(&x) {
+                Some(old) => old.clone().unwrap_or_default(),
+                None => self
+                    .comp_refs
+                    .get(&x)
+                    .into_iter()
+                    .flatten()
+                    .map(|(t, _)| t.clone())
+                    .collect(),
+            };
+            for t in refs {
+                r.referenced.remove(&t);
+                if r.depth.contains_key(&t) {
+                    stack.push(t);
+                }
+            }
+        }
+    }
+
+    /// The end of an incremental pass: the start message if due, the partial message with
+    /// `changed`, the newly reachable ids noted as yielded, placeholders retired.
+    fn yield_pass(
+        &mut self,
+        out: &mut Vec<ResponsePart>,
+        sid: &str,
+        changed: Vec<(String, bool)>,
+        walked: Vec<String>,
+        placeholder_ids: Vec<String>,
+    ) -> Result<(), ModelTextError> {
+        if let Some(start) = self.buffered_start_message.clone()
+            && !self.yielded_start_messages.contains(sid)
+        {
+            self.yield_messages(vec![start], out, true)?;
+            self.yielded_start_messages.insert(sid.to_owned());
+            self.yielded_surfaces.insert(sid.to_owned());
+        }
+        let ph_stamp = self.placeholder_stamp();
+        let mut processed = Vec::with_capacity(changed.len());
+        for (id, is_placeholder) in changed {
+            let (value, stamp) = if is_placeholder {
+                (self.placeholder(id.clone()), ph_stamp)
+            } else {
+                match self.proc_cache.get(&id) {
+                    Some(p) => (p.value.clone(), p.stamp),
+                    None => continue,
+                }
+            };
+            self.yielded_contents
+                .entry(sid.to_owned())
+                .or_default()
+                .insert(id, (value.clone(), stamp));
+            processed.push(value);
+        }
+        if !processed.is_empty() {
+            let partial = self.partial_message(sid, processed);
+            self.yield_messages(vec![partial], out, false)?;
+        }
+        let yielded_ids = self.yielded_ids.entry(sid.to_owned()).or_default();
+        yielded_ids.extend(walked);
         self.retire_placeholders(sid, placeholder_ids);
         Ok(())
     }
@@ -741,6 +1078,87 @@ pub(super) struct Processed {
     volatile: bool,
     /// Unique per computed form (so an equal stamp means an equal form).
     pub(super) stamp: u64,
+}
+
+/// The placeholder standing for component `id` not on the wire yet.
+fn placeholder_value(fam: Family, id: String) -> Value {
+    match fam {
+        Family::V08 => json!({
+            "id": id,
+            "component": { "Row": { "children": { "explicitList": [] } } },
+        }),
+        Family::V09 => json!({ "id": id, "component": "Row", "children": [] }),
+    }
+}
+
+/// How far below the depth limit the incremental pass stops (the full pass then finds the
+/// exact error, if any).
+const REACH_DEPTH_MARGIN: usize = 8;
+
+/// `changed_only`: what the last full or incremental pass over a surface found, so the next
+/// one walks only from what changed (`yield_incremental`). Kept only while the reachable
+/// components form a tree.
+#[derive(Debug, Default)]
+pub(super) struct Reach {
+    sid: String,
+    pub(super) root: String,
+    fam: Family,
+    /// The reachable components (in the table) and their depth below the root.
+    pub(super) depth: HashMap<String, usize>,
+    /// Every id a reachable component refers to (in the table or not), with the depth of
+    /// the one component referring to it.
+    referenced: HashMap<String, usize>,
+    /// The placeholders the reachable forms carry, with how many carry each.
+    pub(super) ph: HashMap<String, usize>,
+    /// Per missing id: the reachable components whose form lacks it.
+    missing_by: HashMap<String, Vec<String>>,
+    /// The reachable components whose form depends on the JSON buffer.
+    volatile: HashSet<String>,
+    /// Placeholders that appeared (count from 0) since the last pass.
+    added: Vec<String>,
+}
+
+impl Reach {
+    /// Count `id`'s form in: its placeholders, missing ids, volatility.
+    pub(super) fn add_form(&mut self, id: &str, ph: &[String], missing: &[String], volatile: bool) {
+        for p in ph {
+            let c = self.ph.entry(p.clone()).or_default();
+            *c += 1;
+            if *c == 1 {
+                self.added.push(p.clone());
+            }
+        }
+        for m in missing {
+            let v = self.missing_by.entry(m.clone()).or_default();
+            if !v.iter().any(|x| x == id) {
+                v.push(id.to_owned());
+            }
+        }
+        if volatile {
+            self.volatile.insert(id.to_owned());
+        }
+    }
+
+    /// Count `id`'s form (as [`Self::add_form`] counted it) out.
+    pub(super) fn forget_form(&mut self, id: &str, ph: &[String], missing: &[String]) {
+        for p in ph {
+            if let Some(c) = self.ph.get_mut(p) {
+                *c = c.saturating_sub(1);
+                if *c == 0 {
+                    self.ph.remove(p);
+                }
+            }
+        }
+        for m in missing {
+            if let Some(v) = self.missing_by.get_mut(m) {
+                v.retain(|x| x != id);
+                if v.is_empty() {
+                    self.missing_by.remove(m);
+                }
+            }
+        }
+        self.volatile.remove(id);
+    }
 }
 
 /// The first stamp of a computed form (1 and 2 stand for the two placeholder shapes).
@@ -864,6 +1282,58 @@ mod tests {
         let comps = last_components(&parts).expect("a partial message");
         assert_eq!(comps["t"]["text"], "Hel");
         assert_eq!(comps["root"]["child"], "t");
+    }
+
+    /// The incremental pass's tree (`Reach`) equals what a full pass finds, after every
+    /// pass of recorded answers in several chunkings: the reachable components, and the
+    /// placeholders their forms carry.
+    #[test]
+    fn the_incremental_pass_keeps_what_a_full_pass_finds() {
+        let mut answers: Vec<Vec<u8>> = ["restaurant_booking_v09.txt", "trip_itinerary_v08.txt"]
+            .iter()
+            .map(|f| {
+                std::fs::read(
+                    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("assets/samples/model")
+                        .join(f),
+                )
+                .unwrap_or_default()
+            })
+            .collect();
+        // Both answers twice in one text: the second time every component is in the table
+        // already and lists shrink before they grow again.
+        let both: Vec<u8> = answers.concat();
+        answers.push([both.clone(), both].concat());
+        let mut checked = 0;
+        for text in &answers {
+            assert!(!text.is_empty());
+            for chunk in [1, 4, 7, 64] {
+                let mut p = ModelTextParser::new(ModelTextOptions::basic(None), Limits::default());
+                for c in text.chunks(chunk) {
+                    let _ = p.feed(c);
+                    if !p.stored_since.is_empty() {
+                        continue;
+                    }
+                    let Some(r) = p.reach.as_ref() else { continue };
+                    let mut kept: Vec<&str> = r.depth.keys().map(String::as_str).collect();
+                    kept.sort_unstable();
+                    let full = p.reachable_ids(&r.root, false).unwrap_or_default();
+                    assert_eq!(kept, full, "chunk {chunk}");
+                    let mut ph: Vec<&str> = r.ph.keys().map(String::as_str).collect();
+                    ph.sort_unstable();
+                    let mut want: Vec<&str> = full
+                        .iter()
+                        .filter_map(|id| p.proc_cache.get(id))
+                        .flat_map(|f| f.placeholders.iter().map(String::as_str))
+                        .collect();
+                    want.sort_unstable();
+                    want.dedup();
+                    assert_eq!(ph, want, "chunk {chunk}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// The reachability from kept references equals the topology analysis of the whole
