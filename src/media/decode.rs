@@ -46,7 +46,7 @@ pub struct MediaInfo {
     pub video: Option<VideoTrackInfo>,
 }
 
-fn codec_name(id: symphonia::core::codecs::video::VideoCodecId) -> String {
+pub(crate) fn codec_name(id: symphonia::core::codecs::video::VideoCodecId) -> String {
     match id {
         video_ids::CODEC_ID_H264 => "H.264".to_owned(),
         video_ids::CODEC_ID_AV1 => "AV1".to_owned(),
@@ -130,9 +130,17 @@ pub fn probe(
     mime: Option<&str>,
     max_dimension: u32,
 ) -> Result<MediaInfo, MediaError> {
-    let reader = open_reader(bytes, mime)?;
-    let video = video_track(reader.as_ref());
+    let reader = open_reader(Arc::clone(&bytes), mime)?;
+    let mut video = video_track(reader.as_ref());
     check_dimensions(video.as_ref(), max_dimension)?;
+    // symphonia's MP4 reader leaves `av01` sample entries untagged: name them here.
+    if let Some(v) = &mut video
+        && reader.format_info().short_name == "isomp4"
+        && v.codec == codec_name(symphonia::core::codecs::video::CODEC_ID_NULL_VIDEO)
+        && super::video::mp4_sample_entries(&bytes).contains(b"av01")
+    {
+        "AV1".clone_into(&mut v.codec);
+    }
     let track = reader.default_track(TrackType::Audio);
     let audio = track.and_then(|t| match &t.codec_params {
         Some(CodecParameters::Audio(a)) => Some(OutputSpec {
