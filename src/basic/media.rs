@@ -412,8 +412,10 @@ mod playback {
         width: f32,
         title: &str,
     ) {
-        if matches!(s.status, Status::Playing | Status::Buffering | Status::Ended)
-            || s.position > 0.0
+        if matches!(
+            s.status,
+            Status::Playing | Status::Buffering | Status::Ended
+        ) || s.position > 0.0
         {
             slot.started = true;
         }
@@ -435,9 +437,10 @@ mod playback {
         let poster = cx.opt_string("posterUrl").filter(|p| !p.trim().is_empty());
         match (&poster, &slot.texture) {
             (Some(poster), _) if !slot.started => {
+                let alt = format!("{title} (poster)");
                 let spec = ImageSpec {
                     url: poster.trim(),
-                    alt: title,
+                    alt: &alt,
                     size: BoxSize::Fixed(size),
                     fit: Fit::Contain,
                     circular: false,
@@ -447,9 +450,7 @@ mod playback {
             }
             (_, Some(texture)) => {
                 ui.add(egui::Image::new(texture).fit_to_exact_size(size))
-                    .widget_info(|| {
-                        egui::WidgetInfo::labeled(Role::Image, true, title)
-                    });
+                    .widget_info(|| egui::WidgetInfo::labeled(Role::Image, true, title));
             }
             _ => {
                 let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());

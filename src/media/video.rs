@@ -170,7 +170,9 @@ fn to_image(p: &Planes<'_>) -> Result<egui::ColorImage, MediaError> {
     let mut pixels = Vec::with_capacity(w * h);
     let clamp = |x: i32| (x >> 8).clamp(0, 255) as u8;
     for row in 0..h {
-        let y_row = p.y.get(row * p.y_stride..row * p.y_stride + w).ok_or_else(short)?;
+        let y_row =
+            p.y.get(row * p.y_stride..row * p.y_stride + w)
+                .ok_or_else(short)?;
         let c = (row / 2) * p.uv_stride;
         let u_row = p.u.get(c..c + cw).ok_or_else(short)?;
         let v_row = p.v.get(c..c + cw).ok_or_else(short)?;
@@ -248,7 +250,10 @@ fn unescape(nal: &[u8]) -> Vec<u8> {
 /// The coded frame size a sequence parameter set NAL (header byte included) declares.
 fn sps_size(nal: &[u8]) -> Option<(u32, u32)> {
     let rbsp = unescape(nal.get(1..)?);
-    let mut r = Bits { data: &rbsp, pos: 0 };
+    let mut r = Bits {
+        data: &rbsp,
+        pos: 0,
+    };
     let profile = r.bits(8)?;
     r.bits(16)?; // constraint flags, level
     r.ue()?; // seq_parameter_set_id
@@ -511,8 +516,7 @@ impl Av1 {
         settings.set_max_frame_delay(1);
         // dav1d refuses larger frames before allocating them.
         settings.set_frame_size_limit(max_dimension.saturating_mul(max_dimension));
-        let decoder =
-            re_rav1d::dav1d::Decoder::with_settings(&settings).map_err(av1_error)?;
+        let decoder = re_rav1d::dav1d::Decoder::with_settings(&settings).map_err(av1_error)?;
         Ok(Self {
             decoder,
             max_dimension,
@@ -522,33 +526,22 @@ impl Av1 {
     /// A temporal unit carrying a sequence header starts a coded video sequence (a key
     /// frame) in the files AV1 encoders write.
     fn is_key(sample: &[u8]) -> bool {
-        let mut at = 0usize;
-        while let Some(&header) = sample.get(at) {
-            let kind = (header >> 3) & 0xf;
-            if kind == 1 {
-                return true;
-            }
-            let extension = (header >> 2) & 1 == 1;
-            let has_size = (header >> 1) & 1 == 1;
-            at += 1 + usize::from(extension);
-            if !has_size {
-                return false;
-            }
-            // leb128 size
-            let mut size = 0usize;
-            for i in 0..8 {
-                let Some(&b) = sample.get(at) else {
-                    return false;
-                };
-                at += 1;
-                size |= usize::from(b & 0x7f) << (7 * i);
-                if b & 0x80 == 0 {
-                    break;
+        obus(sample).any(|(kind, _)| kind == OBU_SEQUENCE_HEADER)
+    }
+
+    /// Refuse a sequence header declaring frames over the limit (before dav1d sees it).
+    fn check(&self, sample: &[u8]) -> Result<(), MediaError> {
+        for (kind, payload) in obus(sample) {
+            if kind == OBU_SEQUENCE_HEADER {
+                let (w, h) = av1_max_frame_size(payload).ok_or_else(|| {
+                    MediaError::Decode("AV1: unreadable sequence header".to_owned())
+                })?;
+                if w > self.max_dimension || h > self.max_dimension {
+                    return Err(dimension_error(w as usize, h as usize, self.max_dimension));
                 }
             }
-            at = at.saturating_add(size);
         }
-        false
+        Ok(())
     }
 
     fn reset(&mut self) {
@@ -607,7 +600,10 @@ impl Av1 {
         out: &mut dyn FnMut(i64, &Planes<'_>) -> Result<(), MediaError>,
     ) -> Result<(), MediaError> {
         use re_rav1d::dav1d::Error;
-        let mut sent = self.decoder.send_data(sample.to_vec(), None, Some(ts), None);
+        self.check(sample)?;
+        let mut sent = self
+            .decoder
+            .send_data(sample.to_vec(), None, Some(ts), None);
         // "Again": pictures must be taken out before the rest of the data goes in.
         for _ in 0..1024 {
             match sent {
@@ -619,8 +615,106 @@ impl Av1 {
                 Err(e) => return Err(av1_error(e)),
             }
         }
-        Err(MediaError::Decode("AV1: the decoder does not take the data".to_owned()))
+        Err(MediaError::Decode(
+            "AV1: the decoder does not take the data".to_owned(),
+        ))
     }
+}
+
+const OBU_SEQUENCE_HEADER: u8 = 1;
+
+/// The OBUs of an AV1 temporal unit (low-overhead format, as in MP4 and WebM): (type,
+/// payload). Stops at the first OBU without a size field (the last one, if any).
+fn obus(sample: &[u8]) -> impl Iterator<Item = (u8, &[u8])> {
+    let mut rest = sample;
+    std::iter::from_fn(move || {
+        let &header = rest.first()?;
+        let kind = (header >> 3) & 0xf;
+        let extension = (header >> 2) & 1 == 1;
+        let has_size = (header >> 1) & 1 == 1;
+        let mut at = 1 + usize::from(extension);
+        let size = if has_size {
+            let mut size = 0usize;
+            for i in 0..8 {
+                let &b = rest.get(at)?;
+                at += 1;
+                size |= usize::from(b & 0x7f) << (7 * i);
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+            size
+        } else {
+            rest.len().saturating_sub(at)
+        };
+        let payload = rest.get(at..at.checked_add(size)?)?;
+        rest = rest.get(at + size..).unwrap_or_default();
+        Some((kind, payload))
+    })
+}
+
+/// The largest frame an AV1 sequence header allows (`max_frame_width_minus_1 + 1`...).
+fn av1_max_frame_size(header: &[u8]) -> Option<(u32, u32)> {
+    let mut r = Bits {
+        data: header,
+        pos: 0,
+    };
+    r.bits(3)?; // seq_profile
+    r.bit()?; // still_picture
+    let reduced = r.bit()? == 1;
+    if reduced {
+        r.bits(5)?;
+    } else {
+        let mut decoder_model = false;
+        let mut buffer_delay_bits = 0;
+        if r.bit()? == 1 {
+            // timing_info
+            r.bits(32)?;
+            r.bits(32)?;
+            if r.bit()? == 1 {
+                // uvlc num_ticks_per_picture_minus_1
+                let mut zeros = 0;
+                while r.bit()? == 0 {
+                    zeros += 1;
+                    if zeros >= 32 {
+                        return None;
+                    }
+                }
+                r.bits(zeros)?;
+            }
+            decoder_model = r.bit()? == 1;
+            if decoder_model {
+                buffer_delay_bits = r.bits(5)? + 1;
+                r.bits(32)?;
+                r.bits(5)?;
+                r.bits(5)?;
+            }
+        }
+        let initial_display_delay = r.bit()? == 1;
+        let points = r.bits(5)? + 1;
+        for _ in 0..points {
+            r.bits(12)?;
+            if r.bits(5)? > 7 {
+                r.bit()?;
+            }
+            if decoder_model && r.bit()? == 1 {
+                r.bits(buffer_delay_bits)?;
+                r.bits(buffer_delay_bits)?;
+                r.bit()?;
+            }
+            if initial_display_delay && r.bit()? == 1 {
+                r.bits(4)?;
+            }
+        }
+    }
+    let w_bits = r.bits(4)? + 1;
+    let h_bits = r.bits(4)? + 1;
+    let w = u64::from(r.bits(w_bits)?) + 1;
+    let h = u64::from(r.bits(h_bits)?) + 1;
+    Some((
+        u32::try_from(w).unwrap_or(u32::MAX),
+        u32::try_from(h).unwrap_or(u32::MAX),
+    ))
 }
 
 enum Codec {
@@ -745,6 +839,8 @@ fn open_reader(bytes: &Arc<[u8]>, mime: Option<&str>) -> Result<Box<dyn FormatRe
 
 /// The video track of a file being decoded, frame by frame, with frame-accurate seeking.
 pub struct VideoStream {
+    bytes: Arc<[u8]>,
+    mime: Option<String>,
     reader: Box<dyn FormatReader>,
     track_id: u32,
     time_base: TimeBase,
@@ -849,8 +945,9 @@ impl VideoStream {
             let packet = match index.next_packet() {
                 Ok(Some(p)) => p,
                 Ok(None) | Err(SymError::ResetRequired) => break,
-                // Cut short: index what there is.
-                Err(SymError::IoError(_)) if !times.is_empty() => break,
+                // Cut short (symphonia reports it as an I/O or a format error): index what
+                // there is.
+                Err(_) if !times.is_empty() => break,
                 Err(e) => return Err(sym_error(e)),
             };
             if packet.track_id != track_id {
@@ -876,7 +973,9 @@ impl VideoStream {
         }
         drop(index);
         if times.is_empty() {
-            return Err(MediaError::Decode("the video track has no frames".to_owned()));
+            return Err(MediaError::Decode(
+                "the video track has no frames".to_owned(),
+            ));
         }
         times.sort_by(f64::total_cmp);
         let info = VideoInfo {
@@ -887,6 +986,8 @@ impl VideoStream {
             duration: end,
         };
         Ok(Self {
+            bytes,
+            mime: mime.map(str::to_owned),
             reader,
             track_id,
             time_base,
@@ -951,11 +1052,11 @@ impl VideoStream {
             }
             let packet = match self.reader.next_packet() {
                 Ok(Some(p)) => p,
-                Ok(None) | Err(SymError::ResetRequired | SymError::IoError(_)) => {
+                // The end, or a file cut short (the index counted only the frames there).
+                Ok(None) | Err(_) => {
                     self.eof = true;
                     continue;
                 }
-                Err(e) => return Err(sym_error(e)),
             };
             if packet.track_id != self.track_id {
                 continue;
@@ -977,7 +1078,9 @@ impl VideoStream {
             });
             match fed {
                 Ok(()) => self.bad = 0,
-                Err(e @ (MediaError::DimensionsTooLarge { .. } | MediaError::UnsupportedCodec(_))) => {
+                Err(
+                    e @ (MediaError::DimensionsTooLarge { .. } | MediaError::UnsupportedCodec(_)),
+                ) => {
                     return Err(e);
                 }
                 Err(e) => {
@@ -1017,6 +1120,9 @@ impl VideoStream {
             .find(|(_, t)| *t <= target + 1e-6)
             .or_else(|| self.keys.first())
             .map_or(0, |(ts, _)| *ts);
+        // A fresh reader: symphonia's MP4 reader cannot seek once it has read to the end
+        // ("no atom pending read"). Opening again only parses the index in memory.
+        self.reader = open_reader(&self.bytes, self.mime.as_deref())?;
         self.reader
             .seek(
                 SeekMode::Accurate,
@@ -1094,7 +1200,10 @@ mod tests {
     fn exp_golomb_reads() {
         // 1 -> 0, 010 -> 1, 011 -> 2, 00100 -> 3
         let data = [0b1010_0110, 0b0100_0000];
-        let mut r = Bits { data: &data, pos: 0 };
+        let mut r = Bits {
+            data: &data,
+            pos: 0,
+        };
         assert_eq!(r.ue(), Some(0));
         assert_eq!(r.ue(), Some(1));
         assert_eq!(r.ue(), Some(2));
