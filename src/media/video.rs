@@ -1050,13 +1050,10 @@ impl VideoStream {
                 }
                 continue;
             }
-            let packet = match self.reader.next_packet() {
-                Ok(Some(p)) => p,
-                // The end, or a file cut short (the index counted only the frames there).
-                Ok(None) | Err(_) => {
-                    self.eof = true;
-                    continue;
-                }
+            // The end, or a file cut short (the index counted only the frames there).
+            let Ok(Some(packet)) = self.reader.next_packet() else {
+                self.eof = true;
+                continue;
             };
             if packet.track_id != self.track_id {
                 continue;
