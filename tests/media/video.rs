@@ -502,3 +502,72 @@ fn a_never_ending_stream_stops_at_the_byte_cap_and_a_wrong_type_is_refused() {
     );
     assert!(matches!(failure(&rig), MediaError::UnknownFormat(_)));
 }
+
+#[test]
+fn the_720p_clips_decode_h264_high_profile_and_av1() {
+    // x264's default (High profile, CABAC, B-frames) and libaom at 1280x720.
+    for (name, codec) in [
+        ("clip_720p_h264.mp4", VideoCodec::H264),
+        ("clip_720p_av1.mp4", VideoCodec::Av1),
+    ] {
+        let mut s = VideoStream::open(sample(name), None, 8192).expect("opens");
+        assert_eq!(s.info().codec, codec);
+        assert_eq!((s.info().width, s.info().height), (1280, 720));
+        let frames = decode_all(&mut s);
+        assert_eq!(frames.len(), 10, "{name}");
+        assert!(frames.iter().all(|f| f.image.size == [1280, 720]));
+        // The gradient moves 8 pixels a frame: consecutive pictures differ.
+        for pair in frames.windows(2) {
+            assert_ne!(pair[0].image.pixels, pair[1].image.pixels, "{name}");
+        }
+        // Its green channel is the row (y * 255 / 720) whatever the frame: a row's green
+        // at the centre column is within the codec's and colour matrix's error.
+        let f = &frames[5];
+        for y in [100usize, 360, 600] {
+            let [_, g, _, _] = f.image.pixels[y * 1280 + 640].to_array();
+            let want = (y * 255 / 720) as f64;
+            assert!(
+                (f64::from(g) - want).abs() < 32.0,
+                "{name}: row {y} green {g}, want {want}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_video_with_sound_plays_to_the_end_and_replays_from_frame_0() {
+    let rig = video_player(bytes("clip_h264.mp4"), 8192);
+    wait(&rig.player, "loaded", |s| s.status == Status::Paused);
+    rig.player.play();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut last = None;
+    while rig.player.snapshot().status != Status::Ended {
+        rig.sink.advance(4000);
+        if let Some(f) = rig.player.video_frame(rig.player.snapshot().position) {
+            last = Some(f);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never ended: {:?}",
+            rig.player.snapshot()
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    shown_at(&rig.player, 10.0, &mut last);
+    assert_eq!(last.as_ref().map(|f| f.index), Some(19));
+    // Replay: the sound starts over (MP4 audio seeks after its end) and so do the frames.
+    rig.player.play();
+    wait(&rig.player, "replaying", |s| s.status == Status::Playing);
+    let mut first = None;
+    shown_at(&rig.player, 0.0, &mut first);
+    assert_eq!(first.map(|f| frame_number(&f)), Some(0));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while rig.sink.queued() == 0 {
+        assert!(Instant::now() < deadline, "no sound after replay");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        rig.silent.written() == 0,
+        "the sound track is the clock, not silence"
+    );
+}

@@ -3,7 +3,7 @@
 //!
 //! Agents send remote media URLs. The viewer maps a few of them to the small files committed
 //! under the repository's `tests/data/media/` ([`SampleMedia`], a
-//! [`MediaLoader`](egui_a2ui::media::MediaLoader) tried before any network fetch), so the
+//! [`MediaLoader`] tried before any network fetch), so the
 //! samples play offline; everything else goes to the network as usual. It also serves
 //! `file:` URLs inside that folder ([`FileLoader`]), for documents that point at local files.
 
