@@ -1,8 +1,9 @@
 //! `Video` and `AudioPlayer`. Without the `media` feature both draw a media card: the
 //! poster (v1.0 `Video.posterUrl`), the description and the URL's host, with a play button
 //! that emits [`Event::OpenUrl`](crate::Event::OpenUrl) for the host to open the media.
-//! With it, `AudioPlayer` plays in place ([`crate::media`]) with browser-like controls, and
-//! `Video` (no video decoder in this build) draws the card saying so.
+//! With it, both play in place ([`crate::media`]) with browser-like controls: a `Video`
+//! shows its poster until played, then its frames in one texture updated in place; one
+//! whose codec this build does not decode (VP9...) draws the card saying so.
 
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
@@ -162,6 +163,7 @@ mod playback {
     };
     use crate::render::ComponentContext;
     use crate::render::icons::{icon_family, icon_font_ready};
+    use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
 
     /// Passes a player survives without being drawn before it is stopped (a removed
     /// component stops playing, as a removed `<audio>` element does).
@@ -177,6 +179,10 @@ mod playback {
         last_pass: u64,
         /// The seek bar's value while the user drags it.
         scrub: Option<f64>,
+        /// A video's picture: one texture, updated in place frame by frame.
+        texture: Option<egui::TextureHandle>,
+        /// Played (or seeked) once: the poster gives way to the frames.
+        started: bool,
     }
 
     /// The registry of players of one egui context.
@@ -237,6 +243,7 @@ mod playback {
             muted: autoplay,
             autoplay,
             video: matches!(media, Media::Video),
+            silent_output: Arc::clone(&options.silent_output),
             repaint: Some(ui.ctx().clone()),
         };
         (Ok(Player::spawn(source, config)), fetching)
@@ -298,14 +305,6 @@ mod playback {
         ui: &mut egui::Ui,
         cx: &mut ComponentContext<'_, '_>,
     ) -> Option<egui::Response> {
-        if matches!(media, Media::Video) {
-            // No video decoder in this build: the card, saying so, without loading the file.
-            return Some(media.card_ui(
-                ui,
-                cx,
-                Some("Format not supported: this build plays no video (open the link instead)"),
-            ));
-        }
         let url = cx.string("url").trim().to_owned();
         let ctx = ui.ctx().clone();
         if ctx.plugin_opt::<MediaPlugin>().is_none() {
@@ -329,6 +328,8 @@ mod playback {
                     fetching,
                     last_pass: pass,
                     scrub: None,
+                    texture: None,
+                    started: false,
                 }
             }
         };
@@ -346,38 +347,145 @@ mod playback {
                 output: None,
             },
         };
-        let response = if let Status::Failed(e) = &snapshot.status {
+        let failure = match (&snapshot.status, &slot.player) {
+            (Status::Failed(e), _) => Some(e.clone()),
+            (_, Ok(p)) => p.video_error(),
+            _ => None,
+        };
+        let response = if let Some(e) = failure {
+            // A video this build cannot show: the card says why and offers the link. The
+            // player (and its sound) stops.
             let note = e.to_string();
+            if slot.player.is_ok() {
+                slot.player = Err(e);
+            }
             media.card_ui(ui, cx, Some(&note))
         } else {
-            controls_ui(ui, cx, &mut slot, &snapshot)
+            controls_ui(ui, cx, media, &mut slot, &snapshot)
         };
         if matches!(
             snapshot.status,
             Status::Loading | Status::Playing | Status::Buffering
         ) {
-            ctx.request_repaint_after(TICK);
+            // The next frame's time, or the seek bar's tick.
+            let next = slot
+                .player
+                .as_ref()
+                .ok()
+                .and_then(Player::next_frame_time)
+                .map(|t| Duration::from_secs_f64((t - snapshot.position).clamp(0.0, 1.0)));
+            ctx.request_repaint_after(next.map_or(TICK, |n| n.min(TICK)));
         }
         ctx.with_plugin(|p: &mut MediaPlugin| p.slots.insert(id, slot));
         Some(response)
     }
 
+    /// Take the frame due on the player's clock, if it is new, into the slot's texture
+    /// (allocated once, then updated in place while the size stays).
+    fn update_texture(ctx: &egui::Context, id: egui::Id, slot: &mut Slot, position: f64) {
+        let Ok(player) = &slot.player else {
+            return;
+        };
+        let Some(frame) = player.video_frame(position) else {
+            return;
+        };
+        let options = egui::TextureOptions::LINEAR;
+        match &mut slot.texture {
+            Some(texture) if texture.size() == frame.image.size => {
+                texture.set_partial([0, 0], frame.image, options);
+            }
+            Some(texture) => texture.set(frame.image, options),
+            None => {
+                slot.texture =
+                    Some(ctx.load_texture(format!("egui_a2ui video {id:?}"), frame.image, options));
+            }
+        }
+    }
+
+    /// A video's picture: the poster before the first play, then the current frame; black
+    /// (with a spinner while loading) before there is one.
+    fn picture_ui(
+        ui: &mut egui::Ui,
+        cx: &ComponentContext<'_, '_>,
+        slot: &mut Slot,
+        s: &PlayerSnapshot,
+        width: f32,
+        title: &str,
+    ) {
+        if matches!(
+            s.status,
+            Status::Playing | Status::Buffering | Status::Ended
+        ) || s.position > 0.0
+        {
+            slot.started = true;
+        }
+        update_texture(ui.ctx(), cx.widget_id(), slot, s.position);
+        let info = slot.player.as_ref().ok().and_then(Player::video_info);
+        let aspect = info
+            .as_ref()
+            .filter(|i| i.width > 0 && i.height > 0)
+            .map(|i| i.height as f32 / i.width as f32)
+            .or_else(|| {
+                slot.texture
+                    .as_ref()
+                    .map(|t| t.size_vec2())
+                    .map(|v| v.y / v.x.max(1.0))
+            })
+            .unwrap_or(9.0 / 16.0)
+            .clamp(0.1, 2.0);
+        let size = egui::vec2(width, width * aspect);
+        let poster = cx.opt_string("posterUrl").filter(|p| !p.trim().is_empty());
+        match (&poster, &slot.texture) {
+            (Some(poster), _) if !slot.started => {
+                let alt = format!("{title} (poster)");
+                let spec = ImageSpec {
+                    url: poster.trim(),
+                    alt: &alt,
+                    size: BoxSize::Fixed(size),
+                    fit: Fit::Contain,
+                    circular: false,
+                    corner_radius: 4.0,
+                };
+                image_ui(ui, &cx.options().url_policy, &spec);
+            }
+            (_, Some(texture)) => {
+                ui.add(egui::Image::new(texture).fit_to_exact_size(size))
+                    .widget_info(|| egui::WidgetInfo::labeled(Role::Image, true, title));
+            }
+            _ => {
+                let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+                ui.painter().rect_filled(rect, 4.0, egui::Color32::BLACK);
+                if matches!(s.status, Status::Loading | Status::Buffering) {
+                    ui.put(
+                        egui::Rect::from_center_size(rect.center(), egui::Vec2::splat(24.0)),
+                        egui::Spinner::new(),
+                    );
+                }
+            }
+        }
+    }
+
     fn controls_ui(
         ui: &mut egui::Ui,
         cx: &ComponentContext<'_, '_>,
+        media: &Media,
         slot: &mut Slot,
         s: &PlayerSnapshot,
     ) -> egui::Response {
         let description = cx
             .opt_string("description")
             .filter(|d| !d.trim().is_empty());
-        let title = description.unwrap_or_else(|| "Audio".to_owned());
-        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
-            node.set_label(format!("Audio: {title}"));
-        });
-        let Ok(player) = &slot.player else {
-            return ui.label(title);
+        let kind = match media {
+            Media::Video => "Video",
+            Media::Audio => "Audio",
         };
+        let title = description.unwrap_or_else(|| kind.to_owned());
+        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+            node.set_label(format!("{kind}: {title}"));
+        });
+        if slot.player.is_err() {
+            return ui.label(title);
+        }
         // The card's inner width: what the slot gives, less the frame's margins and stroke
         // (a narrow panel clipped the volume slider).
         let width = (ui.available_width() - 2.0 * 8.0 - 2.0).clamp(120.0, 480.0);
@@ -385,6 +493,12 @@ mod playback {
             .inner_margin(8.0)
             .show(ui, |ui| {
                 ui.set_width(width);
+                if matches!(media, Media::Video) {
+                    picture_ui(ui, cx, slot, s, width, &title);
+                }
+                let Ok(player) = &slot.player else {
+                    return ui.label(&title);
+                };
                 ui.add(egui::Label::new(egui::RichText::new(&title).strong()).wrap());
                 let ready = !matches!(s.status, Status::Loading);
                 let response = ui

@@ -46,7 +46,7 @@ pub struct MediaInfo {
     pub video: Option<VideoTrackInfo>,
 }
 
-fn codec_name(id: symphonia::core::codecs::video::VideoCodecId) -> String {
+pub(crate) fn codec_name(id: symphonia::core::codecs::video::VideoCodecId) -> String {
     match id {
         video_ids::CODEC_ID_H264 => "H.264".to_owned(),
         video_ids::CODEC_ID_AV1 => "AV1".to_owned(),
@@ -130,9 +130,17 @@ pub fn probe(
     mime: Option<&str>,
     max_dimension: u32,
 ) -> Result<MediaInfo, MediaError> {
-    let reader = open_reader(bytes, mime)?;
-    let video = video_track(reader.as_ref());
+    let reader = open_reader(Arc::clone(&bytes), mime)?;
+    let mut video = video_track(reader.as_ref());
     check_dimensions(video.as_ref(), max_dimension)?;
+    // symphonia's MP4 reader leaves `av01` sample entries untagged: name them here.
+    if let Some(v) = &mut video
+        && reader.format_info().short_name == "isomp4"
+        && v.codec == codec_name(symphonia::core::codecs::video::CODEC_ID_NULL_VIDEO)
+        && super::video::mp4_sample_entries(&bytes).contains(b"av01")
+    {
+        "AV1".clone_into(&mut v.codec);
+    }
     let track = reader.default_track(TrackType::Audio);
     let audio = track.and_then(|t| match &t.codec_params {
         Some(CodecParameters::Audio(a)) => Some(OutputSpec {
@@ -156,6 +164,9 @@ pub fn probe(
 /// One audio track being decoded: interleaved `f32` chunks at the track's own rate, mono or
 /// stereo (more channels are cut to the first two), with sample-accurate seeking.
 pub struct AudioStream {
+    /// The file, to open a fresh reader for each seek.
+    bytes: Arc<[u8]>,
+    mime: Option<String>,
     reader: Box<dyn FormatReader>,
     decoder: Box<dyn AudioDecoder>,
     track_id: u32,
@@ -192,7 +203,7 @@ impl AudioStream {
         mime: Option<&str>,
         max_dimension: u32,
     ) -> Result<Self, MediaError> {
-        let reader = open_reader(bytes, mime)?;
+        let reader = open_reader(Arc::clone(&bytes), mime)?;
         check_dimensions(video_track(reader.as_ref()).as_ref(), max_dimension)?;
         let track = reader
             .default_track(TrackType::Audio)
@@ -223,6 +234,8 @@ impl AudioStream {
             .or_else(|| track.num_frames.map(|n| n as f64 / f64::from(rate)));
         let track_id = track.id;
         Ok(Self {
+            bytes,
+            mime: mime.map(str::to_owned),
             reader,
             decoder,
             track_id,
@@ -334,6 +347,9 @@ impl AudioStream {
     pub fn seek(&mut self, seconds: f64) -> Result<f64, MediaError> {
         let target = seconds.clamp(0.0, self.duration.unwrap_or(f64::MAX).max(0.0));
         let time = Time::try_from_secs_f64(target).unwrap_or(Time::ZERO);
+        // A fresh reader: symphonia's MP4 reader cannot seek once it has read to the end
+        // ("no atom pending read"); opening again only parses the headers in memory.
+        self.reader = open_reader(Arc::clone(&self.bytes), self.mime.as_deref())?;
         let seeked = self
             .reader
             .seek(

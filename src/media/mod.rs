@@ -20,21 +20,30 @@
 //! - **Player** ([`Player`]): one worker thread per component, driven by commands (play,
 //!   pause, seek, volume, mute) and reporting a [`PlayerSnapshot`] the controls draw.
 //!
-//! `Video`: this build decodes no video codec (no maintained pure-Rust H.264/AV1 decoder was
-//! adopted yet); a `Video` whose file has a video track shows the poster, "format not
-//! supported" ([`MediaError::UnsupportedCodec`]) and the open-link button.
+//! - **Video** ([`VideoStream`]): H.264 (OpenH264, built from its bundled C++ source) and
+//!   AV1 (rav1d, Rust, assembly off) in MP4, demuxed by symphonia; decoding and YUV to RGBA
+//!   on a second worker thread, [`FRAME_QUEUE_DEPTH`] frames ahead of the clock at most. The
+//!   UI shows the frame due on the player's clock (the audio sink's; a video without sound
+//!   is clocked by a silent sink, [`MediaOptions::silent_output`]) in one texture updated in
+//!   place. VP9, VP8, H.265 and other codecs are [`MediaError::UnsupportedCodec`]: the
+//!   component shows "format not supported" and the open-link button.
 
 pub mod audio;
-mod decode;
+pub(crate) mod decode;
 mod player;
 pub mod source;
+mod video;
 
 use std::sync::Arc;
 
 pub use audio::{AudioSink, NullSink, NullSinkHandle, OutputSpec};
 pub use decode::{AudioStream, MediaInfo, VideoTrackInfo, probe};
-pub use player::{Player, PlayerConfig, PlayerSnapshot, PlayerSource, Status};
+pub use player::{
+    FRAME_QUEUE_BYTES, FRAME_QUEUE_DEPTH, Player, PlayerConfig, PlayerSnapshot, PlayerSource,
+    Status,
+};
 pub use source::{FileLoader, MediaBytes, MediaLoader};
+pub use video::{VideoCodec, VideoFrame, VideoInfo, VideoStream};
 
 use crate::url_policy::UrlRefusal;
 
@@ -116,6 +125,9 @@ pub struct MediaOptions {
     pub loaders: Vec<Arc<dyn MediaLoader>>,
     /// The audio output; default [`default_audio_output`].
     pub audio_output: AudioOutputFactory,
+    /// The clock of a `Video` without sound it can play: a sink fed silence (default a
+    /// real-time [`NullSink`], the wall clock; tests give a [`NullSink::manual`]).
+    pub silent_output: AudioOutputFactory,
     /// Start volume of a new player, `0.0..=1.0` (default 1.0).
     pub volume: f32,
 }
@@ -126,6 +138,7 @@ impl Default for MediaOptions {
             autoplay: Autoplay::Never,
             loaders: Vec::new(),
             audio_output: Arc::new(default_audio_output),
+            silent_output: Arc::new(|spec| Ok(Box::new(NullSink::realtime(spec)))),
             volume: 1.0,
         }
     }

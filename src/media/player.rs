@@ -1,16 +1,30 @@
 //! A player: one worker thread that loads, decodes and feeds an [`AudioSink`], driven by
-//! commands from the UI and reporting a [`PlayerSnapshot`].
+//! commands from the UI and reporting a [`PlayerSnapshot`]; for a video, a second worker
+//! that decodes frames ahead of the clock into a queue of fixed depth.
+//!
+//! The clock is the audio sink's: the position is what the sink has played. A video without
+//! sound (or with a sound track this build cannot decode) plays a silent track into
+//! [`PlayerConfig::silent_output`], so the same clock times it (a real-time
+//! [`NullSink`](super::NullSink) by default: the wall clock).
 
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::{Arc, Condvar, PoisonError};
 use std::time::Duration;
 
 use egui::mutex::Mutex;
 
-use super::decode::{AudioStream, probe};
-use super::source::{MediaBytes, MediaLoader, decode_data, read_bounded};
-use super::{AudioOutputFactory, AudioSink, MediaError};
+use super::decode::AudioStream;
+use super::source::{MediaBytes, MediaLoader, decode_data, mime_may_be_media, read_bounded};
+use super::video::{VideoFrame, VideoInfo, VideoStream};
+use super::{AudioOutputFactory, AudioSink, MediaError, OutputSpec};
+
+/// Frames a video player decodes ahead of the clock, at most (fewer when frames are large:
+/// the queue holds no more than [`FRAME_QUEUE_BYTES`], and at least two frames).
+pub const FRAME_QUEUE_DEPTH: usize = 4;
+/// Bytes of decoded RGBA frames a video player queues ahead, at most.
+pub const FRAME_QUEUE_BYTES: usize = 64 * 1024 * 1024;
 
 /// What a player is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,10 +93,57 @@ pub struct PlayerConfig {
     pub muted: bool,
     /// Start playing once loaded.
     pub autoplay: bool,
-    /// A `Video`: a file with a video track is refused (no video decoder in this build).
+    /// A `Video`: its video track is decoded too (a file with a video track and no `video`
+    /// plays for its sound only).
     pub video: bool,
+    /// The clock of a video without a sound track it can play: a sink fed silence
+    /// ([`MediaOptions::silent_output`](super::MediaOptions::silent_output)).
+    pub silent_output: AudioOutputFactory,
     /// Repainted when the state changes.
     pub repaint: Option<egui::Context>,
+}
+
+/// The frames a video worker decoded ahead, shared with the UI.
+#[derive(Default)]
+struct VideoQueue {
+    frames: VecDeque<VideoFrame>,
+    /// Bumped by every seek: a frame decoded for an older one is dropped.
+    generation: u64,
+    /// A seek the worker has not done yet.
+    seek: Option<f64>,
+    info: Option<VideoInfo>,
+    error: Option<MediaError>,
+    /// The decoder reached the end of the track.
+    ended: bool,
+    /// The player is gone: the worker stops.
+    stop: bool,
+    depth: usize,
+}
+
+#[derive(Default)]
+struct VideoShared {
+    queue: std::sync::Mutex<VideoQueue>,
+    wake: Condvar,
+}
+
+impl VideoShared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VideoQueue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Drop the queued frames and have the worker decode from the frame shown at `seconds`.
+    fn seek(&self, seconds: f64) {
+        let mut q = self.lock();
+        if q.info.is_none() {
+            return;
+        }
+        q.generation += 1;
+        q.seek = Some(seconds);
+        q.frames.clear();
+        q.ended = false;
+        drop(q);
+        self.wake.notify_all();
+    }
 }
 
 enum Command {
@@ -98,6 +159,14 @@ enum Command {
 pub struct Player {
     tx: Sender<Command>,
     shared: Arc<Mutex<PlayerSnapshot>>,
+    video: Arc<VideoShared>,
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        self.video.lock().stop = true;
+        self.video.wake.notify_all();
+    }
 }
 
 impl std::fmt::Debug for Player {
@@ -125,9 +194,11 @@ impl Player {
             output: None,
         }));
         let (tx, rx) = mpsc::channel();
+        let video = Arc::new(VideoShared::default());
         let worker = Worker {
             rx,
             shared: Arc::clone(&shared),
+            video: Arc::clone(&video),
             config,
         };
         let spawned = std::thread::Builder::new()
@@ -138,7 +209,7 @@ impl Player {
                 "could not start the media thread: {e}"
             )));
         }
-        Self { tx, shared }
+        Self { tx, shared, video }
     }
 
     /// The current state.
@@ -161,12 +232,50 @@ impl Player {
         self.send(Command::Pause);
     }
 
-    /// Seek to `seconds` (clamped to the file); keeps playing or paused.
+    /// Seek to `seconds` (clamped to the file); keeps playing or paused. A video shows the
+    /// frame of that time (decoded from the key frame before it).
     pub fn seek(&self, seconds: f64) {
         if seconds.is_finite() {
             self.shared.lock().position = seconds.max(0.0);
+            self.video.seek(seconds.max(0.0));
             self.send(Command::Seek(seconds));
         }
+    }
+
+    /// The video track being played, once the file is open (`None` for sound only).
+    pub fn video_info(&self) -> Option<VideoInfo> {
+        self.video.lock().info.clone()
+    }
+
+    /// The frame to show at `position` (seconds, the player's clock) if it is a new one: the
+    /// latest queued frame due by then. Frames it passes over are dropped (late frames are
+    /// skipped, as a browser does), which makes room for the worker to decode more.
+    pub fn video_frame(&self, position: f64) -> Option<VideoFrame> {
+        let mut q = self.video.lock();
+        let mut shown = None;
+        while q.frames.front().is_some_and(|f| f.time <= position + 1e-6) {
+            shown = q.frames.pop_front();
+        }
+        drop(q);
+        if shown.is_some() {
+            self.video.wake.notify_all();
+        }
+        shown
+    }
+
+    /// When the next queued frame is due (seconds on the player's clock), if one is queued.
+    pub fn next_frame_time(&self) -> Option<f64> {
+        self.video.lock().frames.front().map(|f| f.time)
+    }
+
+    /// Why the video stopped decoding, if it did (the sound may go on).
+    pub fn video_error(&self) -> Option<MediaError> {
+        self.video.lock().error.clone()
+    }
+
+    /// Frames decoded and waiting for their time (at most the queue's depth).
+    pub fn queued_frames(&self) -> usize {
+        self.video.lock().frames.len()
     }
 
     /// Set the volume, `0.0..=1.0`.
@@ -200,7 +309,128 @@ impl Player {
 struct Worker {
     rx: Receiver<Command>,
     shared: Arc<Mutex<PlayerSnapshot>>,
+    video: Arc<VideoShared>,
     config: PlayerConfig,
+}
+
+/// Rate of the silent track that clocks a video without sound.
+const SILENT_RATE: u32 = 8000;
+
+/// What the audio worker plays: a decoded sound track, or silence as long as the video.
+enum Track {
+    Audio(AudioStream),
+    Silent {
+        duration: f64,
+        /// Next frame to hand out.
+        at: u64,
+        zeros: Vec<f32>,
+    },
+}
+
+impl Track {
+    fn silent(duration: f64) -> Self {
+        Self::Silent {
+            duration,
+            at: 0,
+            zeros: vec![0.0; SILENT_RATE as usize / 20],
+        }
+    }
+
+    fn spec(&self) -> OutputSpec {
+        match self {
+            Self::Audio(a) => a.spec(),
+            Self::Silent { .. } => OutputSpec {
+                sample_rate: SILENT_RATE,
+                channels: 1,
+            },
+        }
+    }
+
+    fn duration(&self) -> Option<f64> {
+        match self {
+            Self::Audio(a) => a.duration(),
+            Self::Silent { duration, .. } => Some(*duration),
+        }
+    }
+
+    fn next_chunk(&mut self) -> Result<Option<&[f32]>, MediaError> {
+        match self {
+            Self::Audio(a) => a.next_chunk(),
+            Self::Silent {
+                duration,
+                at,
+                zeros,
+            } => {
+                let total = (*duration * f64::from(SILENT_RATE)).round() as u64;
+                let n = (zeros.len() as u64).min(total.saturating_sub(*at));
+                *at += n;
+                Ok((n > 0).then(|| zeros.get(..n as usize).unwrap_or_default()))
+            }
+        }
+    }
+
+    fn seek(&mut self, seconds: f64) -> Result<f64, MediaError> {
+        match self {
+            Self::Audio(a) => a.seek(seconds),
+            Self::Silent { duration, at, .. } => {
+                let t = seconds.clamp(0.0, duration.max(0.0));
+                *at = (t * f64::from(SILENT_RATE)).round() as u64;
+                Ok(*at as f64 / f64::from(SILENT_RATE))
+            }
+        }
+    }
+}
+
+/// The video worker: decode ahead of the clock into the shared queue until it is full, seek
+/// when asked, stop when the player is dropped.
+fn run_video(mut stream: VideoStream, shared: &VideoShared, repaint: Option<&egui::Context>) {
+    loop {
+        let (generation, seek) = {
+            let mut q = shared.lock();
+            loop {
+                if q.stop {
+                    return;
+                }
+                if q.seek.is_some() || (!q.ended && q.frames.len() < q.depth) {
+                    break;
+                }
+                q = shared
+                    .wake
+                    .wait_timeout(q, Duration::from_millis(250))
+                    .map_or_else(|e| e.into_inner().0, |(q, _)| q);
+            }
+            (q.generation, q.seek.take())
+        };
+        let result = guarded(|| {
+            if let Some(t) = seek {
+                stream.seek(t)?;
+            }
+            stream.next_frame()
+        });
+        let mut q = shared.lock();
+        if q.generation != generation {
+            continue; // a seek came in meanwhile: this frame is stale
+        }
+        let wake_ui = match result {
+            Ok(Some(frame)) => {
+                q.frames.push_back(frame);
+                q.frames.len() == 1
+            }
+            Ok(None) => {
+                q.ended = true;
+                false
+            }
+            Err(e) => {
+                q.error = Some(e);
+                q.ended = true;
+                true
+            }
+        };
+        drop(q);
+        if wake_ui && let Some(ctx) = repaint {
+            ctx.request_repaint();
+        }
+    }
 }
 
 /// How long the worker waits for a command when it has nothing else to do.
@@ -219,7 +449,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, MediaError>) -> Result<T, MediaError
 
 /// The playback state on the worker.
 struct Playback {
-    stream: AudioStream,
+    stream: Track,
     sink: Option<Box<dyn AudioSink>>,
     /// Samples decoded (volume applied) not yet taken by the sink, from `offset`.
     pending: Vec<f32>,
@@ -275,6 +505,9 @@ impl Worker {
             PlayerSource::DataUri(url) => guarded(|| decode_data(&url, max)),
             PlayerSource::Loader(loader, url) => guarded(|| {
                 let (reader, mime) = loader.open(&url)?;
+                if let Some(m) = mime.as_deref().filter(|m| !mime_may_be_media(m)) {
+                    return Err(MediaError::WrongType(m.to_owned()));
+                }
                 let bytes = read_bounded(reader, max)?;
                 Ok(MediaBytes {
                     bytes: bytes.into(),
@@ -307,19 +540,46 @@ impl Worker {
         }
     }
 
-    fn open(&self, media: &MediaBytes) -> Result<AudioStream, MediaError> {
+    /// Open the tracks: for a `Video` the video track first (its worker starts here), then
+    /// the sound, or silence as long as the video when there is no sound it can play.
+    fn open(&self, media: &MediaBytes) -> Result<Track, MediaError> {
         let mime = media.mime.as_deref();
         let max_dim = self.config.max_dimension;
+        let mut video_duration = None;
         if self.config.video {
-            let info = guarded(|| probe(Arc::clone(&media.bytes), mime, max_dim))?;
-            if let Some(v) = info.video {
-                return Err(MediaError::UnsupportedCodec(format!(
-                    "{} video (this build has no video decoder)",
-                    v.codec
-                )));
+            match guarded(|| VideoStream::open(Arc::clone(&media.bytes), mime, max_dim)) {
+                Ok(stream) => {
+                    let info = stream.info().clone();
+                    video_duration = Some(info.duration);
+                    let frame_bytes = (info.width as usize * info.height as usize * 4).max(1);
+                    {
+                        let mut q = self.video.lock();
+                        q.depth = (FRAME_QUEUE_BYTES / frame_bytes).clamp(2, FRAME_QUEUE_DEPTH);
+                        q.info = Some(info);
+                    }
+                    let shared = Arc::clone(&self.video);
+                    let repaint = self.config.repaint.clone();
+                    std::thread::Builder::new()
+                        .name("egui_a2ui video".to_owned())
+                        .spawn(move || run_video(stream, &shared, repaint.as_ref()))
+                        .map_err(|e| {
+                            MediaError::Decode(format!("could not start the video thread: {e}"))
+                        })?;
+                }
+                Err(MediaError::NoTrack) => {}
+                Err(e) => return Err(e),
             }
         }
-        guarded(|| AudioStream::open(Arc::clone(&media.bytes), mime, max_dim))
+        match guarded(|| AudioStream::open(Arc::clone(&media.bytes), mime, max_dim)) {
+            Ok(audio) => Ok(Track::Audio(audio)),
+            // A video whose sound this build cannot play (none, Opus...) plays silently.
+            Err(MediaError::NoTrack | MediaError::UnsupportedCodec(_))
+                if video_duration.is_some() =>
+            {
+                Ok(Track::silent(video_duration.unwrap_or(0.0)))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn run(self, source: PlayerSource) {
@@ -471,6 +731,7 @@ impl Worker {
                 self.fail(e);
                 return;
             }
+            self.video.seek(0.0);
             p.ended = false;
             p.eof = false;
             p.pending.clear();
@@ -482,7 +743,11 @@ impl Worker {
         }
         if p.sink.is_none() {
             self.set(|s| s.status = Status::Buffering);
-            match (self.config.output)(p.stream.spec()) {
+            let output = match p.stream {
+                Track::Audio(_) => &self.config.output,
+                Track::Silent { .. } => &self.config.silent_output,
+            };
+            match output(p.stream.spec()) {
                 Ok(sink) => {
                     let name = sink.name();
                     p.sink = Some(sink);

@@ -1,6 +1,7 @@
 //! The media controls driven through AccessKit (kittest, no display, no sound card):
 //! play/pause, the seek bar, mute and volume, keyboard focus, errors on the component, and
-//! `Video` saying "format not supported" (feature `media`).
+//! a `Video`'s poster, picture and the same controls, and a `Video` whose codec this build
+//! does not decode saying "format not supported" (feature `media`).
 #![cfg(feature = "media")]
 
 use std::sync::Arc;
@@ -8,18 +9,48 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use egui::accesskit::Role;
-use egui_a2ui::media::{AudioSink, MediaOptions, NullSink, NullSinkHandle, OutputSpec};
+use egui_a2ui::media::{
+    AudioSink, MediaError, MediaLoader, MediaOptions, NullSink, NullSinkHandle, OutputSpec,
+};
 use egui_a2ui::{Catalog, Event, Renderer, RendererOptions};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 
-fn tone_uri() -> String {
-    let path = format!("{}/tests/data/media/tone.wav", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(path).expect("tone.wav");
+fn sample(name: &str) -> Vec<u8> {
+    let path = format!("{}/tests/data/media/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn data_uri(mime: &str, bytes: &[u8]) -> String {
     format!(
-        "data:audio/wav;base64,{}",
+        "data:{mime};base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
+}
+
+fn tone_uri() -> String {
+    data_uri("audio/wav", &sample("tone.wav"))
+}
+
+/// A 4x4 PNG (a poster).
+fn poster_uri() -> String {
+    let img = image::RgbaImage::from_pixel(4, 4, image::Rgba([200, 30, 30, 255]));
+    let mut png = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("png");
+    data_uri("image/png", &png)
+}
+
+/// A host loader serving one committed sample for `https://cdn.example/...` (no network).
+struct Cdn(&'static str);
+
+impl MediaLoader for Cdn {
+    fn handles(&self, url: &str) -> bool {
+        url.starts_with("https://cdn.example/")
+    }
+    fn open(&self, _: &str) -> Result<(Box<dyn std::io::Read + Send>, Option<String>), MediaError> {
+        Ok((Box::new(std::io::Cursor::new(sample(self.0))), None))
+    }
 }
 
 fn doc(component: &str, props: &serde_json::Value) -> String {
@@ -40,11 +71,23 @@ struct App {
 }
 
 fn harness(document: &str, sink: &NullSinkHandle) -> Harness<'static, App> {
-    let handle = sink.clone();
+    harness_with(document, sink, Vec::new())
+}
+
+fn harness_with(
+    document: &str,
+    sink: &NullSinkHandle,
+    loaders: Vec<Arc<dyn MediaLoader>>,
+) -> Harness<'static, App> {
+    let (handle, silent) = (sink.clone(), sink.clone());
     let media = MediaOptions {
         audio_output: Arc::new(move |spec: OutputSpec| {
             Ok(Box::new(NullSink::manual(spec, &handle)) as Box<dyn AudioSink>)
         }),
+        silent_output: Arc::new(move |spec: OutputSpec| {
+            Ok(Box::new(NullSink::manual(spec, &silent)) as Box<dyn AudioSink>)
+        }),
+        loaders,
         ..MediaOptions::default()
     };
     let mut renderer = Renderer::new(Catalog::basic()).with_options(RendererOptions {
@@ -55,7 +98,8 @@ fn harness(document: &str, sink: &NullSinkHandle) -> Harness<'static, App> {
     renderer.feed_document(document.as_bytes());
     assert!(renderer.store().errors().is_empty());
     Harness::builder()
-        .with_size(egui::vec2(600.0, 300.0))
+        // Tall enough for a video's picture above its controls.
+        .with_size(egui::vec2(600.0, 600.0))
         .build_ui_state(
             |ui, app: &mut App| {
                 let events = app.renderer.ui(ui);
@@ -233,27 +277,120 @@ fn refused_and_broken_sources_show_their_error_on_the_component() {
 }
 
 #[test]
-fn a_video_says_format_not_supported_and_offers_the_link() {
+fn a_video_shows_its_poster_then_its_frames_with_the_same_controls() {
     let sink = NullSinkHandle::default();
     let mut h = harness(
         &doc(
             "Video",
-            &serde_json::json!({"url": "https://cdn.example/clip.mp4"}),
+            &serde_json::json!({
+                "url": data_uri("video/mp4", &sample("clip_h264.mp4")),
+                "posterUrl": poster_uri(),
+                "description": "Numbered frames",
+            }),
         ),
         &sink,
     );
-    h.run();
-    assert!(h.query_by_label_contains("Format not supported").is_some());
+    step_until(&mut h, "loaded", |h| {
+        h.query_by_role_and_label(Role::Button, "Play")
+            .is_some_and(|n| !n.accesskit_node().is_disabled())
+    });
+    assert!(h.query_by_label_contains("0:00 / 0:02").is_some());
+    // Before play: the poster, not a frame; nothing autoplays.
+    assert!(
+        h.query_by_role_and_label(Role::Image, "Numbered frames (poster)")
+            .is_some()
+    );
+    assert!(
+        h.query_by_role_and_label(Role::Image, "Numbered frames")
+            .is_none()
+    );
+    assert_eq!(sink.written(), 0, "no autoplay by default");
+    assert!(
+        h.query_by_label_contains("Video: Numbered frames")
+            .is_some()
+    );
+
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    step_until(&mut h, "playing", |h| has_button(h, "Pause"));
+    // Played: the poster gives way to the picture (a frame in the texture).
+    step_until(&mut h, "a frame shown", |h| {
+        h.query_by_role_and_label(Role::Image, "Numbered frames")
+            .is_some()
+    });
+    assert!(
+        h.query_by_role_and_label(Role::Image, "Numbered frames (poster)")
+            .is_none()
+    );
+
+    h.get_by_role_and_label(Role::Slider, "Seek")
+        .set_value_accesskit(1.5);
+    step_until(&mut h, "seeked", |_| sink.flushes() == 1);
+    step_until(&mut h, "seek bar at 1.5", |h| {
+        h.get_by_role_and_label(Role::Slider, "Seek")
+            .accesskit_node()
+            .numeric_value()
+            .is_some_and(|v| (v - 1.5).abs() < 1e-6)
+    });
+    h.get_by_role_and_label(Role::Button, "Mute").click();
+    step_until(&mut h, "muted", |h| has_button(h, "Unmute"));
+    h.get_by_role_and_label(Role::Button, "Pause").click();
+    step_until(&mut h, "paused", |h| has_button(h, "Play"));
+    assert!(sink.is_paused());
+    // The same controls as the AudioPlayer, in the same tab order.
+    let mut reached = Vec::new();
+    for _ in 0..8 {
+        h.key_press(egui::Key::Tab);
+        h.run();
+        for (role, name) in [
+            (Role::Button, "Play"),
+            (Role::Slider, "Seek"),
+            (Role::Button, "Unmute"),
+            (Role::Slider, "Volume"),
+        ] {
+            if h.query_by_role_and_label(role, name)
+                .is_some_and(|n| n.is_focused())
+                && !reached.contains(&name)
+            {
+                reached.push(name);
+            }
+        }
+    }
+    assert_eq!(reached, ["Play", "Seek", "Unmute", "Volume"], "tab order");
+
+    assert!(
+        h.state()
+            .events
+            .iter()
+            .all(|e| !matches!(e, Event::Error(_)))
+    );
+}
+
+#[test]
+fn a_video_in_an_unsupported_codec_says_format_not_supported_and_offers_the_link() {
+    let sink = NullSinkHandle::default();
+    let url = "https://cdn.example/clip.webm";
+    let mut h = harness_with(
+        &doc("Video", &serde_json::json!({"url": url})),
+        &sink,
+        vec![Arc::new(Cdn("clip_vp9.webm"))],
+    );
+    step_until(&mut h, "refused", |h| {
+        h.query_by_label_contains("format not supported: VP9")
+            .is_some()
+    });
+    assert!(!has_button(&h, "Play"), "no player controls");
     let open = h.get_by_role_and_label(Role::Button, "Play video");
     open.click();
     h.run();
     assert!(
-        h.state().events.iter().any(
-            |e| matches!(e, Event::OpenUrl { url, .. } if url == "https://cdn.example/clip.mp4")
-        ),
+        h.state()
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::OpenUrl { url: u, .. } if u == url)),
         "{:?}",
         h.state().events
     );
+    assert_eq!(sink.written(), 0);
 }
 
 #[test]

@@ -11,3 +11,4 @@ mod common;
 
 mod controls;
 mod decode;
+mod video;

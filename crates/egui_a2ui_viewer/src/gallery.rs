@@ -285,6 +285,36 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
             });
         }
     }
+    // Media: the official music player pointed at a local file, a podcast and videos (their
+    // media URLs map to tests/data/media/, see `crate::media`).
+    for (title, key, description, make) in [
+        (
+            "Music player (plays)",
+            "media-music-player",
+            "The official music player with an AudioPlayer of a local MP3.",
+            crate::media::music_player as fn() -> Vec<Value>,
+        ),
+        (
+            "Podcast episode",
+            "media-podcast",
+            "An AudioPlayer of a local AAC file: play, seek, volume.",
+            crate::media::podcast,
+        ),
+        (
+            "Video",
+            "media-video",
+            "H.264 and AV1 with sound; VP9 says \"format not supported\".",
+            crate::media::videos,
+        ),
+    ] {
+        out.push(Sample {
+            group: "Media".into(),
+            title: title.into(),
+            key: key.into(),
+            description: description.into(),
+            data: SampleData::Generated(make),
+        });
+    }
     (out, errors)
 }
 

@@ -36,6 +36,9 @@
 //! - [`panels`]: the gallery and the inspector tabs, each a function of what it shows.
 //! - [`gallery`]: the bundled samples by group, and the viewer's catalog (basic + `Gauge`).
 //! - [`demo_server`]: the built-in demo agent, an MCP server (`--serve-demo`).
+//! - [`media`]: the renderer options of every source (media from `file:` and the samples'
+//!   media URLs mapped to the committed files under `tests/data/media/`) and the gallery's
+//!   Media samples (the music player, a podcast, videos).
 //!
 //! # Adding a source
 //!
@@ -70,6 +73,7 @@ mod app;
 pub mod demo_server;
 pub mod gallery;
 mod json_tree;
+pub mod media;
 pub mod panels;
 pub mod source;
 

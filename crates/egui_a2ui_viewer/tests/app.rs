@@ -475,3 +475,37 @@ fn demo_agent_dashboard_updates_live() {
             .any(|e| e.title.contains("refresh_dashboard"))
     );
 }
+
+/// The Media samples play the committed files their remote URLs map to (no network): the
+/// official music player with a real AudioPlayer, a podcast, and videos (H.264 and AV1 with
+/// sound; VP9 says "format not supported").
+#[test]
+fn media_samples_play_their_local_files() {
+    let enabled = |h: &Harness<'static, ViewerApp>, n: usize| {
+        h.query_all_by_role_and_label(Role::Button, "Play")
+            .filter(|b| !egui_kittest::kittest::NodeT::accesskit_node(b).is_disabled())
+            .count()
+            >= n
+    };
+    for key in ["media-music-player", "media-podcast"] {
+        let mut h = harness(Cli {
+            no_agent: true,
+            sample: Some(key.into()),
+            ..Cli::default()
+        });
+        wait_for(&mut h, "the player loaded its file", |h| enabled(h, 1));
+        assert!(h.query_by_label_contains("0:00 / 0:02").is_some(), "{key}");
+        let doc = h.state().doc().expect("a stream");
+        assert!(doc.renderer.store().errors().is_empty(), "{key}");
+    }
+    let mut h = harness(Cli {
+        no_agent: true,
+        sample: Some("media-video".into()),
+        ..Cli::default()
+    });
+    wait_for(&mut h, "two videos loaded and VP9 refused", |h| {
+        enabled(h, 2)
+            && h.query_by_label_contains("format not supported: VP9")
+                .is_some()
+    });
+}

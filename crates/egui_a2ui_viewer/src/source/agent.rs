@@ -111,7 +111,7 @@ impl AgentSource {
             args: "{}".into(),
             args_error: None,
             hub: SessionHub::new(),
-            draw: DrawState::new(catalog.clone()),
+            draw: DrawState::new(catalog.clone()).with_options(crate::media::renderer_options()),
             catalog,
             sessions: Vec::new(),
             pending: HashMap::new(),

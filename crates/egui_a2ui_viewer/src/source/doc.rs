@@ -80,7 +80,7 @@ impl DocSource {
             frames,
             summaries,
             cursor: 0,
-            renderer: Renderer::new(catalog.clone()),
+            renderer: Renderer::new(catalog.clone()).with_options(crate::media::renderer_options()),
             playing: false,
             delay: 0.25,
             next_step_at: 0.0,
@@ -113,7 +113,8 @@ impl DocSource {
 
     /// Start over from an empty renderer and apply the first `n` messages quietly.
     pub fn rebuild(&mut self, n: usize) {
-        self.renderer = Renderer::new(self.catalog.clone());
+        self.renderer =
+            Renderer::new(self.catalog.clone()).with_options(crate::media::renderer_options());
         self.cursor = 0;
         while self.cursor < n.min(self.frames.len()) {
             let _ = self.step();

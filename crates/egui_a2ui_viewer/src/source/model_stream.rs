@@ -54,7 +54,7 @@ impl ModelStreamSource {
     #[must_use]
     pub fn from_bytes(name: String, text: Vec<u8>, tps: f64, catalog: Catalog) -> Self {
         Self {
-            renderer: Renderer::new(catalog),
+            renderer: Renderer::new(catalog).with_options(crate::media::renderer_options()),
             stream: ModelTextStream::new(Limits::default()),
             label: format!("Model stream: {name}"),
             name,

@@ -27,7 +27,7 @@ impl StdinSource {
         Ok(Self {
             rx: stdio::spawn_reader(ctx)?,
             out: stdio::spawn_writer()?,
-            renderer: Renderer::new(catalog),
+            renderer: Renderer::new(catalog).with_options(crate::media::renderer_options()),
             bytes: 0,
             eof: false,
         })

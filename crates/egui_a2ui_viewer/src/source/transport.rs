@@ -246,7 +246,7 @@ impl TransportSource {
             kind,
             label: format!("{} {url}", kind.name()),
             host,
-            draw: DrawState::new(catalog),
+            draw: DrawState::new(catalog).with_options(crate::media::renderer_options()),
             prompt: String::new(),
             script: VecDeque::new(),
             logged: 0,
