@@ -37,7 +37,9 @@ pub(crate) fn url_host(url: &str) -> Option<&str> {
 impl ComponentRenderer for Media {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         #[cfg(feature = "media")]
-        if let Some(response) = playback::ui(self, ui, cx) {
+        if cx.options().media.in_panel
+            && let Some(response) = playback::ui(self, ui, cx)
+        {
             return response;
         }
         self.card_ui(ui, cx, None)

@@ -116,6 +116,10 @@ pub type AudioOutputFactory =
 /// ([`RendererOptions::media`](crate::RendererOptions::media)).
 #[derive(Clone)]
 pub struct MediaOptions {
+    /// Play `Video` and `AudioPlayer` in the panel (the default). `false` draws the media
+    /// card of builds without the feature instead (poster, title, host and an "open link"
+    /// button that hands the URL to the host): for a host that plays media elsewhere.
+    pub in_panel: bool,
     /// Whether players start by themselves (never with sound). Default [`Autoplay::Never`].
     pub autoplay: Autoplay,
     /// Loaders for URLs the host serves itself, tried in order before egui's bytes loaders
@@ -135,6 +139,7 @@ pub struct MediaOptions {
 impl Default for MediaOptions {
     fn default() -> Self {
         Self {
+            in_panel: true,
             autoplay: Autoplay::Never,
             loaders: Vec::new(),
             audio_output: Arc::new(default_audio_output),
@@ -147,6 +152,7 @@ impl Default for MediaOptions {
 impl std::fmt::Debug for MediaOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MediaOptions")
+            .field("in_panel", &self.in_panel)
             .field("autoplay", &self.autoplay)
             .field("loaders", &self.loaders.len())
             .field("volume", &self.volume)

@@ -384,31 +384,47 @@ fn svg_path_icons_draw_and_malformed_paths_do_not_panic() {
 // ---------------------------------------------------------------------------------------
 // Video and AudioPlayer
 
+const MEDIA_CARDS: &str = r#"[{"id":"root","component":"Column","children":["v","a"]},
+        {"id":"v","component":"Video","url":"https://media.example.com/clip.mp4"},
+        {"id":"a","component":"AudioPlayer","url":"https://cdn.example.org/song.mp3","description":"Morning podcast"}]"#;
+
 #[test]
 fn the_play_button_of_a_media_card_emits_open_url_for_the_host() {
-    let mut h = text_harness(
-        r#"[{"id":"root","component":"Column","children":["v","a"]},
-        {"id":"v","component":"Video","url":"https://media.example.com/clip.mp4"},
-        {"id":"a","component":"AudioPlayer","url":"https://cdn.example.org/song.mp3","description":"Morning podcast"}]"#,
-    );
-    // With the `media` feature the AudioPlayer plays in the panel (its controls are tested
-    // in tests/media/controls.rs); Video stays a card in every build.
-    let audio_card = !cfg!(feature = "media");
+    // The card of builds without `media`, and of media builds whose host plays media
+    // elsewhere (`MediaOptions::in_panel: false`).
+    #[allow(unused_mut)]
+    let mut r = renderer_with(&v09_surface(MEDIA_CARDS, "{}"));
+    #[cfg(feature = "media")]
+    {
+        r.options_mut().media.in_panel = false;
+    }
+    let mut h = harness(r);
     h.get_by_label("Morning podcast");
     h.get_by_label("media.example.com");
     assert!(h.state().opened_urls().is_empty());
-    if audio_card {
-        h.get_by_label("cdn.example.org");
-        h.get_by_label("Play audio").click();
-        h.run();
-    }
+    h.get_by_label("cdn.example.org");
+    h.get_by_label("Play audio").click();
+    h.run();
     h.get_by_label("Play video").click();
     h.run();
-    let mut expected = vec!["https://media.example.com/clip.mp4"];
-    if audio_card {
-        expected.insert(0, "https://cdn.example.org/song.mp3");
-    }
-    assert_eq!(h.state().opened_urls(), expected);
+    assert_eq!(
+        h.state().opened_urls(),
+        [
+            "https://cdn.example.org/song.mp3",
+            "https://media.example.com/clip.mp4"
+        ]
+    );
+}
+
+#[cfg(feature = "media")]
+#[test]
+fn with_media_both_play_in_the_panel_and_open_nothing() {
+    // Their controls are tested in tests/media/controls.rs.
+    let h = text_harness(MEDIA_CARDS);
+    assert_eq!(h.get_all_by_label("Play").count(), 2);
+    assert!(h.query_by_label("Play video").is_none());
+    assert!(h.query_by_label("Play audio").is_none());
+    assert!(h.state().opened_urls().is_empty());
 }
 
 #[test]
@@ -429,7 +445,12 @@ fn a_v1_video_shows_its_poster_through_the_image_policy() {
     );
     let h = harness(renderer_with(&doc));
     assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
-    h.get_by_label("Play video");
+    // The card's open-link button, or (feature `media`) the player's Play.
+    h.get_by_label(if cfg!(feature = "media") {
+        "Play"
+    } else {
+        "Play video"
+    });
     assert_eq!(h.get_all_by_role(egui::accesskit::Role::Image).count(), 1);
 }
 
