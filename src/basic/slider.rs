@@ -277,6 +277,15 @@ mod tests {
     use serde_json::Value;
 
     #[test]
+    fn the_header_value_is_written_as_javascript_writes_numbers() {
+        assert_eq!(format_value(0.45), "0.45");
+        assert_eq!(format_value(50.0), "50");
+        assert_eq!(format_value(-3.5), "-3.5");
+        assert_eq!(format_value(0.1 + 0.2), "0.3");
+        assert_eq!(format_value(-0.0), "0");
+    }
+
+    #[test]
     fn steps_snap_to_divisions_of_the_range() {
         let r = Range::new(Some(0.0), Some(10.0), Some(4.0));
         assert_eq!(r.step, Some(2.5));
