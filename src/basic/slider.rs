@@ -123,21 +123,17 @@ impl ComponentRenderer for Slider {
                 style.slider_width.min(ui.available_width())
             }
             .max(0.0);
-            let header = egui::Rect::from_min_size(
-                ui.cursor().min,
-                egui::vec2(width, style.label.line_height),
-            );
-            let label_response = ui
-                .scope_builder(
-                    egui::UiBuilder::new()
-                        .max_rect(header)
-                        .layout(egui::Layout::left_to_right(egui::Align::Center)),
-                    |ui| {
-                        ui.set_min_size(header.size());
-                        input_label(ui, &label)
-                    },
-                )
-                .inner;
+            // The label in the flow (no `Ui` of its own), wrapped within the track's width;
+            // with no label, its line is left empty for the value.
+            ui.set_max_width(width.max(ui.min_rect().width()));
+            let line = egui::vec2(width, style.label.line_height);
+            let label_response = input_label(ui, &label);
+            let header = match &label_response {
+                Some(r) => {
+                    egui::Rect::from_min_size(r.rect.min, egui::vec2(width, r.rect.height()))
+                }
+                None => ui.allocate_space(line).1,
+            };
             let palette = cx.palette(ui);
             // The value: painted, not a widget of its own (the slider's AccessKit node
             // carries it).
