@@ -4,8 +4,9 @@
 # without private items, the README's test command, and cargo-deny. `.ci/run` calls it after
 # its fresh-machine step. Run it from anywhere: `scripts/check.sh`.
 #
-# With CI_REQUIRE_DISPLAY_TESTS=1 (set by .ci/run, which installs Xvfb and Mesa) it fails when
-# a test that needs a display or Mesa's EGL reported `ignored` for lack of it.
+# With CI_REQUIRE_DISPLAY_TESTS=1 (set by .ci/run, which installs Xvfb, Mesa and PulseAudio)
+# it fails when a test that needs a display or Mesa's EGL reported `ignored` for lack of it,
+# or when there is no `pulseaudio` to run the sound output test against.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Each traced command shows the seconds since the script began.
@@ -51,6 +52,26 @@ if [ "${CI_REQUIRE_DISPLAY_TESTS:-0}" = 1 ]; then
         echo "check.sh: tests that need Xvfb or Mesa's EGL were ignored (see above)" >&2
         exit 1
     fi
+fi
+# The Linux sound output against a real PulseAudio server (a null sink, on a socket of its
+# own; the test is `ignored` without one). Required in CI (.ci/run installs pulseaudio).
+if command -v pulseaudio >/dev/null 2>&1; then
+    pulse_dir="$(mktemp -d)"
+    pulseaudio -n --daemonize=no --exit-idle-time=-1 --use-pid-file=no --disable-shm=yes \
+        --load=module-null-sink \
+        --load="module-native-protocol-unix socket=$pulse_dir/native auth-anonymous=1" \
+        >"$pulse_dir/log" 2>&1 &
+    pulse_pid=$!
+    trap 'rm -f "$log"; kill "$pulse_pid" 2>/dev/null || true; rm -rf "$pulse_dir"' EXIT
+    for _ in $(seq 50); do [ -S "$pulse_dir/native" ] && break; sleep 0.1; done
+    set -x
+    PULSE_SERVER="unix:$pulse_dir/native" cargo test --all-features --test media -- --ignored pulse_sink
+    set +x
+elif [ "${CI_REQUIRE_DISPLAY_TESTS:-0}" = 1 ]; then
+    echo "check.sh: pulseaudio not found: the sound output test cannot run" >&2
+    exit 1
+else
+    echo "check.sh: pulseaudio not found: the sound output test was not run" >&2
 fi
 set -x
 

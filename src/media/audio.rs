@@ -297,6 +297,7 @@ pub use pulse::PulseSink;
 mod pulse {
     use std::collections::VecDeque;
     use std::sync::Arc;
+    use std::time::{Duration, Instant};
 
     use egui::mutex::Mutex;
     use pulseaudio::AsPlaybackSource as _;
@@ -305,11 +306,60 @@ mod pulse {
     use super::{AudioSink, OutputSpec, buffer_frames};
     use crate::media::MediaError;
 
+    /// Callbacks remembered for mapping the server's read position to real frames: enough
+    /// for several seconds of server buffer at the server's usual request sizes.
+    const MAX_MARKS: usize = 1024;
+    /// How often the server is asked where its read position is; between answers the
+    /// position moves on with the wall clock.
+    const POLL: Duration = Duration::from_millis(40);
+
     #[derive(Default)]
     struct Ring {
         samples: VecDeque<f32>,
-        /// Frames handed to the server since the last flush.
+        /// Real frames handed to the server since the last flush.
         played: u64,
+        /// Frames handed to the server since the stream was created, silence included (the
+        /// server's write position, in frames).
+        total: u64,
+        /// Where the marks start: (`total`, `played`) at the last flush.
+        base: (u64, u64),
+        /// One per callback: (`total`, `played`) after it. A callback hands its real frames
+        /// first and pads with silence after them, so the real frames of the stretch
+        /// between two marks are its first ones.
+        marks: VecDeque<(u64, u64)>,
+    }
+
+    impl Ring {
+        /// Real frames among the first `position` frames of the stream (silence left out).
+        fn real_at(&mut self, position: u64) -> u64 {
+            // Callbacks wholly behind the position are done with: the last one is the base.
+            while let Some(&(total, played)) = self.marks.front() {
+                if total > position {
+                    break;
+                }
+                self.base = (total, played);
+                self.marks.pop_front();
+            }
+            let (start, real_start) = self.base;
+            let real_end = self.marks.front().map_or(real_start, |&(_, played)| played);
+            real_start + position.saturating_sub(start).min(real_end - real_start)
+        }
+    }
+
+    /// The playback clock: the server's read position (frames), and when it was read.
+    struct Clock {
+        position: u64,
+        at: Instant,
+        /// The stream is corked: the position stands still (where it was at the cork; what
+        /// the sink still plays from its own buffer then is not counted).
+        corked: bool,
+        /// The last position handed out: the clock never runs backwards between flushes
+        /// (between two answers it moves on with the wall clock, and may get ahead a little).
+        reported: u64,
+        /// Ask the server at the next read.
+        stale: bool,
+        /// The server said the stream plays: the position moves with the wall clock.
+        moving: bool,
     }
 
     /// An [`AudioSink`] on a PulseAudio server (or PipeWire's `pipewire-pulse`), through the
@@ -317,10 +367,14 @@ mod pulse {
     /// server is found at run time (`$PULSE_SERVER`, `$XDG_RUNTIME_DIR/pulse/native`).
     ///
     /// The server pulls samples from a small ring (a quarter second) the player fills; pause
-    /// corks the stream, a seek flushes it.
+    /// corks the stream, a seek flushes it. The clock ([`AudioSink::played_frames`]) is what
+    /// has been heard, not what was handed over: the server's read position (asked every
+    /// 40 ms, moved on with the wall clock between answers) less the sink's own latency, with
+    /// the silence the server was given while the ring ran dry left out.
     pub struct PulseSink {
         spec: OutputSpec,
         ring: Arc<Mutex<Ring>>,
+        clock: Clock,
         stream: pulseaudio::PlaybackStream,
         _client: pulseaudio::Client,
     }
@@ -351,7 +405,17 @@ mod pulse {
                     let sample = ring.samples.pop_front().inspect(|_| popped += 1);
                     out.copy_from_slice(&sample.unwrap_or(0.0).to_le_bytes());
                 }
+                let frames = (buf.len() / 4 / usize::from(channels)) as u64;
                 ring.played += (popped / usize::from(channels)) as u64;
+                ring.total += frames;
+                let mark = (ring.total, ring.played);
+                if ring.marks.len() >= MAX_MARKS {
+                    // Far behind the read position (or the clock is not read): fold it in.
+                    if let Some(old) = ring.marks.pop_front() {
+                        ring.base = old;
+                    }
+                }
+                ring.marks.push_back(mark);
                 // 0 would end the stream: always hand over a full buffer (silence when empty).
                 buf.len()
             };
@@ -388,9 +452,55 @@ mod pulse {
                     channels: u16::from(channels),
                 },
                 ring,
+                clock: Clock {
+                    position: 0,
+                    at: Instant::now(),
+                    corked: false,
+                    stale: true,
+                    moving: false,
+                    reported: 0,
+                },
                 stream,
                 _client: client,
             })
+        }
+
+        /// Real frames handed to the server since the last flush: what
+        /// [`AudioSink::played_frames`] reaches once the server has played them.
+        pub fn handed_frames(&self) -> u64 {
+            self.ring.lock().played
+        }
+
+        /// The server's read position less the sink's latency, in frames of the stream
+        /// (silence included), asked again when the last answer is older than [`POLL`].
+        fn heard_position(&mut self) -> u64 {
+            let rate = u64::from(self.spec.sample_rate.max(1));
+            if self.clock.corked {
+                return self.clock.reported;
+            }
+            if self.clock.stale || self.clock.at.elapsed() >= POLL {
+                if let Ok(info) = futures_executor::block_on(self.stream.timing_info()) {
+                    let bytes_per_frame = 4 * u64::from(self.spec.channels.max(1));
+                    let read = u64::try_from(info.read_offset.max(0)).unwrap_or(0);
+                    let sink = info.sink_usec.saturating_mul(rate) / 1_000_000;
+                    self.clock.position = (read / bytes_per_frame).saturating_sub(sink);
+                    // Not yet started (prebuffering) or underrun: the position stands.
+                    self.clock.moving = info.playing;
+                }
+                self.clock.at = Instant::now();
+                self.clock.stale = false;
+            }
+            let moved = if self.clock.moving {
+                (self.clock.at.elapsed().as_secs_f64() * rate as f64) as u64
+            } else {
+                0
+            };
+            // Never ahead of what the server was given, never backwards.
+            let position = (self.clock.position + moved)
+                .min(self.ring.lock().total)
+                .max(self.clock.reported);
+            self.clock.reported = position;
+            position
         }
     }
 
@@ -407,34 +517,95 @@ mod pulse {
         }
 
         fn played_frames(&mut self) -> u64 {
-            self.ring.lock().played
+            let position = self.heard_position();
+            self.ring.lock().real_at(position)
         }
 
         fn queued_frames(&mut self) -> u64 {
+            // In the ring, and handed to the server but not heard yet.
+            let heard = self.played_frames();
             let channels = usize::from(self.spec.channels.max(1));
-            (self.ring.lock().samples.len() / channels) as u64
+            let ring = self.ring.lock();
+            (ring.samples.len() / channels) as u64 + ring.played.saturating_sub(heard)
         }
 
         fn pause(&mut self) {
             // Best effort: a failed cork leaves the ring paused by the player (no new samples).
+            // The clock stops where it is now.
+            let _ = self.heard_position();
             let _ = futures_executor::block_on(self.stream.cork());
+            self.clock.corked = true;
         }
 
         fn resume(&mut self) {
             let _ = futures_executor::block_on(self.stream.uncork());
+            self.clock.corked = false;
+            self.clock.stale = true;
         }
 
         fn flush(&mut self) {
             {
+                // Emptied first: what the server pulls until it has flushed is silence.
                 let mut ring = self.ring.lock();
                 ring.samples.clear();
                 ring.played = 0;
+                ring.base = (ring.total, 0);
+                ring.marks.clear();
+                self.clock.position = ring.total;
+                self.clock.reported = ring.total;
             }
+            // The server drops what it holds: its read position becomes its write position.
             let _ = futures_executor::block_on(self.stream.flush());
+            self.clock.at = Instant::now();
+            self.clock.stale = true;
         }
 
         fn name(&self) -> &'static str {
             "pulseaudio"
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::Ring;
+
+        /// Three callbacks of 100 frames: full, half real then silence, all silence; then
+        /// real again. The real frames heard at each read position leave the silence out.
+        #[test]
+        fn the_read_position_counts_real_frames_only() {
+            let mut ring = Ring::default();
+            for (total, played) in [(100, 100), (200, 150), (300, 150), (400, 250)] {
+                ring.marks.push_back((total, played));
+            }
+            ring.total = 400;
+            ring.played = 250;
+            assert_eq!(ring.real_at(0), 0);
+            assert_eq!(ring.real_at(60), 60);
+            assert_eq!(ring.real_at(100), 100);
+            assert_eq!(ring.real_at(140), 140);
+            assert_eq!(ring.real_at(180), 150, "silence after the ring ran dry");
+            assert_eq!(ring.real_at(290), 150);
+            assert_eq!(ring.real_at(350), 200);
+            assert_eq!(ring.real_at(400), 250);
+            assert_eq!(ring.real_at(10_000), 250, "never more than was handed");
+            assert!(
+                ring.marks.is_empty(),
+                "callbacks behind the position are dropped"
+            );
+        }
+
+        /// After a flush the marks start again from the stream's write position.
+        #[test]
+        fn a_flush_starts_counting_from_the_write_position() {
+            let mut ring = Ring {
+                base: (1000, 0),
+                total: 1100,
+                played: 100,
+                ..Ring::default()
+            };
+            ring.marks.push_back((1100, 100));
+            assert_eq!(ring.real_at(900), 0, "before the flush's position");
+            assert_eq!(ring.real_at(1050), 50);
         }
     }
 }
