@@ -17,6 +17,9 @@ The signals (the tests rely on them):
   clip_h264.mp4 / clip_av1.mp4
                64x48, 10 fps, 2.0 s (20 frames); frame k is a flat grey of luma 10 + 10 k
                (so a decoded frame tells its number), with the tone as AAC audio.
+  clip_h264_short_audio.mp4
+               the clip_h264 frames (2.0 s) with only the first second of the tone: the
+               video goes on after its sound ends.
   clip_h264_bframes.mp4
                the same frames, H.264 Main profile with B-frames (decode order differs from
                display order), moov first (`faststart`, so a cut file keeps its index), no
@@ -85,6 +88,7 @@ def write_video(
     fmt: str = "mp4",
     audio: str = "aac",
     container_options: dict = None,
+    audio_seconds: float = SECONDS,
 ) -> None:
     path = os.path.join(OUT, name)
     fps = 10
@@ -108,7 +112,7 @@ def write_video(
         for packet in v.encode(None):
             out.mux(packet)
         if audio:
-            encode_tone(out, a, samples, audio)
+            encode_tone(out, a, samples[: int(RATE * audio_seconds)], audio)
     print(name, os.path.getsize(path), "bytes")
 
 
@@ -171,6 +175,12 @@ FILES = {
         {"profile": "main", "preset": "veryfast", "bf": "2", "g": "10"},
         audio=None,
         container_options={"movflags": "faststart"},
+    ),
+    "clip_h264_short_audio.mp4": lambda: write_video(
+        "clip_h264_short_audio.mp4",
+        "libx264",
+        {"profile": "baseline", "preset": "veryfast"},
+        audio_seconds=1.0,
     ),
     "clip_vp9.webm": lambda: write_video(
         "clip_vp9.webm", "libvpx-vp9", {"cpu-used": "8", "deadline": "realtime"},

@@ -316,9 +316,19 @@ struct Worker {
 /// Rate of the silent track that clocks a video without sound.
 const SILENT_RATE: u32 = 8000;
 
-/// What the audio worker plays: a decoded sound track, or silence as long as the video.
+/// What the audio worker plays: a decoded sound track (followed by silence when the video
+/// is longer than its sound, so the clock runs to the video's end), or silence as long as
+/// the video.
 enum Track {
-    Audio(AudioStream),
+    Audio {
+        audio: AudioStream,
+        /// The video's duration (0 for a sound file): after the sound ends, silence until
+        /// then.
+        pad_to: f64,
+        /// Once the sound has ended (or a seek went past it): where the silence starts
+        /// (seconds) and the frames of it handed out so far.
+        tail: Option<(f64, u64)>,
+    },
     Silent {
         duration: f64,
         /// Next frame to hand out.
@@ -336,9 +346,17 @@ impl Track {
         }
     }
 
+    fn audio(audio: AudioStream, video_duration: Option<f64>) -> Self {
+        Self::Audio {
+            audio,
+            pad_to: video_duration.filter(|d| d.is_finite()).unwrap_or(0.0),
+            tail: None,
+        }
+    }
+
     fn spec(&self) -> OutputSpec {
         match self {
-            Self::Audio(a) => a.spec(),
+            Self::Audio { audio, .. } => audio.spec(),
             Self::Silent { .. } => OutputSpec {
                 sample_rate: SILENT_RATE,
                 channels: 1,
@@ -348,14 +366,38 @@ impl Track {
 
     fn duration(&self) -> Option<f64> {
         match self {
-            Self::Audio(a) => a.duration(),
+            Self::Audio { audio, pad_to, .. } => match audio.duration() {
+                Some(d) => Some(d.max(*pad_to)),
+                None => (*pad_to > 0.0).then_some(*pad_to),
+            },
             Self::Silent { duration, .. } => Some(*duration),
         }
     }
 
-    fn next_chunk(&mut self) -> Result<Option<&[f32]>, MediaError> {
+    fn next_chunk(&mut self) -> Result<Option<Vec<f32>>, MediaError> {
         match self {
-            Self::Audio(a) => a.next_chunk(),
+            Self::Audio {
+                audio,
+                pad_to,
+                tail,
+            } => {
+                if tail.is_none() {
+                    if let Some(chunk) = audio.next_chunk()? {
+                        return Ok(Some(chunk.to_vec()));
+                    }
+                    *tail = Some((audio.position(), 0));
+                }
+                let spec = audio.spec();
+                let rate = f64::from(spec.sample_rate.max(1));
+                let Some((from, done)) = tail else {
+                    return Ok(None);
+                };
+                let total = ((*pad_to - *from).max(0.0) * rate).round() as u64;
+                let n = (u64::from(spec.sample_rate.max(1)) / 20).min(total.saturating_sub(*done));
+                *done += n;
+                let samples = n as usize * usize::from(spec.channels.max(1));
+                Ok((n > 0).then(|| vec![0.0; samples]))
+            }
             Self::Silent {
                 duration,
                 at,
@@ -364,14 +406,30 @@ impl Track {
                 let total = (*duration * f64::from(SILENT_RATE)).round() as u64;
                 let n = (zeros.len() as u64).min(total.saturating_sub(*at));
                 *at += n;
-                Ok((n > 0).then(|| zeros.get(..n as usize).unwrap_or_default()))
+                Ok((n > 0).then(|| zeros.get(..n as usize).unwrap_or_default().to_vec()))
             }
         }
     }
 
     fn seek(&mut self, seconds: f64) -> Result<f64, MediaError> {
         match self {
-            Self::Audio(a) => a.seek(seconds),
+            Self::Audio {
+                audio,
+                pad_to,
+                tail,
+            } => {
+                // Past the sound's end, into the silence before the video's end.
+                if let Some(end) = audio.duration()
+                    && seconds >= end
+                    && *pad_to > end
+                {
+                    let t = seconds.min(*pad_to);
+                    *tail = Some((t, 0));
+                    return Ok(t);
+                }
+                *tail = None;
+                audio.seek(seconds)
+            }
             Self::Silent { duration, at, .. } => {
                 let t = seconds.clamp(0.0, duration.max(0.0));
                 *at = (t * f64::from(SILENT_RATE)).round() as u64;
@@ -571,7 +629,7 @@ impl Worker {
             }
         }
         match guarded(|| AudioStream::open(Arc::clone(&media.bytes), mime, max_dim)) {
-            Ok(audio) => Ok(Track::Audio(audio)),
+            Ok(audio) => Ok(Track::audio(audio, video_duration)),
             // A video whose sound this build cannot play (none, Opus...) plays silently.
             Err(MediaError::NoTrack | MediaError::UnsupportedCodec(_))
                 if video_duration.is_some() =>
@@ -744,7 +802,7 @@ impl Worker {
         if p.sink.is_none() {
             self.set(|s| s.status = Status::Buffering);
             let output = match p.stream {
-                Track::Audio(_) => &self.config.output,
+                Track::Audio { .. } => &self.config.output,
                 Track::Silent { .. } => &self.config.silent_output,
             };
             match output(p.stream.spec()) {
@@ -774,7 +832,7 @@ impl Worker {
         if p.offset >= p.pending.len() && !p.eof {
             p.pending.clear();
             p.offset = 0;
-            match guarded(|| Ok(p.stream.next_chunk()?.map(<[f32]>::to_vec)))? {
+            match guarded(|| p.stream.next_chunk())? {
                 Some(chunk) => {
                     let gain = p.gain;
                     p.pending.extend(chunk.iter().map(|x| x * gain));

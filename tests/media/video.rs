@@ -571,3 +571,65 @@ fn a_video_with_sound_plays_to_the_end_and_replays_from_frame_0() {
         "the sound track is the clock, not silence"
     );
 }
+
+/// A video longer than its sound: the clock runs on silence after the sound ends, so the
+/// frames go on to the last one, the duration is the video's, and a seek past the sound's
+/// end lands where it was asked.
+#[test]
+fn a_video_longer_than_its_sound_plays_to_its_last_frame() {
+    let rig = video_player(bytes("clip_h264_short_audio.mp4"), 8192);
+    let s = wait(&rig.player, "loaded", |s| s.status == Status::Paused);
+    assert!(
+        s.duration.is_some_and(|d| (d - 2.0).abs() < 0.05),
+        "the video's duration, not the sound's: {s:?}"
+    );
+    rig.player.play();
+    wait(&rig.player, "playing", |s| s.status == Status::Playing);
+    let mut last = None;
+    let mut latest = 0.0_f64;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while rig.player.snapshot().status != Status::Ended {
+        // 800 samples at 16 kHz: 50 ms, half a frame.
+        rig.sink.advance(800);
+        let s = rig.player.snapshot();
+        if s.status == Status::Playing {
+            latest = latest.max(s.position);
+        }
+        if s.status == Status::Playing && s.position > 1.2 && s.position < 1.9 {
+            shown_at(&rig.player, s.position, &mut last);
+            let f = last.as_ref().expect("a frame after the sound ended");
+            assert!(
+                f.time <= s.position + 1e-9 && s.position - f.time < 0.1,
+                "frame at {} shown at {}",
+                f.time,
+                s.position
+            );
+            assert_eq!(frame_number(f), f.index);
+        }
+        assert!(Instant::now() < deadline, "never ended: {s:?}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        latest >= 1.75,
+        "playing stopped at {latest} s (the sound is 1 s)"
+    );
+    assert!((rig.player.snapshot().position - 2.0).abs() < 0.05);
+    shown_at(&rig.player, 2.0, &mut last);
+    assert_eq!(
+        last.as_ref().map(|f| f.index),
+        Some(19),
+        "the last frame shows"
+    );
+    assert!(
+        rig.sink.written() >= 2 * 16_000 - 1600,
+        "silence after the sound, to the video's end: {} frames written",
+        rig.sink.written()
+    );
+    // A seek into the part without sound.
+    rig.player.seek(1.5);
+    let s = wait(&rig.player, "seeked", |s| (s.position - 1.5).abs() < 0.06);
+    assert!(s.duration.is_some_and(|d| d > 1.9));
+    let mut after = None;
+    shown_at(&rig.player, 1.5, &mut after);
+    assert_eq!(after.map(|f| frame_number(&f)), Some(15));
+}
