@@ -87,6 +87,10 @@ fn format_value(v: f64) -> String {
 
 /// Drop float noise from a snapped value (`0.30000000000000004` → `0.3`): keep 12 decimals.
 fn tidy(v: f64) -> f64 {
+    // A whole number (the usual value) has no noise to drop: no round trip through text.
+    if v.fract() == 0.0 || !v.is_finite() {
+        return v;
+    }
     format!("{v:.12}").parse().unwrap_or(v)
 }
 
@@ -156,30 +160,30 @@ impl ComponentRenderer for Slider {
             // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
             // egui's slider handles the input; the track and thumb are the reference's,
             // painted over its invisible ones.
-            let response = ui
-                .scope(|ui| {
-                    ui.spacing_mut().slider_width = width;
-                    let visuals = ui.visuals_mut();
-                    // egui's rail and handle draw nothing.
-                    let widgets = &mut visuals.widgets;
-                    for w in [
-                        &mut widgets.inactive,
-                        &mut widgets.hovered,
-                        &mut widgets.active,
-                    ] {
-                        w.bg_fill = egui::Color32::TRANSPARENT;
-                        w.weak_bg_fill = egui::Color32::TRANSPARENT;
-                        w.fg_stroke = egui::Stroke::NONE;
-                    }
-                    ui.visuals_mut().slider_trailing_fill = false;
-                    let slider = slider.trailing_fill(false);
-                    if empty {
-                        ui.add_enabled(false, slider)
-                    } else {
-                        ui.add(slider)
-                    }
-                })
-                .inner;
+            // egui's rail and handle draw nothing (a style shared by every slider of this
+            // width, set for the slider alone: no `Ui` and no `Style` clone per slider).
+            let outer_style = ui.style().clone();
+            ui.set_style(cx.shared_style(ui, ("a2ui-slider", width.to_bits()), |s| {
+                s.spacing.slider_width = width;
+                let widgets = &mut s.visuals.widgets;
+                for w in [
+                    &mut widgets.inactive,
+                    &mut widgets.hovered,
+                    &mut widgets.active,
+                ] {
+                    w.bg_fill = egui::Color32::TRANSPARENT;
+                    w.weak_bg_fill = egui::Color32::TRANSPARENT;
+                    w.fg_stroke = egui::Stroke::NONE;
+                }
+                s.visuals.slider_trailing_fill = false;
+            }));
+            let slider = slider.trailing_fill(false);
+            let response = if empty {
+                ui.add_enabled(false, slider)
+            } else {
+                ui.add(slider)
+            };
+            ui.set_style(outer_style);
             let t = value_fraction(value, range.min, hi, empty);
             paint_track(ui, &response, t, width, &style, &palette);
             // Name the slider itself: its number field is labelled by it.
