@@ -69,6 +69,7 @@ impl ComponentRenderer for Text {
         });
         let variant = cx.literal_str("variant").unwrap_or("body");
         let step = cx.style().text(variant);
+        let is_caption = variant == "caption";
         let base = BaseStyle {
             size: step.size,
             body_size: cx.style().body.size,
@@ -78,23 +79,29 @@ impl ComponentRenderer for Text {
         };
         let blocks = &entry.blocks;
         let incoming = Incoming::of(ui);
-        // Captions are muted, unless the context forces a colour (a primary button). Other
-        // texts draw straight into the node's `Ui` (a scope would cost a `Ui` per text;
+        // Captions are muted, unless the context forces a colour (a primary button). Every
+        // text draws straight into the node's `Ui` (a scope would cost a `Ui` per text;
         // several blocks get their own vertical group in `blocks_ui`).
-        let (response, clicked) =
-            if variant == "caption" && ui.visuals().override_text_color.is_none() {
-                ui.scope(|ui| {
-                    // `.a2ui-text.caption { color: var(--a2ui-text-caption-color) }`.
-                    ui.visuals_mut().override_text_color = Some(cx.palette(ui).caption);
-                    blocks_ui(ui, blocks, base)
-                })
-                .inner
-            } else {
-                blocks_ui(ui, blocks, base)
-            };
+        let (response, clicked) = if is_caption && ui.visuals().override_text_color.is_none() {
+            // `.a2ui-text.caption { color: var(--a2ui-text-caption-color) }`: a style
+            // shared by every caption, set for this text alone (no scope `Ui`, no
+            // `Style` clone per caption).
+            let outer = ui.style().clone();
+            let caption = cx.palette(ui).caption;
+            ui.set_style(
+                cx.shared_style(ui, ("a2ui-caption", caption.to_array()), |s| {
+                    s.visuals.override_text_color = Some(caption);
+                }),
+            );
+            let drawn = blocks_ui(ui, blocks, base);
+            ui.set_style(outer);
+            drawn
+        } else {
+            blocks_ui(ui, blocks, base)
+        };
         // A block in a container's slot or at the surface root; not one inside a Button.
         let block = incoming.in_slot() || cx.depth() <= 1;
-        if block && variant != "caption" {
+        if block && !is_caption {
             let drawn = response.rect;
             let width = incoming.extent.width.unwrap_or(drawn.width());
             let height = incoming
