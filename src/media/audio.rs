@@ -342,7 +342,10 @@ mod pulse {
             }
             let (start, real_start) = self.base;
             let real_end = self.marks.front().map_or(real_start, |&(_, played)| played);
-            real_start + position.saturating_sub(start).min(real_end - real_start)
+            real_start
+                + position
+                    .saturating_sub(start)
+                    .min(real_end.saturating_sub(real_start))
         }
     }
 
