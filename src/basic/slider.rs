@@ -157,33 +157,36 @@ impl ComponentRenderer for Slider {
             if let Some(step) = range.step {
                 slider = slider.step_by(step);
             }
-            // `add_enabled` wraps the widget in a scope (a `Ui`): only when it is needed.
             // egui's slider handles the input; the track and thumb are the reference's,
-            // painted over its invisible ones.
-            // egui's rail and handle draw nothing (a style shared by every slider of this
-            // width, set for the slider alone: no `Ui` and no `Style` clone per slider).
-            let outer_style = ui.style().clone();
-            ui.set_style(cx.shared_style(ui, ("a2ui-slider", width.to_bits()), |s| {
-                s.spacing.slider_width = width;
-                let widgets = &mut s.visuals.widgets;
-                for w in [
-                    &mut widgets.inactive,
-                    &mut widgets.hovered,
-                    &mut widgets.active,
-                ] {
-                    w.bg_fill = egui::Color32::TRANSPARENT;
-                    w.weak_bg_fill = egui::Color32::TRANSPARENT;
-                    w.fg_stroke = egui::Stroke::NONE;
-                }
-                s.visuals.slider_trailing_fill = false;
-            }));
+            // painted over its invisible ones: egui's rail and handle draw nothing, in a
+            // style shared by every slider of this width (no `Ui` and no `Style` clone per
+            // slider). `add_enabled` wraps the widget in a scope (a `Ui`): only when needed.
             let slider = slider.trailing_fill(false);
-            let response = if empty {
-                ui.add_enabled(false, slider)
-            } else {
-                ui.add(slider)
-            };
-            ui.set_style(outer_style);
+            let response = cx.with_shared_style(
+                ui,
+                ("a2ui-slider", width.to_bits()),
+                |s| {
+                    s.spacing.slider_width = width;
+                    let widgets = &mut s.visuals.widgets;
+                    for w in [
+                        &mut widgets.inactive,
+                        &mut widgets.hovered,
+                        &mut widgets.active,
+                    ] {
+                        w.bg_fill = egui::Color32::TRANSPARENT;
+                        w.weak_bg_fill = egui::Color32::TRANSPARENT;
+                        w.fg_stroke = egui::Stroke::NONE;
+                    }
+                    s.visuals.slider_trailing_fill = false;
+                },
+                |ui| {
+                    if empty {
+                        ui.add_enabled(false, slider)
+                    } else {
+                        ui.add(slider)
+                    }
+                },
+            );
             let t = value_fraction(value, range.min, hi, empty);
             paint_track(ui, &response, t, width, &style, &palette);
             // Name the slider itself: its number field is labelled by it.

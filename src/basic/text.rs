@@ -86,16 +86,13 @@ impl ComponentRenderer for Text {
             // `.a2ui-text.caption { color: var(--a2ui-text-caption-color) }`: a style
             // shared by every caption, set for this text alone (no scope `Ui`, no
             // `Style` clone per caption).
-            let outer = ui.style().clone();
             let caption = cx.palette(ui).caption;
-            ui.set_style(
-                cx.shared_style(ui, ("a2ui-caption", caption.to_array()), |s| {
-                    s.visuals.override_text_color = Some(caption);
-                }),
-            );
-            let drawn = blocks_ui(ui, blocks, base);
-            ui.set_style(outer);
-            drawn
+            cx.with_shared_style(
+                ui,
+                ("a2ui-caption", caption.to_array()),
+                |s| s.visuals.override_text_color = Some(caption),
+                |ui| blocks_ui(ui, blocks, base),
+            )
         } else {
             blocks_ui(ui, blocks, base)
         };

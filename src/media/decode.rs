@@ -1,20 +1,16 @@
 //! Demuxing and audio decoding with symphonia (pure Rust), from bytes already in memory.
 
-use std::io::Cursor;
 use std::sync::Arc;
 
 use symphonia::core::codecs::CodecParameters;
 use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
-use symphonia::core::codecs::video::well_known as video_ids;
 use symphonia::core::errors::Error as SymError;
-use symphonia::core::formats::probe::Hint;
-use symphonia::core::formats::{FormatOptions, FormatReader, SeekMode, SeekTo, TrackType};
-use symphonia::core::io::{MediaSourceStream, MediaSourceStreamOptions};
-use symphonia::core::meta::MetadataOptions;
+use symphonia::core::formats::{FormatReader, SeekMode, SeekTo, TrackType};
 use symphonia::core::units::{Time, TimeBase, Timestamp};
 
 use super::MediaError;
 use super::audio::OutputSpec;
+use super::container::{codec_name, mp4_sample_entries, open_reader, sym_error};
 
 /// Consecutive undecodable packets tolerated before the stream counts as broken.
 const MAX_BAD_PACKETS: usize = 64;
@@ -44,54 +40,6 @@ pub struct MediaInfo {
     pub audio: Option<OutputSpec>,
     /// The first video track, if any.
     pub video: Option<VideoTrackInfo>,
-}
-
-pub(crate) fn codec_name(id: symphonia::core::codecs::video::VideoCodecId) -> String {
-    match id {
-        video_ids::CODEC_ID_H264 => "H.264".to_owned(),
-        video_ids::CODEC_ID_AV1 => "AV1".to_owned(),
-        video_ids::CODEC_ID_VP9 => "VP9".to_owned(),
-        video_ids::CODEC_ID_VP8 => "VP8".to_owned(),
-        video_ids::CODEC_ID_HEVC => "H.265".to_owned(),
-        // symphonia's MP4 reader leaves some sample entries untagged (`av01` among them).
-        symphonia::core::codecs::video::CODEC_ID_NULL_VIDEO => {
-            "an unrecognised video codec".to_owned()
-        }
-        other => format!("video codec {other}"),
-    }
-}
-
-fn sym_error(e: SymError) -> MediaError {
-    match e {
-        SymError::Unsupported(what) => MediaError::UnsupportedCodec(what.to_owned()),
-        SymError::LimitError(what) => MediaError::Decode(format!("limit: {what}")),
-        SymError::IoError(e) => MediaError::Decode(format!("truncated or unreadable: {e}")),
-        other => MediaError::Decode(other.to_string()),
-    }
-}
-
-fn open_reader(bytes: Arc<[u8]>, mime: Option<&str>) -> Result<Box<dyn FormatReader>, MediaError> {
-    let mut hint = Hint::new();
-    if let Some(mime) = mime {
-        hint.mime_type(mime);
-    }
-    let mss = MediaSourceStream::new(
-        Box::new(Cursor::new(bytes)),
-        MediaSourceStreamOptions::default(),
-    );
-    symphonia::default::get_probe()
-        .probe(
-            &hint,
-            mss,
-            FormatOptions::default(),
-            MetadataOptions::default(),
-        )
-        .map_err(|e| match e {
-            SymError::Unsupported(_) => {
-                MediaError::UnknownFormat("no known container signature".to_owned())
-            }
-            other => sym_error(other),
-        })
 }
 
 fn video_track(reader: &dyn FormatReader) -> Option<VideoTrackInfo> {
@@ -130,14 +78,14 @@ pub fn probe(
     mime: Option<&str>,
     max_dimension: u32,
 ) -> Result<MediaInfo, MediaError> {
-    let reader = open_reader(Arc::clone(&bytes), mime)?;
+    let reader = open_reader(&bytes, mime)?;
     let mut video = video_track(reader.as_ref());
     check_dimensions(video.as_ref(), max_dimension)?;
     // symphonia's MP4 reader leaves `av01` sample entries untagged: name them here.
     if let Some(v) = &mut video
         && reader.format_info().short_name == "isomp4"
         && v.codec == codec_name(symphonia::core::codecs::video::CODEC_ID_NULL_VIDEO)
-        && super::video::mp4_sample_entries(&bytes).contains(b"av01")
+        && mp4_sample_entries(&bytes).contains(b"av01")
     {
         "AV1".clone_into(&mut v.codec);
     }
@@ -203,7 +151,7 @@ impl AudioStream {
         mime: Option<&str>,
         max_dimension: u32,
     ) -> Result<Self, MediaError> {
-        let reader = open_reader(Arc::clone(&bytes), mime)?;
+        let reader = open_reader(&bytes, mime)?;
         check_dimensions(video_track(reader.as_ref()).as_ref(), max_dimension)?;
         let track = reader
             .default_track(TrackType::Audio)
@@ -349,7 +297,7 @@ impl AudioStream {
         let time = Time::try_from_secs_f64(target).unwrap_or(Time::ZERO);
         // A fresh reader: symphonia's MP4 reader cannot seek once it has read to the end
         // ("no atom pending read"); opening again only parses the headers in memory.
-        self.reader = open_reader(Arc::clone(&self.bytes), self.mime.as_deref())?;
+        self.reader = open_reader(&self.bytes, self.mime.as_deref())?;
         let seeked = self
             .reader
             .seek(

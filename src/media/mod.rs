@@ -29,6 +29,7 @@
 //!   component shows "format not supported" and the open-link button.
 
 pub mod audio;
+mod container;
 pub(crate) mod decode;
 mod player;
 pub mod source;

@@ -388,12 +388,13 @@ impl Track {
                     *tail = Some((audio.position(), 0));
                 }
                 let spec = audio.spec();
-                let rate = f64::from(spec.sample_rate.max(1));
+                let rate = spec.sample_rate.max(1);
                 let Some((from, done)) = tail else {
                     return Ok(None);
                 };
-                let total = ((*pad_to - *from).max(0.0) * rate).round() as u64;
-                let n = (u64::from(spec.sample_rate.max(1)) / 20).min(total.saturating_sub(*done));
+                let total = ((*pad_to - *from).max(0.0) * f64::from(rate)).round() as u64;
+                // A twentieth of a second at a time, as the silent track hands it out.
+                let n = (u64::from(rate) / 20).min(total.saturating_sub(*done));
                 *done += n;
                 let samples = n as usize * usize::from(spec.channels.max(1));
                 Ok((n > 0).then(|| vec![0.0; samples]))

@@ -9,20 +9,17 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::io::Cursor;
 use std::sync::Arc;
 
 use symphonia::core::codecs::CodecParameters;
 use symphonia::core::codecs::video::well_known as video_ids;
 use symphonia::core::codecs::video::well_known::extra_data::VIDEO_EXTRA_DATA_ID_AVC_DECODER_CONFIG;
 use symphonia::core::errors::Error as SymError;
-use symphonia::core::formats::probe::Hint;
-use symphonia::core::formats::{FormatOptions, FormatReader, SeekMode, SeekTo};
-use symphonia::core::io::{MediaSourceStream, MediaSourceStreamOptions};
-use symphonia::core::meta::MetadataOptions;
+use symphonia::core::formats::{FormatReader, SeekMode, SeekTo};
 use symphonia::core::units::{TimeBase, Timestamp};
 
 use super::MediaError;
+use super::container::{codec_name, mp4_sample_entries, open_reader, sym_error};
 
 /// Frames a file may have (an index entry each): ten hours at 60 frames a second.
 const MAX_FRAMES: usize = 2_160_000;
@@ -756,86 +753,7 @@ impl Codec {
     }
 }
 
-// ---- MP4 sample entries (symphonia leaves `av01` untagged) ----
-
-/// The boxes directly inside `data`: (type, payload).
-fn boxes(data: &[u8]) -> impl Iterator<Item = ([u8; 4], &[u8])> {
-    let mut rest = data;
-    std::iter::from_fn(move || {
-        let size = u32::from_be_bytes(rest.get(..4)?.try_into().ok()?) as usize;
-        let kind: [u8; 4] = rest.get(4..8)?.try_into().ok()?;
-        let (header, total) = match size {
-            0 => (8, rest.len()),
-            1 => {
-                let large = u64::from_be_bytes(rest.get(8..16)?.try_into().ok()?);
-                (16, usize::try_from(large).ok()?)
-            }
-            n => (8, n),
-        };
-        let payload = rest.get(header..total)?;
-        rest = rest.get(total..).unwrap_or_default();
-        Some((kind, payload))
-    })
-}
-
-/// The sample entry types of every track of an MP4 file (`avc1`, `av01`, `mp4a`...).
-pub(crate) fn mp4_sample_entries(file: &[u8]) -> Vec<[u8; 4]> {
-    fn find<'a>(data: &'a [u8], kind: &[u8; 4]) -> Vec<&'a [u8]> {
-        boxes(data)
-            .filter(|(k, _)| k == kind)
-            .map(|(_, p)| p)
-            .collect()
-    }
-    let mut out = Vec::new();
-    for moov in find(file, b"moov") {
-        for trak in find(moov, b"trak") {
-            for mdia in find(trak, b"mdia") {
-                for minf in find(mdia, b"minf") {
-                    for stbl in find(minf, b"stbl") {
-                        for stsd in find(stbl, b"stsd") {
-                            out.extend(boxes(stsd.get(8..).unwrap_or_default()).map(|(k, _)| k));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 // ---- the stream ----
-
-fn sym_error(e: SymError) -> MediaError {
-    match e {
-        SymError::Unsupported(what) => MediaError::UnsupportedCodec(what.to_owned()),
-        SymError::IoError(e) => MediaError::Decode(format!("truncated or unreadable: {e}")),
-        other => MediaError::Decode(other.to_string()),
-    }
-}
-
-fn open_reader(bytes: &Arc<[u8]>, mime: Option<&str>) -> Result<Box<dyn FormatReader>, MediaError> {
-    let mut hint = Hint::new();
-    if let Some(mime) = mime {
-        hint.mime_type(mime);
-    }
-    let mss = MediaSourceStream::new(
-        Box::new(Cursor::new(Arc::clone(bytes))),
-        MediaSourceStreamOptions::default(),
-    );
-    symphonia::default::get_probe()
-        .probe(
-            &hint,
-            mss,
-            FormatOptions::default(),
-            MetadataOptions::default(),
-        )
-        .map_err(|e| match e {
-            SymError::Unsupported(_) => {
-                MediaError::UnknownFormat("no known container signature".to_owned())
-            }
-            other => sym_error(other),
-        })
-}
 
 /// The video track of a file being decoded, frame by frame, with frame-accurate seeking.
 pub struct VideoStream {
@@ -912,7 +830,7 @@ impl VideoStream {
             other => {
                 return Err(MediaError::UnsupportedCodec(format!(
                     "{} video",
-                    super::decode::codec_name(other)
+                    codec_name(other)
                 )));
             }
         };

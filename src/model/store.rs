@@ -670,7 +670,7 @@ impl SurfaceStore {
                 }
                 if version == Version::V1_0
                     && self.strict
-                    && !crate::eval::functions::args::is_identifier(&d.id)
+                    && !crate::protocol::ident::is_identifier(&d.id)
                 {
                     // v1.0 strict validation (`validator_v1_0.yaml`): ids are UAX #31
                     // identifiers. Lenient mode draws agents' `btn-1` ids as sent.

@@ -299,7 +299,7 @@ pub(crate) fn check_definition_names(doc: &Value) -> Result<(), A2uiError> {
     {
         return Ok(());
     }
-    let ident = crate::eval::functions::args::is_identifier;
+    let ident = crate::protocol::ident::is_identifier;
     let bad = |what: &str, path: String, name: &str| {
         Err(A2uiError::validation(
             path,

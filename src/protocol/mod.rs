@@ -18,6 +18,7 @@
 //! ```
 
 mod fast;
+pub(crate) mod ident;
 pub(crate) mod reserved;
 pub(crate) mod v0_8;
 pub(crate) mod v0_9;

@@ -279,7 +279,7 @@ fn create_surface(
             Some(Value::Object(ext)) => {
                 if let Some(key) = ext
                     .keys()
-                    .find(|k| !crate::eval::functions::args::is_identifier(k))
+                    .find(|k| !crate::protocol::ident::is_identifier(k))
                 {
                     return Err(A2uiError::validation(
                         format!(

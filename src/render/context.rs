@@ -594,6 +594,23 @@ impl ComponentContext<'_, '_> {
             .style(ui.style(), egui::Id::unique(key), change)
     }
 
+    /// Draw `add` into `ui` with the style [`Self::shared_style`] makes (same `key` and
+    /// `change`), then give `ui` its own style back: one restyled widget without a scope
+    /// `Ui` or a `Style` clone of its own.
+    pub fn with_shared_style<R>(
+        &mut self,
+        ui: &mut egui::Ui,
+        key: impl std::hash::Hash + std::fmt::Debug,
+        change: impl FnOnce(&mut egui::Style),
+        add: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> R {
+        let own = ui.style().clone();
+        ui.set_style(self.shared_style(ui, key, change));
+        let inner = add(ui);
+        ui.set_style(own);
+        inner
+    }
+
     /// How deep this node is in the surface's tree (the root is at depth 1).
     pub fn depth(&self) -> usize {
         self.frame.guards.depth()

@@ -10,46 +10,10 @@ use egui_a2ui::Catalog;
 use crate::Cli;
 use crate::activity::ActivityLog;
 use crate::gallery::{self, Sample, SampleData};
-use crate::panels;
+use crate::panels::{self, Tab, View};
 use crate::source::{
     AgentSource, DocSource, ModelStreamSource, Source, StdinSource, TransportSource, split_command,
 };
-
-/// The right-hand tabs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    /// The live data model of every surface shown.
-    Data,
-    /// Renderer → agent messages and `tools/call` requests.
-    Actions,
-    /// Errors.
-    Errors,
-    /// The message stepper.
-    Stepper,
-}
-
-impl Tab {
-    /// `data`, `actions`, `errors`, `stepper` (and a few aliases), any case.
-    #[must_use]
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "data" | "model" => Self::Data,
-            "actions" | "log" => Self::Actions,
-            "errors" => Self::Errors,
-            "stepper" | "steps" => Self::Stepper,
-            _ => return None,
-        })
-    }
-}
-
-/// What the centre shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    /// Gallery entry `i` (with the stepper).
-    Sample(usize),
-    /// Live source `i` (see [`App::sources`]).
-    Live(usize),
-}
 
 /// A file read on a worker thread.
 struct Loaded {

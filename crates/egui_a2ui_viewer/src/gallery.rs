@@ -15,11 +15,7 @@ use serde_json::{Value, json};
 /// The catalog id of the showcase's custom component.
 pub const SHOWCASE_CATALOG: &str = "https://github.com/egui_a2ui/catalogs/viewer-showcase.json";
 
-/// Where the bundled samples live: `assets/samples/` at the repository's root.
-#[must_use]
-pub fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/samples")
-}
+pub use crate::samples::samples_dir;
 
 /// One group of the gallery: a folder of streams under [`samples_dir`].
 #[derive(Clone, Copy, Debug)]

@@ -75,10 +75,12 @@ pub mod gallery;
 mod json_tree;
 pub mod media;
 pub mod panels;
+mod samples;
 pub mod source;
 
 pub use activity::{ActivityLog, ErrorEntry, LogEntry, LogKind};
-pub use app::{App, Tab, View};
+pub use app::App;
+pub use panels::{Tab, View};
 pub use source::{Source, Status};
 
 use std::path::PathBuf;

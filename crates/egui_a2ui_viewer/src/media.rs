@@ -105,7 +105,7 @@ fn components(id: &str, list: Value) -> Value {
 /// the track's title.
 #[must_use]
 pub fn music_player() -> Vec<Value> {
-    let path = crate::gallery::samples_dir().join("official/v0_9/06_music-player.json");
+    let path = crate::samples::samples_dir().join("official/v0_9/06_music-player.json");
     let Some(mut messages) = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice::<Value>(&b).ok())

@@ -5,10 +5,45 @@ use egui::RichText;
 use egui_a2ui::SurfaceStore;
 
 use crate::activity::{ActivityLog, LogKind, pretty};
-use crate::app::{Tab, View};
 use crate::gallery::{Sample, group_open};
 use crate::json_tree;
 use crate::source::{DocSource, Source, Status};
+
+/// The right-hand tabs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// The live data model of every surface shown.
+    Data,
+    /// Renderer → agent messages and `tools/call` requests.
+    Actions,
+    /// Errors.
+    Errors,
+    /// The message stepper.
+    Stepper,
+}
+
+impl Tab {
+    /// `data`, `actions`, `errors`, `stepper` (and a few aliases), any case.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "data" | "model" => Self::Data,
+            "actions" | "log" => Self::Actions,
+            "errors" => Self::Errors,
+            "stepper" | "steps" => Self::Stepper,
+            _ => return None,
+        })
+    }
+}
+
+/// What the centre shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Gallery entry `i` (with the stepper).
+    Sample(usize),
+    /// Live source `i` (see [`App::sources`](crate::App::sources)).
+    Live(usize),
+}
 
 /// The gallery: the live sources, then the samples by group. Returns what was clicked.
 pub fn gallery_ui(

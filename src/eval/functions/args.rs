@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::eval::EvalContext;
 use crate::protocol::Version;
+use crate::protocol::ident::is_identifier;
 
 use super::Function;
 use super::pyfmt::{parse_py_float, parse_py_int};
@@ -209,18 +210,6 @@ pub fn is_call(v: &Value) -> bool {
     args_ok
         && m.keys()
             .all(|k| matches!(k.as_str(), "call" | "args" | "returnType" | "catalogId"))
-}
-
-/// A UAX #31 identifier (Python's `str.isidentifier`): an XID_Start or `_`, then
-/// XID_Continue characters.
-pub fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) if c == '_' || unicode_ident::is_xid_start(c) => {
-            chars.all(unicode_ident::is_xid_continue)
-        }
-        _ => false,
-    }
 }
 
 /// The v1.0 call envelope: the function name (a leading `@` allowed) and every argument
