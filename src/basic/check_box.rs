@@ -3,12 +3,14 @@
 
 use serde_json::Value;
 
-use super::controls::{Toggle, toggle_ui};
+use super::controls::{Toggle, toggle_placed};
 use super::margin::{with_margin, with_margin_row};
 use crate::render::ComponentContext;
 use crate::render::a11y::set_accessible_name;
 use crate::render::catalog::ComponentRenderer;
+use crate::render::flex::bounded;
 use crate::render::slot::Incoming;
+use egui::Direction;
 
 /// The `CheckBox` component: as in the web renderer, an 8 px margin around a row of the
 /// box and its label; the row spans the width its parent gives it.
@@ -22,10 +24,27 @@ impl ComponentRenderer for CheckBox {
         let margin = cx.style().checkbox_margin;
         let height = cx.style().checkbox_height;
         let failure = cx.first_check_failure();
-        let (response, row) = if failure.is_none() {
-            // The usual case, one row: drawn straight into the margin's `Ui`.
-            let (response, outer) =
-                with_margin_row(ui, margin, height, |ui| box_ui(ui, cx, &label, checked));
+        let (response, row) = if failure.is_none() && ui.layout().main_dir() == Direction::TopDown {
+            // The usual case, one row in a top-down `Ui` (the component's own, in its slot):
+            // placed inside the margin at once, with no `Ui` for the margin or the row.
+            let available = ui.available_rect_before_wrap();
+            let min = available.min + egui::Vec2::splat(margin);
+            let row = egui::Rect::from_min_size(
+                min,
+                egui::vec2(
+                    (available.width() - 2.0 * margin).max(0.0),
+                    bounded(height).max(ui.spacing().interact_size.y),
+                ),
+            );
+            let (response, covered) = box_ui(ui, cx, &label, checked, Some(row));
+            let outer = egui::emath::GuiRounding::round_ui(covered.expand(margin));
+            ui.advance_cursor_after_rect(outer);
+            (response, outer.shrink(margin))
+        } else if failure.is_none() {
+            // Another layout: the margin's `Ui` lays the row out.
+            let (response, outer) = with_margin_row(ui, margin, height, |ui| {
+                box_ui(ui, cx, &label, checked, None).0
+            });
             (response, outer.shrink(margin))
         } else {
             // The row, and the first failing check's message under it.
@@ -35,7 +54,7 @@ impl ComponentRenderer for CheckBox {
                 }));
                 let row = ui.horizontal(|ui| {
                     ui.set_min_height(height);
-                    box_ui(ui, cx, &label, checked)
+                    box_ui(ui, cx, &label, checked, None).0
                 });
                 cx.check_message_ui(ui, failure.as_deref());
                 (row.inner, row.response.rect)
@@ -61,7 +80,8 @@ fn box_ui(
     cx: &mut ComponentContext<'_, '_>,
     label: &str,
     mut checked: bool,
-) -> egui::Response {
+    row: Option<egui::Rect>,
+) -> (egui::Response, egui::Rect) {
     let style = cx.style().clone();
     let palette = cx.palette(ui);
     let mut text = egui::RichText::new(label)
@@ -72,7 +92,8 @@ fn box_ui(
     if cx.first_check_failure().is_some() {
         text = text.color(palette.error);
     }
-    let mut response = toggle_ui(ui, Toggle::Check, checked, text, &style, &palette);
+    let (mut response, covered) =
+        toggle_placed(ui, Toggle::Check, checked, text, &style, &palette, row);
     if response.clicked() {
         checked = !checked;
         response.mark_changed();
@@ -83,5 +104,5 @@ fn box_ui(
     if response.changed() {
         cx.write(ui, "value", Value::Bool(checked));
     }
-    response
+    (response, covered)
 }

@@ -28,26 +28,58 @@ pub(crate) fn toggle_ui(
     style: &Style,
     palette: &Palette,
 ) -> egui::Response {
+    toggle_placed(ui, kind, on, text, style, palette, None).0
+}
+
+/// [`toggle_ui`], placed by the layout (`row: None`) or at the start of `row`, centred
+/// across it as a left-to-right layout of that height would place it, without a `Ui` for
+/// the row. Returns the response and the rectangle the row's content covers (the toggle
+/// and `row`'s height, both centred on the row).
+pub(crate) fn toggle_placed(
+    ui: &mut egui::Ui,
+    kind: Toggle,
+    on: bool,
+    text: impl Into<egui::WidgetText>,
+    style: &Style,
+    palette: &Palette,
+    row: Option<egui::Rect>,
+) -> (egui::Response, egui::Rect) {
     let (inset, gap) = match kind {
         Toggle::Check => (style.checkbox_inset, style.checkbox_gap),
         Toggle::Radio => (style.radio_inset, style.radio_gap),
     };
     let side = style.toggle_size;
     let lead = inset + side + gap;
-    let wrap = (ui.available_width() - lead).max(0.0);
+    let wrap = (row.map_or_else(|| ui.available_width(), |r| r.width()) - lead).max(0.0);
     let galley = text
         .into()
         .into_galley(ui, None, wrap, egui::TextStyle::Body);
     let height = galley.size().y.max(side).max(ui.spacing().interact_size.y);
     let size = egui::vec2(lead + galley.size().x, height);
-    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+    let (rect, response, covered) = match row {
+        None => {
+            let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+            (rect, response, rect)
+        }
+        Some(row) => {
+            let mid = row.center().y;
+            let rect =
+                egui::Rect::from_center_size(egui::pos2(row.min.x + size.x / 2.0, mid), size);
+            let across = size.y.max(row.height());
+            let covered = egui::Rect::from_min_max(
+                egui::pos2(row.min.x, mid - across / 2.0),
+                egui::pos2(row.min.x + size.x, mid + across / 2.0),
+            );
+            (rect, ui.allocate_rect(rect, egui::Sense::click()), covered)
+        }
+    };
     let role = match kind {
         Toggle::Check => egui::Role::CheckBox,
         Toggle::Radio => egui::Role::RadioButton,
     };
     response.widget_info(|| egui::WidgetInfo::selected(role, ui.is_enabled(), on, galley.text()));
     if !ui.is_rect_visible(rect) {
-        return response;
+        return (response, covered);
     }
     let icon = egui::Rect::from_center_size(
         egui::pos2(rect.min.x + inset + side / 2.0, rect.center().y),
@@ -112,7 +144,7 @@ pub(crate) fn toggle_ui(
     }
     let text_pos = egui::pos2(rect.min.x + lead, rect.center().y - galley.size().y / 2.0);
     painter.galley(text_pos, galley, ui.visuals().text_color());
-    response
+    (response, covered)
 }
 
 /// Draw the visible label of an input (nothing for an empty label).
