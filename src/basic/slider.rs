@@ -151,42 +151,18 @@ impl ComponentRenderer for Slider {
                 header.center().y - galley.size().y / 2.0,
             );
             ui.painter().galley(at, galley, palette.on_background);
-            let mut slider = egui::Slider::new(&mut value, range.min..=hi)
-                .clamping(egui::SliderClamping::Always)
-                .show_value(false);
-            if let Some(step) = range.step {
-                slider = slider.step_by(step);
-            }
-            // egui's slider handles the input; the track and thumb are the reference's,
-            // painted over its invisible ones: egui's rail and handle draw nothing, in a
-            // style shared by every slider of this width (no `Ui` and no `Style` clone per
-            // slider). `add_enabled` wraps the widget in a scope (a `Ui`): only when needed.
-            let slider = slider.trailing_fill(false);
-            let response = cx.with_shared_style(
-                ui,
-                ("a2ui-slider", width.to_bits()),
-                |s| {
-                    s.spacing.slider_width = width;
-                    let widgets = &mut s.visuals.widgets;
-                    for w in [
-                        &mut widgets.inactive,
-                        &mut widgets.hovered,
-                        &mut widgets.active,
-                    ] {
-                        w.bg_fill = egui::Color32::TRANSPARENT;
-                        w.weak_bg_fill = egui::Color32::TRANSPARENT;
-                        w.fg_stroke = egui::Stroke::NONE;
-                    }
-                    s.visuals.slider_trailing_fill = false;
-                },
-                |ui| {
-                    if empty {
-                        ui.add_enabled(false, slider)
-                    } else {
-                        ui.add(slider)
-                    }
-                },
-            );
+            // egui's slider input (drag, click, arrow keys, screen-reader steps), without
+            // the `Ui` egui's slider opens for itself; the track and thumb are the
+            // reference's. An empty range is a disabled slider.
+            let step = range.step;
+            let response = if empty {
+                ui.add_enabled_ui(false, |ui| {
+                    slider_input(ui, &mut value, range.min..=hi, step, width)
+                })
+                .inner
+            } else {
+                slider_input(ui, &mut value, range.min..=hi, step, width)
+            };
             let t = value_fraction(value, range.min, hi, empty);
             paint_track(ui, &response, t, width, &style, &palette);
             // Name the slider itself: its number field is labelled by it.
@@ -208,6 +184,136 @@ impl ComponentRenderer for Slider {
         cx.set_geometry_box(outer.shrink(style.checkbox_margin));
         response
     }
+}
+
+/// The input of a horizontal, linear, clamping `egui::Slider` with smart aim and no value
+/// field (`slider_core` of egui 0.37, which egui keeps private), allocated straight in `ui`:
+/// a `width`-wide row the height of a body line, set by a drag or click (the value under the
+/// pointer, the simplest value within the aim radius), stepped by the arrow keys and by a
+/// screen reader's increment and decrement (one point along the rail, or one `step`), set
+/// by its set-value request, and described to it as a slider with its range and step. egui's
+/// own slider opens a `Ui` of its own for this (one per slider, each frame); this does not,
+/// and paints nothing (the caller paints the track).
+fn slider_input(
+    ui: &mut egui::Ui,
+    value: &mut f64,
+    range: std::ops::RangeInclusive<f64>,
+    step: Option<f64>,
+    width: f32,
+) -> egui::Response {
+    let (lo, hi) = (*range.start(), *range.end());
+    let clamp = |v: f64| if v.is_nan() { lo } else { v.clamp(lo, hi) };
+    let round = |v: f64| {
+        let v = clamp(v);
+        match step {
+            Some(step) => lo + ((v - lo) / step).round() * step,
+            None => v,
+        }
+    };
+    let old = clamp(*value);
+    *value = round(old);
+    let thickness = ui
+        .text_style_height(&egui::TextStyle::Body)
+        .max(ui.spacing().interact_size.y);
+    let mut response = ui.allocate_response(egui::vec2(width, thickness), egui::Sense::drag());
+    let rect = response.rect;
+    // Where the handle's centre may go: the rail inset by the handle's radius.
+    let radius = rect.height() / 2.5;
+    let radius = match ui.style().visuals.handle_shape {
+        egui::style::HandleShape::Circle => radius,
+        egui::style::HandleShape::Rect { aspect_ratio } => radius * aspect_ratio,
+    };
+    let positions = rect.x_range().shrink(radius);
+    let value_at = |x: f32| -> f64 {
+        let t = f64::from(egui::remap_clamp(x, positions, 0.0..=1.0));
+        if t <= 0.0 {
+            lo
+        } else if t >= 1.0 {
+            hi
+        } else {
+            egui::lerp(lo..=hi, t)
+        }
+    };
+    let position_of = |v: f64| -> f32 {
+        let t = if v <= lo {
+            0.0
+        } else if v >= hi {
+            1.0
+        } else {
+            egui::remap_clamp(v, lo..=hi, 0.0..=1.0)
+        };
+        egui::lerp(positions, t as f32)
+    };
+    if let Some(pointer) = response.interact_pointer_pos() {
+        let aim = ui.input(|i| i.aim_radius());
+        *value = round(egui::emath::smart_aim::best_in_range_f64(
+            value_at(pointer.x - aim),
+            value_at(pointer.x + aim),
+        ));
+    }
+    let mut steps = 0.0_f32;
+    if response.has_focus() {
+        ui.memory_mut(|m| {
+            m.set_focus_lock_filter(
+                response.id,
+                egui::EventFilter {
+                    horizontal_arrows: true,
+                    ..Default::default()
+                },
+            );
+        });
+        steps += ui.input(|i| {
+            i.num_presses(egui::Key::ArrowRight) as f32 - i.num_presses(egui::Key::ArrowLeft) as f32
+        });
+    }
+    steps += ui.input(|i| {
+        use egui::accesskit::Action;
+        i.num_accesskit_action_requests(response.id, Action::Increment) as f32
+            - i.num_accesskit_action_requests(response.id, Action::Decrement) as f32
+    });
+    if steps != 0.0 {
+        let previous = *value;
+        *value = round(match step {
+            Some(step) => previous + f64::from(steps) * step,
+            None => {
+                let at = position_of(previous) + steps;
+                egui::emath::smart_aim::best_in_range_f64(value_at(at - 0.49), value_at(at + 0.49))
+            }
+        });
+    }
+    let requested = ui.input(|i| {
+        use egui::accesskit::{Action, ActionData};
+        i.accesskit_action_requests(response.id, Action::SetValue)
+            .filter_map(|r| match r.data {
+                Some(ActionData::NumericValue(v)) => Some(v),
+                _ => None,
+            })
+            .last()
+    });
+    if let Some(v) = requested {
+        *value = round(v);
+    }
+    if *value != old {
+        response.mark_changed();
+    }
+    let current = *value;
+    response.widget_info(|| egui::WidgetInfo::slider(ui.is_enabled(), current, ""));
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        use egui::accesskit::Action;
+        node.set_min_numeric_value(lo);
+        node.set_max_numeric_value(hi);
+        if let Some(step) = step {
+            node.set_numeric_value_step(step);
+        }
+        node.add_action(Action::SetValue);
+        if current < hi {
+            node.add_action(Action::Increment);
+        }
+        if lo < current {
+            node.add_action(Action::Decrement);
+        }
+    });
+    response
 }
 
 /// The reference's range input (Chromium's, `accent-color: var(--a2ui-slider-thumb-color,

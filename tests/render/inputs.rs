@@ -340,6 +340,80 @@ fn a_slider_edit_writes_the_model_snapped_to_its_steps() {
 }
 
 #[test]
+fn a_slider_follows_the_pointer_the_arrow_keys_and_screen_reader_steps() {
+    // The slider's input is its own (not egui's slider): each way of moving it writes the
+    // model, snapped and clamped.
+    let doc = v10_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["vol", "fine"]},
+            {"id": "vol", "component": "Slider", "label": "Volume", "min": 0, "max": 10, "steps": 10, "value": {"path": "/vol"}},
+            {"id": "fine", "component": "Slider", "label": "Fine", "min": 0, "max": 100, "value": {"path": "/fine"}}
+        ]),
+        json!({"vol": 0, "fine": 100}),
+    );
+    let mut h = harness(&doc);
+    let node = |h: &egui_kittest::Harness<'static, common::App>, name: &str| {
+        let n = h.get_by_role_and_label(Role::Slider, name);
+        let a = n.accesskit_node();
+        (
+            a.numeric_value(),
+            a.min_numeric_value(),
+            a.max_numeric_value(),
+            a.numeric_value_step(),
+        )
+    };
+    assert_eq!(
+        node(&h, "Volume"),
+        (Some(0.0), Some(0.0), Some(10.0), Some(1.0))
+    );
+    assert_eq!(
+        node(&h, "Fine"),
+        (Some(100.0), Some(0.0), Some(100.0), None)
+    );
+    // A click in the middle of the track: the middle of the range.
+    h.get_by_role_and_label(Role::Slider, "Volume").click();
+    h.run();
+    assert_eq!(data(&h, "/vol"), Some(json!(5)));
+    // Focused, the arrow keys step it by its step; past the end it stays at the end.
+    h.get_by_role_and_label(Role::Slider, "Volume").focus();
+    h.run();
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    assert_eq!(data(&h, "/vol"), Some(json!(7)));
+    h.key_press(egui::Key::ArrowLeft);
+    h.run();
+    assert_eq!(data(&h, "/vol"), Some(json!(6)));
+    // A screen reader's increment and decrement.
+    h.get_by_role_and_label(Role::Slider, "Volume")
+        .increment_accesskit();
+    h.run();
+    assert_eq!(data(&h, "/vol"), Some(json!(7)));
+    h.get_by_role_and_label(Role::Slider, "Volume")
+        .decrement_accesskit();
+    h.get_by_role_and_label(Role::Slider, "Volume")
+        .decrement_accesskit();
+    h.run();
+    assert_eq!(data(&h, "/vol"), Some(json!(5)));
+    // Without steps a decrement moves the thumb a point along the track: a little below
+    // the top of the range, never above it.
+    h.get_by_role_and_label(Role::Slider, "Fine")
+        .decrement_accesskit();
+    h.run();
+    let fine = data(&h, "/fine")
+        .and_then(|v| v.as_f64())
+        .unwrap_or(f64::NAN);
+    assert!(fine < 100.0 && fine > 90.0, "{fine}");
+    h.get_by_role_and_label(Role::Slider, "Fine")
+        .increment_accesskit();
+    h.get_by_role_and_label(Role::Slider, "Fine")
+        .increment_accesskit();
+    h.run();
+    assert_eq!(data(&h, "/fine"), Some(json!(100)));
+}
+
+#[test]
 fn agent_updates_move_a_bound_slider_and_check_box_drawn_before() {
     // Both were drawn (and their bound values resolved) before the update: what a frame
     // keeps of them must not outlive the data it came from.
