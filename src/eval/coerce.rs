@@ -17,6 +17,14 @@ pub fn to_display_string(v: &Value) -> String {
     }
 }
 
+/// [`to_display_string`] of a value the caller owns: a string is moved out, not copied.
+pub fn into_display_string(v: Value) -> String {
+    match v {
+        Value::String(s) => s,
+        other => to_display_string(&other),
+    }
+}
+
 /// A number as JavaScript would print it (`3.0` → `3`).
 pub fn number_to_string(n: &serde_json::Number) -> String {
     if let Some(i) = n.as_i64() {

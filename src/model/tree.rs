@@ -95,7 +95,12 @@ pub fn child_refs(
     version: Version,
     max_instances: usize,
 ) -> Vec<ChildRef> {
-    let mut out = Vec::new();
+    // Sized for an explicit list (the usual case), so it does not grow child by child.
+    let explicit = match component.props.get("children") {
+        Some(Value::Array(a)) => a.len(),
+        _ => 0,
+    };
+    let mut out = Vec::with_capacity(explicit);
     for_each_child(component, scope, data, version, max_instances, |c| {
         out.push(c);
         ControlFlow::Continue(())
@@ -284,8 +289,12 @@ pub fn is_known_type(surface: &Surface, component: &Component, catalogs: &Catalo
 /// of the renderer, so the two can never disagree on where a tree is cut.
 #[derive(Debug)]
 pub(crate) struct NodeGuards {
-    /// `(id, scope)` of every ancestor of the node being visited.
+    /// `(id, scope)` of every ancestor of the node being visited: the first `depth`
+    /// entries. The entries past it are kept for their buffers, which the next node
+    /// entered at that depth reuses (a walk enters every node: no allocation per node).
     stack: Vec<(String, String)>,
+    /// How many entries of `stack` are ancestors.
+    depth: usize,
     /// Nodes the walk may still visit.
     budget: usize,
     max_depth: usize,
@@ -296,6 +305,7 @@ impl NodeGuards {
     pub(crate) fn new(limits: &Limits) -> Self {
         Self {
             stack: Vec::new(),
+            depth: 0,
             budget: limits.max_nodes,
             max_depth: limits.max_tree_depth,
         }
@@ -312,10 +322,10 @@ impl NodeGuards {
         if !exists {
             return NodeKind::Missing;
         }
-        if self.stack.iter().any(|(i, s)| i == id && s == scope) {
+        if self.ancestors().iter().any(|(i, s)| i == id && s == scope) {
             return NodeKind::Cycle;
         }
-        if self.stack.len() >= self.max_depth {
+        if self.depth >= self.max_depth {
             return NodeKind::Truncated;
         }
         NodeKind::Normal
@@ -323,22 +333,36 @@ impl NodeGuards {
 
     /// Enter a node that passed [`Self::check`].
     pub(crate) fn enter(&mut self, id: &str, scope: &str) {
-        self.stack.push((id.to_owned(), scope.to_owned()));
+        match self.stack.get_mut(self.depth) {
+            Some((i, s)) => {
+                i.clear();
+                i.push_str(id);
+                s.clear();
+                s.push_str(scope);
+            }
+            None => self.stack.push((id.to_owned(), scope.to_owned())),
+        }
+        self.depth += 1;
     }
 
     /// Leave the node last entered.
     pub(crate) fn leave(&mut self) {
-        self.stack.pop();
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The entered nodes, outermost first.
+    fn ancestors(&self) -> &[(String, String)] {
+        self.stack.get(..self.depth).unwrap_or_default()
     }
 
     /// How many ancestors the next node has (0 at the root).
     pub(crate) fn depth(&self) -> usize {
-        self.stack.len()
+        self.depth
     }
 
     /// The id of the innermost node entered.
     pub(crate) fn parent(&self) -> Option<&str> {
-        self.stack.last().map(|(id, _)| id.as_str())
+        self.ancestors().last().map(|(id, _)| id.as_str())
     }
 
     /// Nodes left in the budget.

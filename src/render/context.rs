@@ -401,7 +401,7 @@ impl SurfaceFrame<'_> {
         let mut cx = ComponentContext {
             frame: self,
             component,
-            scope: scope.to_owned(),
+            scope: scope_of(scope),
             index,
             widget_id,
         };
@@ -413,6 +413,15 @@ impl SurfaceFrame<'_> {
             }
         }
         r
+    }
+}
+
+/// A node's scope: borrowed for the root scope, else copied.
+fn scope_of(scope: &str) -> std::borrow::Cow<'static, str> {
+    if scope == "/" {
+        std::borrow::Cow::Borrowed("/")
+    } else {
+        std::borrow::Cow::Owned(scope.to_owned())
     }
 }
 
@@ -510,7 +519,8 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &Ren
 pub struct ComponentContext<'c, 'f> {
     pub(crate) frame: &'c mut SurfaceFrame<'f>,
     pub(crate) component: Arc<Component>,
-    pub(crate) scope: String,
+    /// Borrowed for the root scope `/` (every node outside templates): no copy per node.
+    pub(crate) scope: std::borrow::Cow<'static, str>,
     pub(crate) index: Option<usize>,
     pub(crate) widget_id: egui::Id,
 }
@@ -743,7 +753,7 @@ impl ComponentContext<'_, '_> {
     }
 
     fn string_uncached(&self, name: &str) -> String {
-        let s = coerce::to_display_string(&self.value(name));
+        let s = coerce::into_display_string(self.value(name));
         truncate(s, self.frame.limits.max_string_chars)
     }
 
@@ -1051,7 +1061,7 @@ impl ComponentContext<'_, '_> {
                 timestamp: now_timestamp(),
                 user_message,
                 version: self.frame.surface.version,
-                scope: self.scope.clone(),
+                scope: self.scope.clone().into_owned(),
             };
             self.frame.events.push(Event::Action(event));
             return true;
@@ -1082,7 +1092,7 @@ impl ComponentContext<'_, '_> {
     /// for one item, whose fields the action's `{"path"}`s then name relatively. The
     /// action event carries that scope.
     pub fn fire_action_at(&mut self, scope: &str) -> bool {
-        let saved = std::mem::replace(&mut self.scope, scope.to_owned());
+        let saved = std::mem::replace(&mut self.scope, scope_of(scope));
         let fired = self.fire_action();
         self.scope = saved;
         fired

@@ -28,7 +28,10 @@ const BOLD_FALLBACK_PREFIX: &str = "a2ui-bold-fallback:";
 
 /// The bold text family, [`BOLD_FAMILY`].
 pub fn bold_family_name() -> FontFamily {
-    FontFamily::Name(BOLD_FAMILY.into())
+    // Made once: a family name is an `Arc<str>`, and bold text asks for it every frame.
+    static BOLD: std::sync::LazyLock<FontFamily> =
+        std::sync::LazyLock::new(|| FontFamily::Name(BOLD_FAMILY.into()));
+    BOLD.clone()
 }
 
 /// The family to draw bold text with in `ctx`: [`BOLD_FAMILY`] when it is installed (see
