@@ -77,7 +77,7 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             spans: false,
         };
     };
-    let traits = cx.child_traits(child_id);
+    let traits = cx.traits_of(c);
     ChildTraits {
         weight: weight_of(c),
         fills: traits.fills_width(),

@@ -376,6 +376,12 @@ impl ComponentContext<'_, '_> {
         }
     }
 
+    /// The traits of `component`'s type (the defaults for an unknown type): what
+    /// [`Self::child_traits`] gives for a child the caller already looked up.
+    pub(crate) fn traits_of(&self, component: &crate::model::Component) -> &ComponentTraits {
+        self.frame.catalog.traits_or_default(&component.component)
+    }
+
     /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
     /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main)(crate::catalog::plan_main).
     pub fn child_weight(&self, child_id: &str) -> f32 {
