@@ -21,7 +21,12 @@ impl ComponentRenderer for CheckBox {
         let label = cx.string("label");
         let checked = cx.bool("value", false);
         let incoming = Incoming::of(ui);
-        let margin = cx.style().checkbox_margin;
+        // The margin around the row: none when the slot keeps it already.
+        let margin = if incoming.margin() > 0.0 {
+            0.0
+        } else {
+            cx.style().checkbox_margin
+        };
         let height = cx.style().checkbox_height;
         let failure = cx.first_check_failure();
         let (response, row) = if failure.is_none() && ui.layout().main_dir() == Direction::TopDown {

@@ -75,9 +75,10 @@ fn register_all(c: &mut Catalog) {
         FULL_WIDTH.with_fills_width(false),
         text_field::TextField,
     );
-    c.register_with("CheckBox", PLAIN, check_box::CheckBox);
+    // Drawn inside the control margin, which a Row or Column gives their slots.
+    c.register_with("CheckBox", PLAIN.with_inset(true), check_box::CheckBox);
     c.register_with("ChoicePicker", FULL_WIDTH, choice_picker::ChoicePicker);
-    c.register_with("Slider", PLAIN, slider::Slider);
+    c.register_with("Slider", PLAIN.with_inset(true), slider::Slider);
     c.register_with("DateTimeInput", PLAIN, date_time_input::DateTimeInput);
 }
 

@@ -67,6 +67,9 @@ struct ChildTraits {
     fills: bool,
     /// See [`spans_width`].
     spans: bool,
+    /// The control margin its slot keeps around it
+    /// ([`ComponentTraits::inset`](crate::catalog::ComponentTraits::inset)), else `0`.
+    margin: f32,
 }
 
 fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
@@ -75,6 +78,7 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
             weight: 0.0,
             fills: true,
             spans: false,
+            margin: 0.0,
         };
     };
     let traits = cx.traits_of(c);
@@ -82,6 +86,11 @@ fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
         weight: weight_of(c),
         fills: traits.fills_width(),
         spans: traits.full_width(),
+        margin: if traits.inset() {
+            cx.style().checkbox_margin
+        } else {
+            0.0
+        },
     }
 }
 
@@ -271,6 +280,7 @@ pub(crate) fn flex_ui(
                     .with(("a2ui-slot", i, &child.id, &child.scope));
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
+                    .margin(traits[i].margin)
                     .show(ui, |ui| cx.child_ui_exclusive(ui, child));
                 bases.push(placed.basis.map_or(axis.main(placed.natural), |b| b.x));
                 mins.push(placed.basis.map_or(0.0, |b| b.y));

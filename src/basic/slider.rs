@@ -104,8 +104,14 @@ impl ComponentRenderer for Slider {
         let incoming = Incoming::of(ui);
         let stretched = incoming.extent.width.is_some();
         // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
-        // track (37 px in all).
-        let (response, outer) = with_margin(ui, style.checkbox_margin, |ui| {
+        // track (37 px in all). A slot that keeps the margin already (a Row's or Column's)
+        // leaves the slider its `Ui` to draw in straight away.
+        let margin = if incoming.margin() > 0.0 {
+            0.0
+        } else {
+            style.checkbox_margin
+        };
+        let mut body = |ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>| {
             ui.set_style(cx.shared_style(
                 ui,
                 ("a2ui-item-spacing-y", style.field_gap.to_bits()),
@@ -180,8 +186,14 @@ impl ComponentRenderer for Slider {
             let failure = cx.first_check_failure();
             cx.check_message_ui(ui, failure.as_deref());
             response
-        });
-        cx.set_geometry_box(outer.shrink(style.checkbox_margin));
+        };
+        let (response, outer) = if margin > 0.0 {
+            with_margin(ui, margin, |ui| body(ui, cx))
+        } else {
+            let response = body(ui, cx);
+            (response, ui.min_rect())
+        };
+        cx.set_geometry_box(outer.shrink(margin));
         response
     }
 }

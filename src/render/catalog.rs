@@ -88,6 +88,7 @@ pub struct ComponentTraits {
     name_source: NameSource,
     fills_width: bool,
     full_width: bool,
+    inset: bool,
 }
 
 impl Default for ComponentTraits {
@@ -105,6 +106,7 @@ impl ComponentTraits {
             name_source: NameSource::Children,
             fills_width: true,
             full_width: false,
+            inset: false,
         }
     }
 
@@ -140,6 +142,17 @@ impl ComponentTraits {
         self
     }
 
+    /// Whether it is drawn inside the style's control margin
+    /// ([`Style::checkbox_margin`](crate::Style::checkbox_margin), the web renderer's margin
+    /// around check boxes and sliders). A container that honours it gives the child's slot
+    /// that margin ([`Slot::margin`](crate::catalog::Slot::margin)), so the component draws
+    /// without a `Ui` of its own for it; anywhere else the component applies it itself.
+    /// `false` by default.
+    pub const fn with_inset(mut self, inset: bool) -> Self {
+        self.inset = inset;
+        self
+    }
+
     /// The AccessKit role of the component's node, if it has one of its own.
     pub const fn role(&self) -> Option<Role> {
         self.role
@@ -158,6 +171,11 @@ impl ComponentTraits {
     /// See [`Self::with_full_width`].
     pub const fn full_width(&self) -> bool {
         self.full_width
+    }
+
+    /// See [`Self::with_inset`].
+    pub const fn inset(&self) -> bool {
+        self.inset
     }
 }
 

@@ -20,7 +20,7 @@
 use egui::accesskit::Role;
 use egui::{Align, Id, Layout, Rect, Response, Sense, Ui, UiBuilder, Vec2, vec2};
 
-use super::flex::{Axis, finite, sanitize_rect, sanitize_size};
+use super::flex::{Axis, bounded, finite, sanitize_rect, sanitize_size};
 
 /// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
 /// `None` to size to content. A container hands one to each child with [`Slot::new`]; a
@@ -87,6 +87,8 @@ impl Extent {
 struct SlotTag {
     extent: Extent,
     report: Id,
+    /// The margin the slot keeps around the child (see [`Slot::margin`]).
+    margin: f32,
 }
 
 /// A slot whose child is being drawn: what it hands the child, and what the child
@@ -165,6 +167,7 @@ pub struct Incoming {
     /// The extent to fill.
     pub extent: Extent,
     report: Option<Id>,
+    margin: f32,
 }
 
 impl Incoming {
@@ -194,6 +197,7 @@ impl Incoming {
             Some(t) => Self {
                 extent: t.extent,
                 report: Some(t.report),
+                margin: t.margin,
             },
             None => Self {
                 extent: Extent {
@@ -201,6 +205,7 @@ impl Incoming {
                     height: None,
                 },
                 report: None,
+                margin: 0.0,
             },
         }
     }
@@ -209,6 +214,14 @@ impl Incoming {
     /// inside a leaf widget such as a Button).
     pub fn in_slot(&self) -> bool {
         self.report.is_some()
+    }
+
+    /// The margin the slot already keeps around the component ([`Slot::margin`], given to
+    /// components whose traits ask for it,
+    /// [`ComponentTraits::with_inset`](crate::render::catalog::ComponentTraits::with_inset)):
+    /// `0` when the component is to apply its margin itself.
+    pub fn margin(&self) -> f32 {
+        self.margin
     }
 
     /// Tell the parent slot (if any) the width the content would take unwrapped (CSS
@@ -318,6 +331,7 @@ pub struct Slot {
     fill_width: bool,
     role: Option<Role>,
     sense: Option<Sense>,
+    margin: f32,
 }
 
 impl Slot {
@@ -331,7 +345,18 @@ impl Slot {
             fill_width: false,
             role: None,
             sense: None,
+            margin: 0.0,
         }
+    }
+
+    /// Keep `margin` around the child on every side: it draws in the rectangle and extent
+    /// less the margin, and its natural size is what it drew plus the margin. For a child
+    /// whose traits ask for the control margin
+    /// ([`ComponentTraits::inset`](crate::render::catalog::ComponentTraits::inset)): it then
+    /// needs no `Ui` of its own for it ([`Incoming::margin`] tells it).
+    pub fn margin(mut self, margin: f32) -> Self {
+        self.margin = bounded(margin).max(0.0);
+        self
     }
 
     /// Make leaf widgets (text fields, buttons) fill the slot's width (a justified egui
@@ -358,16 +383,24 @@ impl Slot {
 
     /// Draw the child with `add` (usually [`ComponentContext::child_ui`](crate::ComponentContext::child_ui)) and measure it.
     pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+        let margin = self.margin;
+        let inset = Vec2::splat(2.0 * margin);
         let tag = SlotTag {
-            extent: self.extent,
+            extent: self.extent.shrink(inset),
             report: self.key.with("a2ui-natural"),
+            margin,
         };
+        let mut rect = self.rect;
+        if margin > 0.0 {
+            rect = rect.shrink(margin);
+            rect.max = rect.max.max(rect.min);
+        }
         let mut builder = UiBuilder::new()
             .id_salt(self.key)
             // On the pixel grid: flex arithmetic gives fractional positions, and egui
             // blurs (and in debug builds flags) widgets placed between pixels.
             .max_rect(egui::emath::GuiRounding::round_to_pixels(
-                self.rect,
+                rect,
                 ui.pixels_per_point(),
             ))
             .layout(Layout::top_down(Align::Min).with_cross_justify(self.fill_width));
@@ -381,7 +414,16 @@ impl Slot {
         let open = OpenSlotGuard::open(child.unique_id(), tag);
         let response = add(&mut child);
         let (reported, basis) = open.close();
-        let natural = sanitize_size(reported.unwrap_or_else(|| child.min_size()));
+        // A basis is two widths (unwrapped and min-content): both gain the margin.
+        let basis = basis.map(|b| {
+            if margin > 0.0 {
+                b + Vec2::splat(inset.x)
+            } else {
+                b
+            }
+        });
+        let drawn = reported.unwrap_or_else(|| child.min_size());
+        let natural = sanitize_size(if margin > 0.0 { drawn + inset } else { drawn });
         let slot = self.sense.is_some().then(|| child.response());
         Placed {
             response,
@@ -389,5 +431,51 @@ impl Slot {
             natural,
             basis,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One frame of `add` in a fresh context.
+    fn frame(add: impl FnMut(&mut Ui)) {
+        let ctx = egui::Context::default();
+        let mut add = add;
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| add(ui));
+        out.textures_delta.clear();
+    }
+
+    #[test]
+    fn a_slot_margin_insets_the_child_and_is_counted_in_its_natural_size() {
+        frame(|ui| {
+            let rect = Rect::from_min_size(egui::pos2(10.0, 20.0), vec2(200.0, 100.0));
+            let extent = Extent {
+                width: Some(200.0),
+                height: None,
+            };
+            let mut seen = None;
+            let placed = Slot::new(Id::unique("s"), rect, extent)
+                .margin(8.0)
+                .show(ui, |ui| {
+                    let incoming = Incoming::of(ui);
+                    seen = Some((ui.max_rect(), incoming.margin(), incoming.extent.width));
+                    ui.allocate_exact_size(vec2(50.0, 20.0), Sense::hover()).1
+                });
+            let (max, margin, width) = seen.expect("the child was drawn");
+            assert_eq!(max.min, egui::pos2(18.0, 28.0));
+            assert_eq!(max.width(), 184.0);
+            assert_eq!(margin, 8.0);
+            assert_eq!(width, Some(184.0));
+            assert_eq!(placed.natural, vec2(66.0, 36.0));
+            // Without a margin the child has the whole slot and no margin to skip.
+            let mut seen = None;
+            let placed = Slot::new(Id::unique("t"), rect, extent).show(ui, |ui| {
+                seen = Some((ui.max_rect().min, Incoming::of(ui).margin()));
+                ui.allocate_exact_size(vec2(50.0, 20.0), Sense::hover()).1
+            });
+            assert_eq!(seen, Some((rect.min, 0.0)));
+            assert_eq!(placed.natural, vec2(50.0, 20.0));
+        });
     }
 }

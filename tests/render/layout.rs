@@ -790,3 +790,54 @@ fn geometry_failed_remote_image_collapses() {
     assert_eq!(drawn(&g, "img"), None);
     assert_eq!(must(&g, "after")[1], 8.0, "only the gap before it");
 }
+
+#[test]
+fn geometry_check_boxes_and_sliders_keep_their_margin_in_any_parent() {
+    // The 8 px control margin: kept by a Row's or Column's slot, applied by the component
+    // itself elsewhere (a Card's child, the root); the box is the same either way.
+    let in_column = geometry(
+        json!([
+            {"id": "root", "component": "Column", "children": ["c", "s"]},
+            {"id": "c", "component": "CheckBox", "label": "Done", "value": true},
+            {"id": "s", "component": "Slider", "label": "Level", "value": 5, "min": 0, "max": 10},
+        ]),
+        None,
+        560.0,
+    );
+    let col = must(&in_column, "root");
+    let c = must(&in_column, "c");
+    let s = must(&in_column, "s");
+    assert_eq!(c[..2], [col[0] + 8.0, col[1] + 8.0]);
+    // The slider follows the check box's margin box and the Column's 8 px gap.
+    assert_eq!(s[..2], [col[0] + 8.0, c[1] + c[3] + 8.0 + 8.0 + 8.0]);
+    for (child, root) in [("c", "CheckBox"), ("s", "Slider")] {
+        let props = match root {
+            "CheckBox" => json!({"label": "Done", "value": true}),
+            _ => json!({"label": "Level", "value": 5, "min": 0, "max": 10}),
+        };
+        let mut alone = json!({"id": "root", "component": root});
+        let mut in_card_child = json!({"id": "x", "component": root});
+        for (k, v) in props.as_object().unwrap() {
+            alone[k] = v.clone();
+            in_card_child[k] = v.clone();
+        }
+        let g = geometry(json!([alone]), None, 560.0);
+        let own = must(&g, "root");
+        let inside = must(&in_column, child);
+        assert_eq!(own[3], inside[3], "{root}: the same height alone");
+        let card = geometry(
+            json!([{"id": "root", "component": "Card", "child": "x"}, in_card_child]),
+            None,
+            560.0,
+        );
+        // The Card's content starts 17 px in (margin, border, padding); the control 8 more.
+        let x = must(&card, "x");
+        let r = must(&card, "root");
+        assert_eq!(
+            x[..2],
+            [r[0] + 9.0 + 8.0, r[1] + 9.0 + 8.0],
+            "{root} in a Card"
+        );
+        assert_eq!(x[3], inside[3], "{root}: the same height in a Card");
+    }
+}
