@@ -1,9 +1,12 @@
 //! A stored component: its type, normalised properties, and what the conformance dump needs
 //! of the wire form.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::Props;
+use crate::protocol::V08Wire;
 
 /// One component of a surface.
 ///
@@ -15,7 +18,7 @@ use super::Props;
 /// let c = Component::new("t".into(), "Text".into(), props);
 /// assert_eq!(c.str_prop("text"), Some("Hi"));
 /// assert_eq!(c.wire_component(), "Text");
-/// assert_eq!(c.wire_props(), &c.props);
+/// assert_eq!(*c.wire_props(), c.props);
 /// assert_eq!(c.catalog_id(), None);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +32,9 @@ pub struct Component {
     /// What differs on the wire (rare: v0.8 components, v1.0 components with `@` keys or a
     /// catalog id of their own); `None` for most, so they pay one pointer for it.
     wire: Option<Box<Wire>>,
+    /// A v0.8 component whose wire properties are derived from [`Self::props`] on demand
+    /// (most of them: one stored copy of the properties).
+    v08: Option<V08Wire>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
     /// by it is reset.
     pub generation: u64,
@@ -53,6 +59,7 @@ impl Component {
             component,
             props,
             wire: None,
+            v08: None,
             generation: 0,
         }
     }
@@ -78,6 +85,13 @@ impl Component {
         self
     }
 
+    /// Set the recipe that derives a v0.8 component's wire properties from its normalised
+    /// ones (instead of storing them).
+    pub(crate) fn with_v08_wire(mut self, recipe: Option<V08Wire>) -> Self {
+        self.v08 = recipe;
+        self
+    }
+
     /// The wire type name (`MultipleChoice` for a v0.8 `MultipleChoice`, else
     /// [`Self::component`]).
     pub fn wire_component(&self) -> &str {
@@ -89,12 +103,17 @@ impl Component {
 
     /// The properties as sent on the wire (v0.8 keeps its names and BoundValues; a v1.0
     /// component sent with `@catalogId`, `@accessibility`, `@checks` or `@metadata` keeps
-    /// those names, with normalised values); [`Self::props`] when they are the same.
-    pub fn wire_props(&self) -> &Props {
-        self.wire
-            .as_ref()
-            .and_then(|w| w.props.as_ref())
-            .unwrap_or(&self.props)
+    /// those names, with normalised values); [`Self::props`] when they are the same. Most
+    /// v0.8 components store only their normalised properties, and this derives the wire
+    /// ones on each call (an owned value); the others are borrowed.
+    pub fn wire_props(&self) -> Cow<'_, Props> {
+        if let Some(props) = self.wire.as_ref().and_then(|w| w.props.as_ref()) {
+            return Cow::Borrowed(props);
+        }
+        match self.v08 {
+            Some(recipe) => Cow::Owned(recipe.derive(self.wire_component(), &self.props)),
+            None => Cow::Borrowed(&self.props),
+        }
     }
 
     /// The v1.0 per-component catalog id.
@@ -134,7 +153,7 @@ mod tests {
             None,
         );
         assert_eq!(v08.wire_component(), "MultipleChoice");
-        assert_eq!(v08.wire_props(), &wire);
+        assert_eq!(*v08.wire_props(), wire);
         assert_eq!(v08.props, props);
         let cat = Component::new("c".into(), "Text".into(), props).with_wire(
             None,
@@ -143,6 +162,6 @@ mod tests {
         );
         assert_eq!(cat.catalog_id(), Some("urn:c"));
         assert_eq!(cat.wire_component(), "Text");
-        assert_eq!(cat.wire_props(), &cat.props);
+        assert_eq!(*cat.wire_props(), cat.props);
     }
 }

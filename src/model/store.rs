@@ -771,6 +771,7 @@ impl SurfaceStore {
                 wire_props,
                 wire_component,
                 catalog_id,
+                v08_wire,
             } = d;
             let key = id.clone();
             let make = |prev: Option<&Arc<Component>>| {
@@ -789,11 +790,9 @@ impl SurfaceStore {
                     Some(p) => p.generation + 1,
                     None => 0,
                 };
-                let mut c = Component::new(id, component, props).with_wire(
-                    wire_component,
-                    wire_props.map(|b| *b),
-                    catalog_id,
-                );
+                let mut c = Component::new(id, component, props)
+                    .with_wire(wire_component, wire_props.map(|b| *b), catalog_id)
+                    .with_v08_wire(v08_wire);
                 c.generation = generation;
                 Arc::new(c)
             };

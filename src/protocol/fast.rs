@@ -3,8 +3,10 @@
 //! the message body, the component list or each component's `id`/`component`.
 //!
 //! It covers the bulk of a stream (versioned `updateComponents`, `updateDataModel` and
-//! `deleteSurface` whose `version` comes first) and accepts exactly what the `Value` path
-//! accepts, with the same result. Anything else (another message type, a key out of the
+//! `deleteSurface` whose `version` comes first; every v0.8 message: a `surfaceUpdate`'s
+//! components are read straight into their parts, the other bodies as one `Value` handed to
+//! the v0.8 adapter) and accepts exactly what the `Value` path accepts, with the same
+//! result. Anything else (another message type, a key out of the
 //! usual order, a duplicate key, anything the `Value` path would reject) makes it give up,
 //! and the caller parses the text as a `Value` and takes the general path, which also words
 //! the errors. A give-up costs a partial parse; valid messages never take it.
@@ -15,7 +17,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_9};
+use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_8, v0_9};
 use crate::model::PropsStack;
 
 /// The message, or `None` when the general path must decide.
@@ -161,7 +163,31 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
         match map.next_key::<Str<'de>>()? {
             Some(k) if k.0 == "version" => {}
-            _ => return Err(give_up()),
+            // No version: a v0.8 message, whose one key is its type.
+            Some(k) => {
+                let message = match &*k.0 {
+                    "surfaceUpdate" => map.next_value_seed(SurfaceUpdate(self.0))?,
+                    "dataModelUpdate" => {
+                        let body = map.next_value_seed(ExactValue(&mut *self.0))?;
+                        v0_8::data_model_update(body).map_err(|_| give_up())?
+                    }
+                    kind @ ("beginRendering" | "deleteSurface") => {
+                        let body = map.next_value_seed(ExactValue(&mut *self.0))?;
+                        let mut obj = Map::with_capacity(1);
+                        obj.insert(kind.to_owned(), body);
+                        v0_8::parse_owned(obj).map_err(|_| give_up())?
+                    }
+                    _ => return Err(give_up()),
+                };
+                if map.next_key::<IgnoredAny>()?.is_some() {
+                    return Err(give_up());
+                }
+                return Ok(Envelope {
+                    version: Version::V0_8,
+                    message,
+                });
+            }
+            None => return Err(give_up()),
         }
         let wire = map.next_value::<Str<'de>>()?;
         let version = Version::from_wire(&wire.0).ok_or_else(give_up)?;
@@ -276,6 +302,165 @@ impl<'de> Visitor<'de> for Component<'_> {
         let props = self.1.props.finish(base);
         let id = id.ok_or_else(give_up)?;
         v0_9::component_fields(id, component, props, self.0, String::new).map_err(|_| give_up())
+    }
+}
+
+/// A v0.8 `surfaceUpdate` body.
+struct SurfaceUpdate<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for SurfaceUpdate<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SurfaceUpdate<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("surfaceUpdate")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut components) = (None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "components" => once(
+                    &mut components,
+                    map.next_value_seed(Components08(&mut *self.0))?,
+                )?,
+                _ => return Err(give_up()),
+            }
+        }
+        match (surface_id, components) {
+            (Some(surface_id), Some(components)) if !components.is_empty() => {
+                Ok(Message::UpdateComponents {
+                    surface_id,
+                    components,
+                })
+            }
+            _ => Err(give_up()),
+        }
+    }
+}
+
+struct Components08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Components08<'_> {
+    type Value = Vec<ComponentDef>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Components08<'_> {
+    type Value = Vec<ComponentDef>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 component list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(16));
+        while let Some(c) = seq.next_element_seed(Component08(&mut *self.0))? {
+            out.push(c);
+        }
+        Ok(out)
+    }
+}
+
+/// A v0.8 component: `{id, weight?, component: {Type: {props}}}`.
+struct Component08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Component08<'_> {
+    type Value = ComponentDef;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ComponentDef, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Component08<'_> {
+    type Value = ComponentDef;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 component")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ComponentDef, A::Error> {
+        let (mut id, mut weight, mut wrapper) = (None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "id" => once(&mut id, map.next_value::<String>()?)?,
+                "weight" => match map.next_value_seed(ExactValue(&mut *self.0))? {
+                    w @ Value::Number(_) => once(&mut weight, w)?,
+                    _ => return Err(give_up()),
+                },
+                "component" => once(&mut wrapper, map.next_value_seed(Wrapper(&mut *self.0))?)?,
+                _ => return Err(give_up()),
+            }
+        }
+        let (Some(id), Some((wire_type, entries))) = (id, wrapper) else {
+            return Err(give_up());
+        };
+        Ok(v0_8::component_parts(id, wire_type, entries, weight))
+    }
+}
+
+/// Most wire properties the fast path reads for one v0.8 component (repeats are found by
+/// scanning); a component with more takes the general path.
+const MAX_V08_PROPS: usize = 64;
+
+/// A v0.8 component's `{Type: {props}}`: the type name and the properties in wire order.
+struct Wrapper<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Wrapper<'_> {
+    type Value = (String, Vec<(String, Value)>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Wrapper<'_> {
+    type Value = (String, Vec<(String, Value)>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 component wrapper")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let Some(ty) = map.next_key::<String>()? else {
+            return Err(give_up());
+        };
+        let entries = map.next_value_seed(WireProps(&mut *self.0))?;
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(give_up());
+        }
+        Ok((ty, entries))
+    }
+}
+
+/// A v0.8 component's properties object, as `(name, value)` pairs in wire order; a repeated
+/// name gives up.
+struct WireProps<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for WireProps<'_> {
+    type Value = Vec<(String, Value)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for WireProps<'_> {
+    type Value = Vec<(String, Value)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("v0.8 component properties")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let base = self.0.entries.len();
+        while let Some(k) = map.next_key::<String>()? {
+            let mine = self.0.entries.get(base..).unwrap_or_default();
+            if mine.len() >= MAX_V08_PROPS || mine.iter().any(|(seen, _)| *seen == k) {
+                self.0.entries.truncate(base);
+                return Err(give_up());
+            }
+            let v = map.next_value_seed(ExactValue(&mut *self.0))?;
+            self.0.entries.push((k, v));
+        }
+        Ok(self.0.entries.drain(base..).collect())
     }
 }
 
@@ -403,4 +588,59 @@ pub(crate) fn surface_id_hint(value: &Value) -> Option<String> {
         }
         v.get("surfaceId")?.as_str().map(str::to_owned)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every message of the official v0.8 examples takes the fast path (none gives up), and
+    /// it gives what the `Value` path gives.
+    #[test]
+    fn the_official_v08_examples_take_the_fast_path() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/a2ui/specification/v0_8/json/catalogs");
+        let mut stack = vec![root];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                if p.parent()
+                    .and_then(std::path::Path::file_name)
+                    .is_none_or(|n| n != "examples")
+                {
+                    continue;
+                }
+                let Some(Ok(doc)) = std::fs::read(&p)
+                    .ok()
+                    .map(|b| serde_json::from_slice::<Value>(&b))
+                else {
+                    continue;
+                };
+                let list = match doc {
+                    Value::Array(a) => a,
+                    Value::Object(mut o) => match o.remove("messages") {
+                        Some(Value::Array(a)) => a,
+                        _ => vec![Value::Object(o)],
+                    },
+                    _ => continue,
+                };
+                for m in list {
+                    let text = m.to_string();
+                    let fast = parse(&text);
+                    assert!(fast.is_some(), "gave up on {text}");
+                    assert_eq!(fast, super::super::parse_message_owned(m).ok());
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 80, "{seen} messages");
+    }
 }
