@@ -17,6 +17,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::v0_8_wire::Wire;
 use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_8, v0_9};
 use crate::model::PropsStack;
 
@@ -409,15 +410,19 @@ const MAX_V08_PROPS: usize = 64;
 /// A v0.8 component's `{Type: {props}}`: the type name and the properties in wire order.
 struct Wrapper<'s>(&'s mut Scratch);
 
+/// A v0.8 component's properties as read: names (borrowed from the text when unescaped) and
+/// values in wire order.
+type WireEntries<'de> = Vec<(Cow<'de, str>, Wire<'de>)>;
+
 impl<'de> DeserializeSeed<'de> for Wrapper<'_> {
-    type Value = (String, Vec<(String, Value)>);
+    type Value = (String, WireEntries<'de>);
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for Wrapper<'_> {
-    type Value = (String, Vec<(String, Value)>);
+    type Value = (String, WireEntries<'de>);
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a v0.8 component wrapper")
     }
@@ -438,29 +443,97 @@ impl<'de> Visitor<'de> for Wrapper<'_> {
 struct WireProps<'s>(&'s mut Scratch);
 
 impl<'de> DeserializeSeed<'de> for WireProps<'_> {
-    type Value = Vec<(String, Value)>;
+    type Value = WireEntries<'de>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for WireProps<'_> {
-    type Value = Vec<(String, Value)>;
+    type Value = WireEntries<'de>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("v0.8 component properties")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let base = self.0.entries.len();
-        while let Some(k) = map.next_key::<String>()? {
-            let mine = self.0.entries.get(base..).unwrap_or_default();
-            if mine.len() >= MAX_V08_PROPS || mine.iter().any(|(seen, _)| *seen == k) {
-                self.0.entries.truncate(base);
+        let mut out: WireEntries<'de> = Vec::with_capacity(map.size_hint().unwrap_or(4));
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            if out.len() >= MAX_V08_PROPS || out.iter().any(|(seen, _)| *seen == k.0) {
                 return Err(give_up());
             }
+            let v = map.next_value_seed(PropValue(&mut *self.0))?;
+            out.push((k.0, v));
+        }
+        Ok(out)
+    }
+}
+
+/// One v0.8 property value: a one-key object (most BoundValues, `explicitList`) is kept as
+/// its key and value, without building its map; anything else is read as [`ExactValue`]
+/// reads it.
+struct PropValue<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for PropValue<'_> {
+    type Value = Wire<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PropValue<'_> {
+    type Value = Wire<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Number(v.into())))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Number(v.into())))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(
+            serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+        ))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::String(v.to_owned())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::String(v)))
+    }
+    fn visit_none<E>(self) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Null))
+    }
+    fn visit_unit<E>(self) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Null))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Wire<'de>, A::Error> {
+        ExactValue(self.0).visit_seq(seq).map(Wire::Value)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Wire<'de>, A::Error> {
+        let Some(k1) = map.next_key::<Str<'de>>()? else {
+            return Ok(Wire::Value(Value::Object(Map::new())));
+        };
+        let v1 = map.next_value_seed(ExactValue(&mut *self.0))?;
+        let Some(k2) = map.next_key::<String>()? else {
+            return Ok(Wire::One(k1.0, v1));
+        };
+        // Two keys or more: the map, as `ExactValue` builds it.
+        let base = self.0.entries.len();
+        self.0.entries.push((k1.0.into_owned(), v1));
+        let v2 = map.next_value_seed(ExactValue(&mut *self.0))?;
+        self.0.entries.push((k2, v2));
+        while let Some(k) = map.next_key::<String>()? {
             let v = map.next_value_seed(ExactValue(&mut *self.0))?;
             self.0.entries.push((k, v));
         }
-        Ok(self.0.entries.drain(base..).collect())
+        Ok(Wire::Value(Value::Object(exact_map(self.0, base))))
     }
 }
 

@@ -12,6 +12,7 @@
 
 use serde_json::{Map, Value};
 
+use super::v0_8_wire::Wire;
 use super::{
     ComponentDef, CreateSurface, DataWrite, Message, STANDARD_CATALOG_V0_8, escape_pointer,
     only_keys, opt_str, req_obj, req_str, single_message_type,
@@ -310,7 +311,10 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
     Ok(component_parts(
         id,
         wire_type,
-        wire_props.into_iter().collect(),
+        wire_props
+            .into_iter()
+            .map(|(k, v)| (k, Wire::Value(v)))
+            .collect(),
         weight,
     ))
 }
@@ -320,10 +324,10 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
 /// [`super::fast`] reads them straight from the text). A canonical component stores its
 /// normalised properties only, with the recipe that derives the wire ones
 /// ([`super::v0_8_wire`]); any other keeps the wire properties as sent beside them.
-pub(super) fn component_parts(
+pub(super) fn component_parts<K: AsRef<str> + IntoPropName + Into<String>>(
     id: String,
     wire_type: String,
-    mut entries: Vec<(String, Value)>,
+    mut entries: Vec<(K, Wire<'_>)>,
     mut weight: Option<Value>,
 ) -> ComponentDef {
     if let Some((props, recipe)) =
@@ -339,7 +343,10 @@ pub(super) fn component_parts(
             v08_wire: Some(recipe),
         };
     }
-    let wire_props: Map<String, Value> = entries.into_iter().collect();
+    let wire_props: Map<String, Value> = entries
+        .into_iter()
+        .map(|(k, v)| (k.into(), v.into_value()))
+        .collect();
     let (renamed, props) = normalise(&wire_type, &wire_props, weight);
     let (component, wire_component) = match renamed {
         Some(v09) => (v09.to_owned(), Some(wire_type)),

@@ -16,6 +16,7 @@
 //! Building the normalised form of a canonical component moves the wire values instead of
 //! copying them.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::num::NonZeroU64;
 
@@ -360,13 +361,85 @@ fn give_back(kind: Kind, v: &Value, empty_context: bool) -> Value {
     }
 }
 
+/// One wire property's value as read: any JSON value, or a one-key object whose map is not
+/// built (the fast path reads BoundValues such as `{"literalString": ..}` and
+/// `{"explicitList": [..]}` so, and most are unwrapped without ever being a map).
+#[derive(Debug, PartialEq)]
+pub(super) enum Wire<'a> {
+    /// The value.
+    Value(Value),
+    /// The object `{key: value}`.
+    One(Cow<'a, str>, Value),
+}
+
+impl Wire<'_> {
+    /// The JSON value it stands for.
+    pub(super) fn into_value(self) -> Value {
+        match self {
+            Self::Value(v) => v,
+            Self::One(k, v) => {
+                let mut m = Map::with_capacity(1);
+                m.insert(k.into_owned(), v);
+                Value::Object(m)
+            }
+        }
+    }
+}
+
+/// [`shape`] of the one-key object `{k: v}`.
+fn shape_one(kind: Kind, k: &str, v: &Value) -> Option<bool> {
+    match kind {
+        Kind::Bound => match (k, v) {
+            ("literalString", Value::String(_))
+            | ("literalNumber", Value::Number(_))
+            | ("literalBoolean", Value::Bool(_))
+            | ("literalArray", Value::Array(_)) => Some(true),
+            ("path", _) => Some(false),
+            ("literalString" | "literalNumber" | "literalBoolean" | "literalArray", _) => None,
+            _ => plain(v).then_some(false),
+        },
+        Kind::AsSent | Kind::Fit => Some(false),
+        Kind::Primary => None,
+        Kind::Children => match (k, v) {
+            ("explicitList", _) => v.is_array().then_some(true),
+            ("template", Value::Object(t)) => (t.len() == 2
+                && t.keys()
+                    .map(String::as_str)
+                    .eq(["componentId", "dataBinding"]))
+            .then_some(true),
+            _ => Some(false),
+        },
+        Kind::Action => (k == "name").then_some(true),
+    }
+}
+
+/// [`take`] of the one-key object `{k: v}`.
+fn take_one(kind: Kind, k: Cow<'_, str>, v: Value, converted: bool) -> Value {
+    if !converted {
+        return Wire::One(k, v).into_value();
+    }
+    match (kind, &*k) {
+        (Kind::Bound, _) | (Kind::Children, "explicitList") => v,
+        (Kind::Children, _) => take(Kind::Children, Wire::One(k, v).into_value(), true),
+        (Kind::Action, _) => {
+            let mut event = Map::with_capacity(2);
+            event.insert("name".to_owned(), v);
+            event.insert("context".to_owned(), Value::Object(Map::new()));
+            let mut out = Map::with_capacity(1);
+            out.insert("event".to_owned(), Value::Object(event));
+            Value::Object(out)
+        }
+        _ => Wire::One(k, v).into_value(),
+    }
+}
+
 /// A v0.8 component's normalised properties from its wire properties (`entries`, in wire
 /// order, no repeated key) and its component-level `weight`, with the recipe that gives the
 /// wire properties back; `None` (nothing consumed) when some property has no canonical
 /// shape, and the caller keeps the wire properties as sent.
-pub(super) fn normalise_canonical(
+pub(super) fn normalise_canonical<K: AsRef<str> + IntoPropName>(
     ty: &str,
-    entries: &mut Vec<(String, Value)>,
+    entries: &mut Vec<(K, Wire<'_>)>,
     weight: &mut Option<Value>,
 ) -> Option<(Props, V08Wire)> {
     if ty == "MultipleChoice" {
@@ -379,22 +452,30 @@ pub(super) fn normalise_canonical(
     let mut bits = MARK;
     let mut names: [&str; MAX_ENTRIES] = [""; MAX_ENTRIES];
     for (i, (key, v)) in entries.iter().enumerate() {
+        let key = key.as_ref();
         let name = match renamed(ty, key) {
             Some(name) => {
-                if wire_name(ty, name) != Some(key.as_str()) {
+                if wire_name(ty, name) != Some(key) {
                     return None;
                 }
                 bits |= 1 << (2 * i);
                 name
             }
-            None => key.as_str(),
+            None => key,
         };
         let kind = kind(ty, key);
-        if shape(kind, v)? {
+        let converted = match v {
+            Wire::Value(v) => shape(kind, v)?,
+            Wire::One(k, x) => shape_one(kind, k, x)?,
+        };
+        if converted {
             bits |= 1 << (2 * i + 1);
         }
         // An action is never renamed: its first bit says "an empty context list".
-        if kind == Kind::Action && empty_context(v) {
+        if kind == Kind::Action
+            && let Wire::Value(v) = v
+            && empty_context(v)
+        {
             bits |= 1 << (2 * i);
         }
         let seen = names.get(..i).unwrap_or_default();
@@ -408,8 +489,12 @@ pub(super) fn normalise_canonical(
     let mut out: Vec<(PropName, Value)> = Vec::with_capacity(n);
     for (i, (key, v)) in std::mem::take(entries).into_iter().enumerate() {
         let converted = bits & (1 << (2 * i + 1)) != 0;
-        let value = take(kind(ty, &key), v, converted);
-        match renamed(ty, &key) {
+        let kind = kind(ty, key.as_ref());
+        let value = match v {
+            Wire::Value(v) => take(kind, v, converted),
+            Wire::One(k, x) => take_one(kind, k, x, converted),
+        };
+        match renamed(ty, key.as_ref()) {
             Some(name) => out.push((name.into_prop_name(), value)),
             None => out.push((key.into_prop_name(), value)),
         }
@@ -457,11 +542,26 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn entries(v: Value) -> Vec<(String, Value)> {
+    fn entries(v: Value) -> Vec<(String, Wire<'static>)> {
         match v {
-            Value::Object(m) => m.into_iter().collect(),
+            Value::Object(m) => m.into_iter().map(|(k, v)| (k, Wire::Value(v))).collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// The same entries with every one-key object as [`Wire::One`], as the fast path reads
+    /// them.
+    fn entries_one(v: Value) -> Vec<(String, Wire<'static>)> {
+        entries(v)
+            .into_iter()
+            .map(|(k, w)| match w {
+                Wire::Value(Value::Object(m)) if m.len() == 1 => {
+                    let (ok, ov) = m.into_iter().next().unwrap_or_default();
+                    (k, Wire::One(Cow::Owned(ok), ov))
+                }
+                other => (k, other),
+            })
+            .collect()
     }
 
     /// The recipe's promise: the normalised props are the general normaliser's, and the
@@ -469,8 +569,18 @@ mod tests {
     fn round_trip(ty: &str, wire: Value, weight: Option<Value>) -> bool {
         let mut e = entries(wire.clone());
         let mut w = weight.clone();
-        let Some((props, recipe)) = normalise_canonical(ty, &mut e, &mut w) else {
-            assert_eq!(e, entries(wire), "nothing consumed on a give-up");
+        let result = normalise_canonical(ty, &mut e, &mut w);
+        // The fast path's reading gives the same.
+        let mut e1 = entries_one(wire.clone());
+        let mut w1 = weight.clone();
+        assert_eq!(
+            normalise_canonical(ty, &mut e1, &mut w1),
+            result,
+            "{ty} {wire}"
+        );
+        let Some((props, recipe)) = result else {
+            assert_eq!(e, entries(wire.clone()), "nothing consumed on a give-up");
+            assert_eq!(e1, entries_one(wire), "nothing consumed on a give-up");
             assert_eq!(w, weight);
             return false;
         };
