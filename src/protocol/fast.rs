@@ -168,10 +168,7 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
             Some(k) => {
                 let message = match &*k.0 {
                     "surfaceUpdate" => map.next_value_seed(SurfaceUpdate(self.0))?,
-                    "dataModelUpdate" => {
-                        let body = map.next_value_seed(ExactValue(&mut *self.0))?;
-                        v0_8::data_model_update(body).map_err(|_| give_up())?
-                    }
+                    "dataModelUpdate" => map.next_value_seed(DataModelUpdate08(self.0))?,
                     kind @ ("beginRendering" | "deleteSurface") => {
                         let body = map.next_value_seed(ExactValue(&mut *self.0))?;
                         let mut obj = Map::with_capacity(1);
@@ -534,6 +531,147 @@ impl<'de> Visitor<'de> for PropValue<'_> {
             self.0.entries.push((k, v));
         }
         Ok(Wire::Value(Value::Object(exact_map(self.0, base))))
+    }
+}
+
+/// A v0.8 `dataModelUpdate` body: `{surfaceId, path?, contents: [{key, value*}]}`.
+struct DataModelUpdate08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for DataModelUpdate08<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DataModelUpdate08<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("dataModelUpdate")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut path, mut contents) = (None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "path" => once(&mut path, map.next_value::<String>()?)?,
+                // The entries are read once the path is known (it may come after them).
+                "contents" => once(
+                    &mut contents,
+                    map.next_value_seed(Contents08(&mut *self.0))?,
+                )?,
+                _ => return Err(give_up()),
+            }
+        }
+        let (Some(surface_id), Some(contents)) = (surface_id, contents) else {
+            return Err(give_up());
+        };
+        let base = v0_8::base_path(path.as_deref());
+        let writes = contents
+            .into_iter()
+            .map(|(key, value)| DataWrite {
+                path: v0_8::write_path(&base, &key),
+                value,
+            })
+            .collect();
+        Ok(Message::UpdateDataModel { surface_id, writes })
+    }
+}
+
+/// A v0.8 `contents` list: each entry's key and value.
+struct Contents08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Contents08<'_> {
+    type Value = Vec<(String, Option<Value>)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Contents08<'_> {
+    type Value = Vec<(String, Option<Value>)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("v0.8 contents")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(8));
+        while let Some(e) = seq.next_element_seed(Entry08(&mut *self.0))? {
+            out.push(e);
+        }
+        Ok(out)
+    }
+}
+
+/// The value keys of a v0.8 `contents` entry, in the order the adapter looks for them.
+const ENTRY_VALUE_KEYS: [&str; 7] = [
+    "valueNumber",
+    "valueString",
+    "valueBoolean",
+    "valueObject",
+    "valueArray",
+    "valueMap",
+    "value",
+];
+
+/// One v0.8 `contents` entry: its key and the value it writes (`None` deletes).
+struct Entry08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Entry08<'_> {
+    type Value = (String, Option<Value>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entry08<'_> {
+    type Value = (String, Option<Value>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 contents entry")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut key = None;
+        let mut values: [Option<Value>; 7] = Default::default();
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            if k.0 == "key" {
+                once(&mut key, map.next_value::<String>()?)?;
+                continue;
+            }
+            let Some(slot) = ENTRY_VALUE_KEYS
+                .iter()
+                .position(|name| *name == k.0)
+                .and_then(|i| values.get_mut(i))
+            else {
+                return Err(give_up());
+            };
+            once(slot, map.next_value_seed(ExactValue(&mut *self.0))?)?;
+        }
+        let key = key.ok_or_else(give_up)?;
+        let [number, string, boolean, object, array, value_map, value] = values;
+        // `entry_value`'s order: the first typed value present wins.
+        let typed = [
+            (number, Value::is_number as fn(&Value) -> bool),
+            (string, Value::is_string),
+            (boolean, Value::is_boolean),
+            (object, |_: &Value| true),
+            (array, |_: &Value| true),
+        ];
+        for (v, ok) in typed {
+            if let Some(v) = v {
+                return if ok(&v) {
+                    Ok((key, Some(v)))
+                } else {
+                    Err(give_up())
+                };
+            }
+        }
+        if let Some(m) = value_map {
+            // Nested entries: the adapter's own reading of them.
+            let mut entry = Map::with_capacity(1);
+            entry.insert("valueMap".to_owned(), m);
+            let v = v0_8::entry_value(entry, &String::new, 0).map_err(|_| give_up())?;
+            return Ok((key, v));
+        }
+        Ok((key, value.filter(|v| !v.is_null())))
     }
 }
 

@@ -124,7 +124,35 @@ pub(super) fn data_model_update(body: Value) -> Result<Message, A2uiError> {
     };
     only_keys(&body, &["surfaceId", "path", "contents"], base)?;
     let surface_id = req_str(&body, "surfaceId", base)?.to_owned();
-    let base_path = match opt_str(&body, "path", base)? {
+    let base_path = base_path(opt_str(&body, "path", base)?);
+    let cpath = "/dataModelUpdate/contents";
+    let Some(Value::Array(contents)) = body.shift_remove("contents") else {
+        return Err(A2uiError::validation(cpath, "contents must be an array"));
+    };
+    let mut writes = Vec::with_capacity(contents.len());
+    for (i, entry) in contents.into_iter().enumerate() {
+        let epath = || format!("{cpath}/{i}");
+        let Value::Object(entry) = entry else {
+            return Err(A2uiError::validation(epath(), "an entry must be an object"));
+        };
+        let path = match entry.get("key") {
+            Some(Value::String(k)) => write_path(&base_path, k),
+            _ => {
+                req_str(&entry, "key", &epath())?;
+                return Err(A2uiError::validation(epath(), "invalid entry"));
+            }
+        };
+        writes.push(DataWrite {
+            path,
+            value: entry_value(entry, &epath, 0)?,
+        });
+    }
+    Ok(Message::UpdateDataModel { surface_id, writes })
+}
+
+/// A `dataModelUpdate`'s `path` as the prefix of its entries' paths (`""` for the root).
+pub(super) fn base_path(path: Option<&str>) -> String {
+    match path {
         Some(p) => {
             let p = p.trim();
             if p.is_empty() || p == "/" {
@@ -136,49 +164,31 @@ pub(super) fn data_model_update(body: Value) -> Result<Message, A2uiError> {
             }
         }
         None => String::new(),
-    };
-    let cpath = "/dataModelUpdate/contents";
-    let Some(Value::Array(contents)) = body.shift_remove("contents") else {
-        return Err(A2uiError::validation(cpath, "contents must be an array"));
-    };
-    let mut writes = Vec::with_capacity(contents.len());
-    for (i, entry) in contents.into_iter().enumerate() {
-        let epath = || format!("{cpath}/{i}");
-        let Value::Object(entry) = entry else {
-            return Err(A2uiError::validation(epath(), "an entry must be an object"));
-        };
-        let key = match entry.get("key") {
-            Some(Value::String(k)) => k.trim_start_matches('/'),
-            _ => {
-                req_str(&entry, "key", &epath())?;
-                return Err(A2uiError::validation(epath(), "invalid entry"));
-            }
-        };
-        let path = if key.is_empty() || key == "." {
-            if base_path.is_empty() {
-                "/".to_owned()
-            } else {
-                base_path.clone()
-            }
-        } else {
-            let mut p = String::with_capacity(base_path.len() + 1 + key.len());
-            p.push_str(&base_path);
-            p.push('/');
-            p.push_str(key);
-            p
-        };
-        writes.push(DataWrite {
-            path,
-            value: entry_value(entry, &epath, 0)?,
-        });
     }
-    Ok(Message::UpdateDataModel { surface_id, writes })
+}
+
+/// The path one `contents` entry writes: its `key` under the update's [`base_path`].
+pub(super) fn write_path(base_path: &str, key: &str) -> String {
+    let key = key.trim_start_matches('/');
+    if key.is_empty() || key == "." {
+        if base_path.is_empty() {
+            "/".to_owned()
+        } else {
+            base_path.to_owned()
+        }
+    } else {
+        let mut p = String::with_capacity(base_path.len() + 1 + key.len());
+        p.push_str(base_path);
+        p.push('/');
+        p.push_str(key);
+        p
+    }
 }
 
 /// The value of one `contents` entry, taken by value; `valueMap` recurses (samples nest it
 /// deeper than the schema allows, so any depth is accepted up to the JSON depth limit).
 /// `path` names the entry in errors (built only on failure).
-fn entry_value(
+pub(super) fn entry_value(
     mut entry: Map<String, Value>,
     path: &dyn Fn() -> String,
     depth: usize,

@@ -63,34 +63,33 @@ enum Kind {
 }
 
 fn kind(ty: &str, wire_key: &str) -> Kind {
-    match (ty, wire_key) {
-        (_, "children") => Kind::Children,
-        (_, "action") => Kind::Action,
-        ("Modal", "entryPointChild" | "contentChild") => Kind::AsSent,
-        ("Image", "fit") => Kind::Fit,
-        ("Button", "primary") => Kind::Primary,
+    match wire_key {
+        "children" => Kind::Children,
+        "action" => Kind::Action,
+        "entryPointChild" | "contentChild" if ty == "Modal" => Kind::AsSent,
+        "fit" if ty == "Image" => Kind::Fit,
+        "primary" if ty == "Button" => Kind::Primary,
         _ => Kind::Bound,
     }
 }
 
-/// The normalised name of a wire property, when renamed; the arms and their order are
-/// those of the general normaliser (`v0_8::normalise`), `MultipleChoice` excepted (it never
-/// gets a recipe).
+/// The normalised name of a wire property, when renamed; the renames of the general
+/// normaliser (`v0_8::normalise`), `MultipleChoice`'s excepted (it never gets a recipe).
+/// Matched on the name first: this runs for every property of every v0.8 component.
 fn renamed(ty: &str, key: &str) -> Option<&'static str> {
-    Some(match (ty, key) {
-        (_, "children" | "action") => return None,
-        (_, "distribution") => "justify",
-        (_, "alignment") => "align",
-        ("Modal", "entryPointChild") => "trigger",
-        ("Modal", "contentChild") => "content",
-        ("Tabs", "tabItems") => "tabs",
-        ("TextField", "text") => "value",
-        ("TextField", "textFieldType") => "variant",
-        (_, "usageHint") => "variant",
-        ("Image", "altText") => "description",
-        ("Slider", "minValue") => "min",
-        ("Slider", "maxValue") => "max",
-        ("Button", "primary") => "variant",
+    Some(match key {
+        "distribution" => "justify",
+        "alignment" => "align",
+        "entryPointChild" if ty == "Modal" => "trigger",
+        "contentChild" if ty == "Modal" => "content",
+        "tabItems" if ty == "Tabs" => "tabs",
+        "text" if ty == "TextField" => "value",
+        "textFieldType" if ty == "TextField" => "variant",
+        "usageHint" => "variant",
+        "altText" if ty == "Image" => "description",
+        "minValue" if ty == "Slider" => "min",
+        "maxValue" if ty == "Slider" => "max",
+        "primary" if ty == "Button" => "variant",
         _ => return None,
     })
 }
@@ -99,19 +98,21 @@ fn renamed(ty: &str, key: &str) -> Option<&'static str> {
 /// one-to-one (a `TextField`'s `variant` comes back as `textFieldType`, so a TextField sent
 /// with `usageHint` has no recipe).
 fn wire_name(ty: &str, name: &str) -> Option<&'static str> {
-    Some(match (ty, name) {
-        ("Modal", "trigger") => "entryPointChild",
-        ("Modal", "content") => "contentChild",
-        ("Tabs", "tabs") => "tabItems",
-        ("TextField", "value") => "text",
-        ("TextField", "variant") => "textFieldType",
-        ("Button", "variant") => "primary",
-        (_, "variant") => "usageHint",
-        ("Image", "description") => "altText",
-        ("Slider", "min") => "minValue",
-        ("Slider", "max") => "maxValue",
-        (_, "justify") => "distribution",
-        (_, "align") => "alignment",
+    Some(match name {
+        "trigger" if ty == "Modal" => "entryPointChild",
+        "content" if ty == "Modal" => "contentChild",
+        "tabs" if ty == "Tabs" => "tabItems",
+        "value" if ty == "TextField" => "text",
+        "variant" => match ty {
+            "TextField" => "textFieldType",
+            "Button" => "primary",
+            _ => "usageHint",
+        },
+        "description" if ty == "Image" => "altText",
+        "min" if ty == "Slider" => "minValue",
+        "max" if ty == "Slider" => "maxValue",
+        "justify" => "distribution",
+        "align" => "alignment",
         _ => return None,
     })
 }

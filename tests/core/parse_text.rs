@@ -221,6 +221,59 @@ fn every_official_v08_example_message_parses_the_same_from_text_with_its_wire_fo
     assert_eq!(derived, components, "{derived} of {components} derived");
 }
 
+/// Every v0.8 component anywhere in the test data (conformance cases, suites, samples)
+/// gives back exactly the properties it was sent with, whether derived or stored.
+#[test]
+fn every_v08_component_in_the_test_data_gives_back_its_wire_form() {
+    use egui_a2ui::protocol::Message;
+    let mut texts = Vec::new();
+    messages(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data"),
+        &mut texts,
+    );
+    let (mut components, mut derived) = (0, 0);
+    for text in &texts {
+        let Ok(raw) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        let Ok(env) = parse_message_text(text) else {
+            continue;
+        };
+        let Message::UpdateComponents {
+            components: defs, ..
+        } = env.message
+        else {
+            continue;
+        };
+        let Some(sent) = raw["surfaceUpdate"]["components"].as_array() else {
+            continue;
+        };
+        for (def, c) in defs.iter().zip(sent) {
+            let Some((ty, props)) = c["component"].as_object().and_then(|w| w.iter().next()) else {
+                continue;
+            };
+            components += 1;
+            derived += usize::from(def.wire_props.is_none());
+            assert_eq!(def.wire_component(), Some(ty.as_str()), "{text}");
+            let wire = def.wire_props();
+            assert_eq!(Value::Object(wire.to_map()), *props, "{}: {text}", def.id);
+            assert!(
+                wire.keys().eq(props
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|o| o.keys().map(String::as_str))),
+                "wire order of {}: {text}",
+                def.id
+            );
+        }
+    }
+    assert!(components > 450, "{components} v0.8 components");
+    assert!(
+        derived * 10 > components * 9,
+        "{derived} of {components} derived"
+    );
+}
+
 #[test]
 fn a_stored_v08_component_gives_back_its_wire_form_and_the_dump_is_unchanged() {
     use egui_a2ui::model::SurfaceStore;
