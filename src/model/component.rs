@@ -32,9 +32,6 @@ pub struct Component {
     /// What differs on the wire (rare: v0.8 components, v1.0 components with `@` keys or a
     /// catalog id of their own); `None` for most, so they pay one pointer for it.
     wire: Option<Box<Wire>>,
-    /// A v0.8 component whose wire properties are derived from [`Self::props`] on demand
-    /// (most of them: one stored copy of the properties).
-    v08: Option<V08Wire>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
     /// by it is reset.
     pub generation: u64,
@@ -49,6 +46,10 @@ struct Wire {
     props: Option<Props>,
     /// The v1.0 per-component catalog id.
     catalog_id: Option<String>,
+    /// A v0.8 component whose wire properties are derived from [`Component::props`] on
+    /// demand (most of them: one stored copy of the properties). Kept in the box, so the
+    /// components of the other versions pay nothing for it.
+    v08: Option<V08Wire>,
 }
 
 impl Component {
@@ -59,7 +60,6 @@ impl Component {
             component,
             props,
             wire: None,
-            v08: None,
             generation: 0,
         }
     }
@@ -80,6 +80,7 @@ impl Component {
                     component,
                     props: wire_props,
                     catalog_id,
+                    v08: None,
                 })
             });
         self
@@ -88,7 +89,18 @@ impl Component {
     /// Set the recipe that derives a v0.8 component's wire properties from its normalised
     /// ones (instead of storing them).
     pub(crate) fn with_v08_wire(mut self, recipe: Option<V08Wire>) -> Self {
-        self.v08 = recipe;
+        if let Some(recipe) = recipe {
+            self.wire
+                .get_or_insert_with(|| {
+                    Box::new(Wire {
+                        component: None,
+                        props: None,
+                        catalog_id: None,
+                        v08: None,
+                    })
+                })
+                .v08 = Some(recipe);
+        }
         self
     }
 
@@ -107,12 +119,13 @@ impl Component {
     /// v0.8 components store only their normalised properties, and this derives the wire
     /// ones on each call (an owned value); the others are borrowed.
     pub fn wire_props(&self) -> Cow<'_, Props> {
-        if let Some(props) = self.wire.as_ref().and_then(|w| w.props.as_ref()) {
-            return Cow::Borrowed(props);
-        }
-        match self.v08 {
-            Some(recipe) => Cow::Owned(recipe.derive(self.wire_component(), &self.props)),
-            None => Cow::Borrowed(&self.props),
+        let Some(wire) = &self.wire else {
+            return Cow::Borrowed(&self.props);
+        };
+        match (&wire.props, wire.v08) {
+            (Some(props), _) => Cow::Borrowed(props),
+            (None, Some(recipe)) => Cow::Owned(recipe.derive(self.wire_component(), &self.props)),
+            (None, None) => Cow::Borrowed(&self.props),
         }
     }
 
@@ -136,6 +149,13 @@ impl Component {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The v0.8 recipe lives in the wire box: a component of any other version is no
+    /// bigger for it (id, type, props, the box pointer, the generation).
+    #[test]
+    fn a_component_is_eighty_bytes() {
+        assert_eq!(std::mem::size_of::<Component>(), 24 + 24 + 16 + 8 + 8);
+    }
 
     #[test]
     fn the_wire_form_is_stored_only_when_it_differs() {

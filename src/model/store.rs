@@ -773,8 +773,7 @@ impl SurfaceStore {
                 catalog_id,
                 v08_wire,
             } = d;
-            let key = id.clone();
-            let make = |prev: Option<&Arc<Component>>| {
+            let make = |id: String, prev: Option<&Arc<Component>>| {
                 // An update without a type keeps the previous type and wire type.
                 let kept = component.is_none();
                 let component = component
@@ -797,7 +796,7 @@ impl SurfaceStore {
                 Arc::new(c)
             };
             // Replace in place (keeping its first-arrival place) or append.
-            surface.components.upsert(&key, make);
+            surface.components.upsert(id, make);
         }
         if let Some(before) = backup
             && let Err(e) = super::strict::check_topology(surface)
