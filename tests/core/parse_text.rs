@@ -391,3 +391,107 @@ fn deep_v08_value_maps_parse_or_fail_the_same_from_text() {
     assert!(check(&nested(40)));
     assert!(!check(&nested(70)));
 }
+
+mod v08_random {
+    use super::check;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    /// Values from a vocabulary that hits the v0.8 adapter's cases (BoundValues, child lists,
+    /// actions, contents entries), well-formed or not.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-2i64..100).prop_map(|n| json!(n)),
+            prop::sample::select(vec!["x", "/p", "scale-down", "go", "k"]).prop_map(|s| json!(s)),
+            Just(json!({"literalString": "x"})),
+            Just(json!({"path": "/p"})),
+            Just(json!({"explicitList": ["a"]})),
+            Just(json!({"key": "a", "valueString": "x"})),
+            Just(json!({"key": "/n", "valueMap": [{"key": "x", "valueNumber": 1}, {"key": "y"}]})),
+            Just(json!({"key": ".", "value": {"z": [1]}})),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            let key = prop::sample::select(vec![
+                "literalString",
+                "literalNumber",
+                "path",
+                "explicitList",
+                "template",
+                "componentId",
+                "dataBinding",
+                "name",
+                "context",
+                "key",
+                "value",
+                "valueString",
+                "valueNumber",
+                "valueBoolean",
+                "valueMap",
+                "valueObject",
+            ]);
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                prop::collection::vec((key, inner), 0..3).prop_map(|kv| {
+                    Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                }),
+            ]
+        })
+    }
+
+    fn component() -> impl Strategy<Value = Value> {
+        let ty = prop::sample::select(vec![
+            "Text",
+            "Row",
+            "Button",
+            "Image",
+            "Modal",
+            "TextField",
+            "MultipleChoice",
+            "Slider",
+        ]);
+        let prop_key = prop::sample::select(vec![
+            "text",
+            "children",
+            "action",
+            "usageHint",
+            "distribution",
+            "primary",
+            "fit",
+            "label",
+            "weight",
+            "entryPointChild",
+            "maxValue",
+            "selections",
+        ]);
+        let props = prop::collection::vec((prop_key, value()), 0..4)
+            .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()));
+        (ty, props, prop::option::of(value()), any::<u8>()).prop_map(|(ty, props, weight, id)| {
+            let mut c = json!({"id": format!("c{id}"), "component": {ty: props}});
+            if let Some(w) = weight {
+                c["weight"] = w;
+            }
+            c
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        /// Random v0.8 messages, valid or not, parse the same from text: same envelope or
+        /// same typed error.
+        #[test]
+        fn random_v08_messages_parse_or_fail_the_same_from_text(
+            comps in prop::collection::vec(component(), 0..4),
+            entries in prop::collection::vec(value(), 0..4),
+            path in prop::option::of(prop::sample::select(vec!["/", "user", "/a/", "", "."])),
+        ) {
+            check(&json!({"surfaceUpdate": {"surfaceId": "s", "components": comps}}).to_string());
+            let mut body = json!({"surfaceId": "s", "contents": entries});
+            if let Some(p) = path {
+                body["path"] = json!(p);
+            }
+            check(&json!({"dataModelUpdate": body}).to_string());
+        }
+    }
+}
