@@ -8,6 +8,8 @@
 //! The stores and renderers are built before each timed round (building them is reported on
 //! its own), so the ratio is the cost of ingesting the messages.
 //! Target: ingest ≤ 1.0 × parse-only.
+//!
+//! Profiling hook (callgrind): `A2UI_PROFILE=v0.8|v0.9|parse-v0.8|parse-v0.9` (see `main`).
 
 mod common;
 
@@ -154,6 +156,32 @@ fn main() {
             streams.len()
         );
         all.push((label, streams));
+    }
+    // Profiling hook (callgrind): `A2UI_PROFILE=v0.8|v0.9` ingests that version's examples
+    // 20 times (each into a fresh store), `A2UI_PROFILE=parse-v0.8|parse-v0.9` parses them
+    // only, as the floor does.
+    if let Ok(which) = std::env::var("A2UI_PROFILE") {
+        let (parse, label) = match which.strip_prefix("parse-") {
+            Some(l) => (true, l.to_owned()),
+            None => (false, which.clone()),
+        };
+        let streams = &all
+            .iter()
+            .find(|(l, _)| *l == label)
+            .expect("A2UI_PROFILE names v0.8 or v0.9")
+            .1;
+        for _ in 0..20 {
+            if parse {
+                black_box(parse_only(streams));
+            } else {
+                for s in streams {
+                    let mut store = SurfaceStore::basic();
+                    store.feed_document(&s.jsonl);
+                    black_box(&store);
+                }
+            }
+        }
+        return;
     }
     // Every example applies cleanly (the bench measures ingest, not error reporting).
     for (label, streams) in &all {

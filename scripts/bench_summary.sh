@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every bench's paired (side-by-side) measurement and print one summary table.
 #
-#   scripts/bench_summary.sh            # all benches: ingest official_streams frame list update memory model_stream
+#   scripts/bench_summary.sh            # all benches: ingest official_streams peer_ingest frame list update memory model_stream
 #   scripts/bench_summary.sh frame list # some of them
 #   FULL=1 scripts/bench_summary.sh     # also run the criterion groups (slower)
 #
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 benches=("$@")
-[ ${#benches[@]} -eq 0 ] && benches=(ingest official_streams frame list update memory model_stream)
+[ ${#benches[@]} -eq 0 ] && benches=(ingest official_streams peer_ingest frame list update memory model_stream)
 if [ "${FULL:-0}" = 1 ]; then unset A2UI_BENCH_SUMMARY_ONLY; else export A2UI_BENCH_SUMMARY_ONLY=1; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

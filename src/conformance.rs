@@ -141,7 +141,8 @@ fn dump_node(
     );
     let v08 = s.version == Version::V0_8;
     let mut props = Map::new();
-    for (k, v) in c.wire_props() {
+    let wire = c.wire_props();
+    for (k, v) in wire.iter() {
         if is_structural(k) || k == "checks" {
             continue;
         }
@@ -172,7 +173,7 @@ fn dump_node(
     o.insert("props".into(), Value::Object(props));
     // The wire `checks` key, as the reference reads it (a v1.0 `@checks` is dumped as a
     // prop under its wire name; a2ui-core 0.4.0 does not read it as checks).
-    if let Some(results) = evaluate_checks(c.wire_props().get("checks"), &cx) {
+    if let Some(results) = evaluate_checks(wire.get("checks"), &cx) {
         let checks: Vec<Value> = results
             .into_iter()
             .map(|r| {

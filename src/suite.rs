@@ -950,33 +950,33 @@ fn resolve_component(
         p.store.limits(),
     );
     let mut props = Map::new();
-    for (k, v) in c.wire_props() {
+    let wire = c.wire_props();
+    for (k, v) in wire.iter() {
         if k == "checks" {
             continue;
         }
         props.insert(k.to_owned(), cx.resolve_deep(v));
     }
-    let validation =
-        evaluate_checks(c.wire_props().get("checks"), &cx).map(|results| {
-            match results.into_iter().find(|r| !r.valid) {
-                None => json!({"valid": true}),
-                Some(r) => {
-                    let mut m = Map::new();
-                    m.insert("valid".into(), json!(false));
-                    if let Some(code) = r.code {
-                        m.insert("code".into(), json!(code));
-                    }
-                    if let Some(msg) = r.message {
-                        m.insert("message".into(), json!(msg));
-                    }
-                    m.insert(
-                        "severity".into(),
-                        json!(r.severity.unwrap_or_else(|| "error".into())),
-                    );
-                    Value::Object(m)
+    let validation = evaluate_checks(wire.get("checks"), &cx).map(|results| {
+        match results.into_iter().find(|r| !r.valid) {
+            None => json!({"valid": true}),
+            Some(r) => {
+                let mut m = Map::new();
+                m.insert("valid".into(), json!(false));
+                if let Some(code) = r.code {
+                    m.insert("code".into(), json!(code));
                 }
+                if let Some(msg) = r.message {
+                    m.insert("message".into(), json!(msg));
+                }
+                m.insert(
+                    "severity".into(),
+                    json!(r.severity.unwrap_or_else(|| "error".into())),
+                );
+                Value::Object(m)
             }
-        });
+        }
+    });
     errors.extend(cx.take_diagnostics());
     Some(Resolved {
         component: c.wire_component().to_owned(),

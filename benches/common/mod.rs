@@ -248,6 +248,12 @@ pub fn summary(bench: &str, figure: &str, value: f64, target: Option<f64>) {
     println!("A2UI-SUMMARY\t{bench}\t{figure}\t{value:.3}\t{target_s}\t{verdict}");
 }
 
+/// Print one summary line whose target is a floor (`value >= target` holds).
+pub fn summary_at_least(bench: &str, figure: &str, value: f64, target: f64) {
+    let verdict = if value >= target { "HOLDS" } else { "FAILS" };
+    println!("A2UI-SUMMARY\t{bench}\t{figure}\t{value:.3}\t>= {target}\t{verdict}");
+}
+
 /// A duration in microseconds, for summary lines.
 pub fn us(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6

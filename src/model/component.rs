@@ -1,9 +1,12 @@
 //! A stored component: its type, normalised properties, and what the conformance dump needs
 //! of the wire form.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::Props;
+use crate::protocol::V08Wire;
 
 /// One component of a surface.
 ///
@@ -15,7 +18,7 @@ use super::Props;
 /// let c = Component::new("t".into(), "Text".into(), props);
 /// assert_eq!(c.str_prop("text"), Some("Hi"));
 /// assert_eq!(c.wire_component(), "Text");
-/// assert_eq!(c.wire_props(), &c.props);
+/// assert_eq!(*c.wire_props(), c.props);
 /// assert_eq!(c.catalog_id(), None);
 /// ```
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +46,10 @@ struct Wire {
     props: Option<Props>,
     /// The v1.0 per-component catalog id.
     catalog_id: Option<String>,
+    /// A v0.8 component whose wire properties are derived from [`Component::props`] on
+    /// demand (most of them: one stored copy of the properties). Kept in the box, so the
+    /// components of the other versions pay nothing for it.
+    v08: Option<V08Wire>,
 }
 
 impl Component {
@@ -73,8 +80,27 @@ impl Component {
                     component,
                     props: wire_props,
                     catalog_id,
+                    v08: None,
                 })
             });
+        self
+    }
+
+    /// Set the recipe that derives a v0.8 component's wire properties from its normalised
+    /// ones (instead of storing them).
+    pub(crate) fn with_v08_wire(mut self, recipe: Option<V08Wire>) -> Self {
+        if let Some(recipe) = recipe {
+            self.wire
+                .get_or_insert_with(|| {
+                    Box::new(Wire {
+                        component: None,
+                        props: None,
+                        catalog_id: None,
+                        v08: None,
+                    })
+                })
+                .v08 = Some(recipe);
+        }
         self
     }
 
@@ -89,12 +115,18 @@ impl Component {
 
     /// The properties as sent on the wire (v0.8 keeps its names and BoundValues; a v1.0
     /// component sent with `@catalogId`, `@accessibility`, `@checks` or `@metadata` keeps
-    /// those names, with normalised values); [`Self::props`] when they are the same.
-    pub fn wire_props(&self) -> &Props {
-        self.wire
-            .as_ref()
-            .and_then(|w| w.props.as_ref())
-            .unwrap_or(&self.props)
+    /// those names, with normalised values); [`Self::props`] when they are the same. Most
+    /// v0.8 components store only their normalised properties, and this derives the wire
+    /// ones on each call (an owned value); the others are borrowed.
+    pub fn wire_props(&self) -> Cow<'_, Props> {
+        let Some(wire) = &self.wire else {
+            return Cow::Borrowed(&self.props);
+        };
+        match (&wire.props, wire.v08) {
+            (Some(props), _) => Cow::Borrowed(props),
+            (None, Some(recipe)) => Cow::Owned(recipe.derive(self.wire_component(), &self.props)),
+            (None, None) => Cow::Borrowed(&self.props),
+        }
     }
 
     /// The v1.0 per-component catalog id.
@@ -118,6 +150,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The v0.8 recipe lives in the wire box: a component of any other version is no
+    /// bigger for it (id, type, props, the box pointer, the generation).
+    #[test]
+    fn a_component_is_eighty_bytes() {
+        assert_eq!(std::mem::size_of::<Component>(), 24 + 24 + 16 + 8 + 8);
+    }
+
     #[test]
     fn the_wire_form_is_stored_only_when_it_differs() {
         let props: Props = [("text", json!("Hi"))].into_iter().collect();
@@ -134,7 +173,7 @@ mod tests {
             None,
         );
         assert_eq!(v08.wire_component(), "MultipleChoice");
-        assert_eq!(v08.wire_props(), &wire);
+        assert_eq!(*v08.wire_props(), wire);
         assert_eq!(v08.props, props);
         let cat = Component::new("c".into(), "Text".into(), props).with_wire(
             None,
@@ -143,6 +182,6 @@ mod tests {
         );
         assert_eq!(cat.catalog_id(), Some("urn:c"));
         assert_eq!(cat.wire_component(), "Text");
-        assert_eq!(cat.wire_props(), &cat.props);
+        assert_eq!(*cat.wire_props(), cat.props);
     }
 }

@@ -108,23 +108,24 @@ impl ComponentMap {
         self.set.shift_take(id).map(|c| c.0)
     }
 
-    /// Add or replace the component `id` with what `make` builds from the current one (one
-    /// lookup for the common case). `make` must keep the id.
+    /// Add or replace the component `id` with what `make` builds from the id and the current
+    /// one (one lookup for the common case; the id is handed on, not copied). `make` must
+    /// keep the id.
     pub(crate) fn upsert(
         &mut self,
-        id: &str,
-        make: impl FnOnce(Option<&Arc<Component>>) -> Arc<Component>,
+        id: String,
+        make: impl FnOnce(String, Option<&Arc<Component>>) -> Arc<Component>,
     ) {
-        match self.set.get_full(id) {
+        match self.set.get_full(id.as_str()) {
             Some((i, prev)) => {
-                let new = ById(make(Some(&prev.0)));
+                let new = ById(make(id, Some(&prev.0)));
                 if let Err((_, new)) = self.set.replace_index(i, new) {
                     // `make` changed the id to another component's: replace that one.
                     self.set.replace_full(new);
                 }
             }
             None => {
-                self.set.insert(ById(make(None)));
+                self.set.insert(ById(make(id, None)));
             }
         }
     }
@@ -148,14 +149,14 @@ mod tests {
     #[test]
     fn upsert_replaces_in_place_and_appends_new_ids() {
         let mut m = ComponentMap::default();
-        m.upsert("a", |prev| {
+        m.upsert("a".into(), |id, prev| {
             assert!(prev.is_none());
-            c("a", "Text")
+            c(&id, "Text")
         });
-        m.upsert("b", |_| c("b", "Row"));
-        m.upsert("a", |prev| {
+        m.upsert("b".into(), |id, _| c(&id, "Row"));
+        m.upsert("a".into(), |id, prev| {
             assert_eq!(prev.map(|p| p.component.as_str()), Some("Text"));
-            c("a", "Image")
+            c(&id, "Image")
         });
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(m.get("a").map(|p| p.component.as_str()), Some("Image"));

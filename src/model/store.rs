@@ -771,9 +771,9 @@ impl SurfaceStore {
                 wire_props,
                 wire_component,
                 catalog_id,
+                v08_wire,
             } = d;
-            let key = id.clone();
-            let make = |prev: Option<&Arc<Component>>| {
+            let make = |id: String, prev: Option<&Arc<Component>>| {
                 // An update without a type keeps the previous type and wire type.
                 let kept = component.is_none();
                 let component = component
@@ -789,16 +789,14 @@ impl SurfaceStore {
                     Some(p) => p.generation + 1,
                     None => 0,
                 };
-                let mut c = Component::new(id, component, props).with_wire(
-                    wire_component,
-                    wire_props.map(|b| *b),
-                    catalog_id,
-                );
+                let mut c = Component::new(id, component, props)
+                    .with_wire(wire_component, wire_props.map(|b| *b), catalog_id)
+                    .with_v08_wire(v08_wire);
                 c.generation = generation;
                 Arc::new(c)
             };
             // Replace in place (keeping its first-arrival place) or append.
-            surface.components.upsert(&key, make);
+            surface.components.upsert(id, make);
         }
         if let Some(before) = backup
             && let Err(e) = super::strict::check_topology(surface)

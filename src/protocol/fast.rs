@@ -3,8 +3,10 @@
 //! the message body, the component list or each component's `id`/`component`.
 //!
 //! It covers the bulk of a stream (versioned `updateComponents`, `updateDataModel` and
-//! `deleteSurface` whose `version` comes first) and accepts exactly what the `Value` path
-//! accepts, with the same result. Anything else (another message type, a key out of the
+//! `deleteSurface` whose `version` comes first; every v0.8 message: a `surfaceUpdate`'s
+//! components are read straight into their parts, the other bodies as one `Value` handed to
+//! the v0.8 adapter) and accepts exactly what the `Value` path accepts, with the same
+//! result. Anything else (another message type, a key out of the
 //! usual order, a duplicate key, anything the `Value` path would reject) makes it give up,
 //! and the caller parses the text as a `Value` and takes the general path, which also words
 //! the errors. A give-up costs a partial parse; valid messages never take it.
@@ -15,7 +17,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_9};
+use super::v0_8_wire::Wire;
+use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_8, v0_9};
 use crate::model::PropsStack;
 
 /// The message, or `None` when the general path must decide.
@@ -161,7 +164,28 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
         match map.next_key::<Str<'de>>()? {
             Some(k) if k.0 == "version" => {}
-            _ => return Err(give_up()),
+            // No version: a v0.8 message, whose one key is its type.
+            Some(k) => {
+                let message = match &*k.0 {
+                    "surfaceUpdate" => map.next_value_seed(SurfaceUpdate(self.0))?,
+                    "dataModelUpdate" => map.next_value_seed(DataModelUpdate08(self.0))?,
+                    kind @ ("beginRendering" | "deleteSurface") => {
+                        let body = map.next_value_seed(ExactValue(&mut *self.0))?;
+                        let mut obj = Map::with_capacity(1);
+                        obj.insert(kind.to_owned(), body);
+                        v0_8::parse_owned(obj).map_err(|_| give_up())?
+                    }
+                    _ => return Err(give_up()),
+                };
+                if map.next_key::<IgnoredAny>()?.is_some() {
+                    return Err(give_up());
+                }
+                return Ok(Envelope {
+                    version: Version::V0_8,
+                    message,
+                });
+            }
+            None => return Err(give_up()),
         }
         let wire = map.next_value::<Str<'de>>()?;
         let version = Version::from_wire(&wire.0).ok_or_else(give_up)?;
@@ -276,6 +300,378 @@ impl<'de> Visitor<'de> for Component<'_> {
         let props = self.1.props.finish(base);
         let id = id.ok_or_else(give_up)?;
         v0_9::component_fields(id, component, props, self.0, String::new).map_err(|_| give_up())
+    }
+}
+
+/// A v0.8 `surfaceUpdate` body.
+struct SurfaceUpdate<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for SurfaceUpdate<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for SurfaceUpdate<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("surfaceUpdate")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut components) = (None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "components" => once(
+                    &mut components,
+                    map.next_value_seed(Components08(&mut *self.0))?,
+                )?,
+                _ => return Err(give_up()),
+            }
+        }
+        match (surface_id, components) {
+            (Some(surface_id), Some(components)) if !components.is_empty() => {
+                Ok(Message::UpdateComponents {
+                    surface_id,
+                    components,
+                })
+            }
+            _ => Err(give_up()),
+        }
+    }
+}
+
+struct Components08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Components08<'_> {
+    type Value = Vec<ComponentDef>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Components08<'_> {
+    type Value = Vec<ComponentDef>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 component list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(16));
+        while let Some(c) = seq.next_element_seed(Component08(&mut *self.0))? {
+            out.push(c);
+        }
+        Ok(out)
+    }
+}
+
+/// A v0.8 component: `{id, weight?, component: {Type: {props}}}`.
+struct Component08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Component08<'_> {
+    type Value = ComponentDef;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ComponentDef, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Component08<'_> {
+    type Value = ComponentDef;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 component")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ComponentDef, A::Error> {
+        let (mut id, mut weight, mut wrapper) = (None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "id" => once(&mut id, map.next_value::<String>()?)?,
+                "weight" => match map.next_value_seed(ExactValue(&mut *self.0))? {
+                    w @ Value::Number(_) => once(&mut weight, w)?,
+                    _ => return Err(give_up()),
+                },
+                "component" => once(&mut wrapper, map.next_value_seed(Wrapper(&mut *self.0))?)?,
+                _ => return Err(give_up()),
+            }
+        }
+        let (Some(id), Some((wire_type, entries))) = (id, wrapper) else {
+            return Err(give_up());
+        };
+        Ok(v0_8::component_parts(id, wire_type, entries, weight))
+    }
+}
+
+/// Most wire properties the fast path reads for one v0.8 component (repeats are found by
+/// scanning); a component with more takes the general path.
+const MAX_V08_PROPS: usize = 64;
+
+/// A v0.8 component's `{Type: {props}}`: the type name and the properties in wire order.
+struct Wrapper<'s>(&'s mut Scratch);
+
+/// A v0.8 component's properties as read: names (borrowed from the text when unescaped) and
+/// values in wire order.
+type WireEntries<'de> = Vec<(Cow<'de, str>, Wire<'de>)>;
+
+impl<'de> DeserializeSeed<'de> for Wrapper<'_> {
+    type Value = (String, WireEntries<'de>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Wrapper<'_> {
+    type Value = (String, WireEntries<'de>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 component wrapper")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let Some(ty) = map.next_key::<String>()? else {
+            return Err(give_up());
+        };
+        let entries = map.next_value_seed(WireProps(&mut *self.0))?;
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(give_up());
+        }
+        Ok((ty, entries))
+    }
+}
+
+/// A v0.8 component's properties object, as `(name, value)` pairs in wire order; a repeated
+/// name gives up.
+struct WireProps<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for WireProps<'_> {
+    type Value = WireEntries<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for WireProps<'_> {
+    type Value = WireEntries<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("v0.8 component properties")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out: WireEntries<'de> = Vec::with_capacity(map.size_hint().unwrap_or(4));
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            if out.len() >= MAX_V08_PROPS || out.iter().any(|(seen, _)| *seen == k.0) {
+                return Err(give_up());
+            }
+            let v = map.next_value_seed(PropValue(&mut *self.0))?;
+            out.push((k.0, v));
+        }
+        Ok(out)
+    }
+}
+
+/// One v0.8 property value: a one-key object (most BoundValues, `explicitList`) is kept as
+/// its key and value, without building its map; anything else is read as [`ExactValue`]
+/// reads it.
+struct PropValue<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for PropValue<'_> {
+    type Value = Wire<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PropValue<'_> {
+    type Value = Wire<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Number(v.into())))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Number(v.into())))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(
+            serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+        ))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::String(v.to_owned())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::String(v)))
+    }
+    fn visit_none<E>(self) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Null))
+    }
+    fn visit_unit<E>(self) -> Result<Wire<'de>, E> {
+        Ok(Wire::Value(Value::Null))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Wire<'de>, A::Error> {
+        ExactValue(self.0).visit_seq(seq).map(Wire::Value)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Wire<'de>, A::Error> {
+        let Some(k1) = map.next_key::<Str<'de>>()? else {
+            return Ok(Wire::Value(Value::Object(Map::new())));
+        };
+        let v1 = map.next_value_seed(ExactValue(&mut *self.0))?;
+        let Some(k2) = map.next_key::<String>()? else {
+            return Ok(Wire::One(k1.0, v1));
+        };
+        // Two keys or more: the map, as `ExactValue` builds it.
+        let base = self.0.entries.len();
+        self.0.entries.push((k1.0.into_owned(), v1));
+        let v2 = map.next_value_seed(ExactValue(&mut *self.0))?;
+        self.0.entries.push((k2, v2));
+        while let Some(k) = map.next_key::<String>()? {
+            let v = map.next_value_seed(ExactValue(&mut *self.0))?;
+            self.0.entries.push((k, v));
+        }
+        Ok(Wire::Value(Value::Object(exact_map(self.0, base))))
+    }
+}
+
+/// A v0.8 `dataModelUpdate` body: `{surfaceId, path?, contents: [{key, value*}]}`.
+struct DataModelUpdate08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for DataModelUpdate08<'_> {
+    type Value = Message;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DataModelUpdate08<'_> {
+    type Value = Message;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("dataModelUpdate")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+        let (mut surface_id, mut path, mut contents) = (None, None, None);
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            match &*k.0 {
+                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
+                "path" => once(&mut path, map.next_value::<String>()?)?,
+                // The entries are read once the path is known (it may come after them).
+                "contents" => once(
+                    &mut contents,
+                    map.next_value_seed(Contents08(&mut *self.0))?,
+                )?,
+                _ => return Err(give_up()),
+            }
+        }
+        let (Some(surface_id), Some(contents)) = (surface_id, contents) else {
+            return Err(give_up());
+        };
+        let base = v0_8::base_path(path.as_deref());
+        let writes = contents
+            .into_iter()
+            .map(|(key, value)| DataWrite {
+                path: v0_8::write_path(&base, &key),
+                value,
+            })
+            .collect();
+        Ok(Message::UpdateDataModel { surface_id, writes })
+    }
+}
+
+/// A v0.8 `contents` list: each entry's key and value.
+struct Contents08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Contents08<'_> {
+    type Value = Vec<(String, Option<Value>)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Contents08<'_> {
+    type Value = Vec<(String, Option<Value>)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("v0.8 contents")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(8));
+        while let Some(e) = seq.next_element_seed(Entry08(&mut *self.0))? {
+            out.push(e);
+        }
+        Ok(out)
+    }
+}
+
+/// The value keys of a v0.8 `contents` entry, in the order the adapter looks for them.
+const ENTRY_VALUE_KEYS: [&str; 7] = [
+    "valueNumber",
+    "valueString",
+    "valueBoolean",
+    "valueObject",
+    "valueArray",
+    "valueMap",
+    "value",
+];
+
+/// One v0.8 `contents` entry: its key and the value it writes (`None` deletes).
+struct Entry08<'s>(&'s mut Scratch);
+
+impl<'de> DeserializeSeed<'de> for Entry08<'_> {
+    type Value = (String, Option<Value>);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entry08<'_> {
+    type Value = (String, Option<Value>);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a v0.8 contents entry")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut key = None;
+        let mut values: [Option<Value>; 7] = Default::default();
+        while let Some(k) = map.next_key::<Str<'de>>()? {
+            if k.0 == "key" {
+                once(&mut key, map.next_value::<String>()?)?;
+                continue;
+            }
+            let Some(slot) = ENTRY_VALUE_KEYS
+                .iter()
+                .position(|name| *name == k.0)
+                .and_then(|i| values.get_mut(i))
+            else {
+                return Err(give_up());
+            };
+            once(slot, map.next_value_seed(ExactValue(&mut *self.0))?)?;
+        }
+        let key = key.ok_or_else(give_up)?;
+        let [number, string, boolean, object, array, value_map, value] = values;
+        // `entry_value`'s order: the first typed value present wins.
+        let typed = [
+            (number, Value::is_number as fn(&Value) -> bool),
+            (string, Value::is_string),
+            (boolean, Value::is_boolean),
+            (object, |_: &Value| true),
+            (array, |_: &Value| true),
+        ];
+        for (v, ok) in typed {
+            if let Some(v) = v {
+                return if ok(&v) {
+                    Ok((key, Some(v)))
+                } else {
+                    Err(give_up())
+                };
+            }
+        }
+        if let Some(m) = value_map {
+            // Nested entries: the adapter's own reading of them.
+            let mut entry = Map::with_capacity(1);
+            entry.insert("valueMap".to_owned(), m);
+            let v = v0_8::entry_value(entry, &String::new, 0).map_err(|_| give_up())?;
+            return Ok((key, v));
+        }
+        Ok((key, value.filter(|v| !v.is_null())))
     }
 }
 
@@ -403,4 +799,59 @@ pub(crate) fn surface_id_hint(value: &Value) -> Option<String> {
         }
         v.get("surfaceId")?.as_str().map(str::to_owned)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every message of the official v0.8 examples takes the fast path (none gives up), and
+    /// it gives what the `Value` path gives.
+    #[test]
+    fn the_official_v08_examples_take_the_fast_path() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/a2ui/specification/v0_8/json/catalogs");
+        let mut stack = vec![root];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                if p.parent()
+                    .and_then(std::path::Path::file_name)
+                    .is_none_or(|n| n != "examples")
+                {
+                    continue;
+                }
+                let Some(Ok(doc)) = std::fs::read(&p)
+                    .ok()
+                    .map(|b| serde_json::from_slice::<Value>(&b))
+                else {
+                    continue;
+                };
+                let list = match doc {
+                    Value::Array(a) => a,
+                    Value::Object(mut o) => match o.remove("messages") {
+                        Some(Value::Array(a)) => a,
+                        _ => vec![Value::Object(o)],
+                    },
+                    _ => continue,
+                };
+                for m in list {
+                    let text = m.to_string();
+                    let fast = parse(&text);
+                    assert!(fast.is_some(), "gave up on {text}");
+                    assert_eq!(fast, super::super::parse_message_owned(m).ok());
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 80, "{seen} messages");
+    }
 }

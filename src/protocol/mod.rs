@@ -21,13 +21,18 @@ mod fast;
 pub(crate) mod ident;
 pub(crate) mod reserved;
 pub(crate) mod v0_8;
+mod v0_8_wire;
 pub(crate) mod v0_9;
 pub(crate) mod version;
 
 pub(crate) use fast::{surface_id_hint, surface_id_hint_text};
 pub use version::Version;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
+
+pub(crate) use v0_8_wire::V08Wire;
 
 use crate::error::A2uiError;
 use crate::model::Props;
@@ -149,8 +154,9 @@ pub struct CreateSurface {
     pub data_model: Option<Value>,
 }
 
-/// A component as sent by the agent, with its properties both in the normalised (v0.9/v1.0)
-/// vocabulary that renderers read and in its wire vocabulary (for the conformance dump).
+/// A component as sent by the agent, with its properties in the normalised (v0.9/v1.0)
+/// vocabulary that renderers read, and what it takes to give them back in its wire
+/// vocabulary (for the conformance dump).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ComponentDef {
     /// Component id, unique within the surface.
@@ -163,8 +169,8 @@ pub struct ComponentDef {
     /// Properties as sent, when they differ from [`Self::props`] (v0.8 keeps its own names;
     /// a v1.0 component keeps its `@catalogId`, `@accessibility`, `@checks`, `@metadata`
     /// names, with values in the bare vocabulary; `id`/`component` removed). `None` when the
-    /// wire form is `props` itself, so the properties are stored once; read it with
-    /// [`Self::wire_props`].
+    /// wire form is `props` itself or derived from it (a v0.8 component in the usual
+    /// shapes), so the properties are stored once; read it with [`Self::wire_props`].
     pub wire_props: Option<Box<Props>>,
     /// The wire type name when it differs from [`Self::component`] (`MultipleChoice` in
     /// v0.8, where `component` says `ChoicePicker`); `None` when it is `component` itself.
@@ -172,6 +178,9 @@ pub struct ComponentDef {
     pub wire_component: Option<String>,
     /// v1.0 per-component catalog id.
     pub catalog_id: Option<String>,
+    /// A v0.8 component whose wire properties are derived from [`Self::props`] (then
+    /// [`Self::wire_props`] is `None`): the few bits the derivation needs.
+    pub(crate) v08_wire: Option<V08Wire>,
 }
 
 impl ComponentDef {
@@ -180,9 +189,16 @@ impl ComponentDef {
         self.wire_component.as_deref().or(self.component.as_deref())
     }
 
-    /// The properties as sent on the wire.
-    pub fn wire_props(&self) -> &Props {
-        self.wire_props.as_deref().unwrap_or(&self.props)
+    /// The properties as sent on the wire: stored, [`Self::props`] itself, or (most v0.8
+    /// components) derived from [`Self::props`] on each call.
+    pub fn wire_props(&self) -> Cow<'_, Props> {
+        if let Some(w) = &self.wire_props {
+            return Cow::Borrowed(w);
+        }
+        match (self.v08_wire, self.wire_component()) {
+            (Some(recipe), Some(ty)) => Cow::Owned(recipe.derive(ty, &self.props)),
+            _ => Cow::Borrowed(&self.props),
+        }
     }
 }
 
@@ -208,7 +224,8 @@ pub fn parse_message_owned(value: Value) -> Result<Envelope, A2uiError> {
 }
 
 /// Parse one agent → renderer message from its JSON text, detecting its version: the bulk
-/// messages (versioned `updateComponents`, `updateDataModel`, `deleteSurface`) are
+/// messages (versioned `updateComponents`, `updateDataModel`, `deleteSurface`, and the
+/// v0.8 messages) are
 /// deserialized straight into the [`Envelope`] without building a `serde_json::Value` of the
 /// message first; everything else takes the [`parse_message_owned`] path. Same result and
 /// same errors as `parse_message_owned(serde_json::from_str(text)?)`; text that is not JSON

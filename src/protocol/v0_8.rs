@@ -4,12 +4,15 @@
 //! Components are normalised into the v0.9 vocabulary ([evolution guide]): the `{Type: props}`
 //! wrapper is unwrapped, BoundValues become literals or `{path}` bindings,
 //! `explicitList`/`template` become ChildLists, and renamed properties take their v0.9
-//! names. The original props are kept beside them for the conformance dump.
+//! names. The conformance dump's wire form is derived from the normalised props on demand
+//! ([`super::v0_8_wire`]); only a component in an unusual shape keeps its props as sent
+//! beside them.
 //!
 //! [evolution guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/evolution_guide.md
 
 use serde_json::{Map, Value};
 
+use super::v0_8_wire::Wire;
 use super::{
     ComponentDef, CreateSurface, DataWrite, Message, STANDARD_CATALOG_V0_8, escape_pointer,
     only_keys, opt_str, req_obj, req_str, single_message_type,
@@ -30,6 +33,10 @@ pub fn parse_owned(mut obj: Map<String, Value>) -> Result<Message, A2uiError> {
     let kind = single_message_type(&obj, TYPES, &[], |k| {
         format!("unknown message type {k:?} (a message without version is v0.8)")
     })?;
+    if kind == "dataModelUpdate" {
+        let body = obj.shift_remove("dataModelUpdate").unwrap_or(Value::Null);
+        return data_model_update(body);
+    }
     if kind != "surfaceUpdate" {
         return parse(&obj);
     }
@@ -95,50 +102,7 @@ pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
         // One reading of a component list: the owned path's, on a copy (each component is
         // copied either way).
         "surfaceUpdate" => parse_owned(obj.clone()),
-        "dataModelUpdate" => {
-            only_keys(body, &["surfaceId", "path", "contents"], &base)?;
-            let surface_id = req_str(body, "surfaceId", &base)?.to_owned();
-            let base_path = match opt_str(body, "path", &base)? {
-                Some(p) => {
-                    let p = p.trim();
-                    if p.is_empty() || p == "/" {
-                        String::new()
-                    } else if p.starts_with('/') {
-                        p.trim_end_matches('/').to_owned()
-                    } else {
-                        format!("/{}", p.trim_end_matches('/'))
-                    }
-                }
-                None => String::new(),
-            };
-            let cpath = format!("{base}/contents");
-            let Some(Value::Array(contents)) = body.get("contents") else {
-                return Err(A2uiError::validation(cpath, "contents must be an array"));
-            };
-            let mut writes = Vec::with_capacity(contents.len());
-            for (i, entry) in contents.iter().enumerate() {
-                let epath = format!("{cpath}/{i}");
-                let Value::Object(entry) = entry else {
-                    return Err(A2uiError::validation(epath, "an entry must be an object"));
-                };
-                let key = req_str(entry, "key", &epath)?;
-                let key = key.trim_start_matches('/');
-                let path = if key.is_empty() || key == "." {
-                    if base_path.is_empty() {
-                        "/".to_owned()
-                    } else {
-                        base_path.clone()
-                    }
-                } else {
-                    format!("{base_path}/{key}")
-                };
-                writes.push(DataWrite {
-                    path,
-                    value: entry_value(entry, &epath, 0)?,
-                });
-            }
-            Ok(Message::UpdateDataModel { surface_id, writes })
-        }
+        "dataModelUpdate" => data_model_update(Value::Object(body.clone())),
         "deleteSurface" => {
             only_keys(body, &["surfaceId"], &base)?;
             Ok(Message::DeleteSurface {
@@ -149,16 +113,89 @@ pub fn parse(obj: &Map<String, Value>) -> Result<Message, A2uiError> {
     }
 }
 
-/// The value of one `contents` entry; `valueMap` recurses (samples nest it deeper than the
-/// schema allows, so any depth is accepted up to the JSON depth limit).
-fn entry_value(
-    entry: &Map<String, Value>,
-    path: &str,
+/// A v0.8 `dataModelUpdate` body, taken by value: the entries' values move into the writes.
+pub(super) fn data_model_update(body: Value) -> Result<Message, A2uiError> {
+    let base = "/dataModelUpdate";
+    let Value::Object(mut body) = body else {
+        return Err(A2uiError::validation(
+            base,
+            "dataModelUpdate must be an object",
+        ));
+    };
+    only_keys(&body, &["surfaceId", "path", "contents"], base)?;
+    let surface_id = req_str(&body, "surfaceId", base)?.to_owned();
+    let base_path = base_path(opt_str(&body, "path", base)?);
+    let cpath = "/dataModelUpdate/contents";
+    let Some(Value::Array(contents)) = body.shift_remove("contents") else {
+        return Err(A2uiError::validation(cpath, "contents must be an array"));
+    };
+    let mut writes = Vec::with_capacity(contents.len());
+    for (i, entry) in contents.into_iter().enumerate() {
+        let epath = || format!("{cpath}/{i}");
+        let Value::Object(entry) = entry else {
+            return Err(A2uiError::validation(epath(), "an entry must be an object"));
+        };
+        let path = match entry.get("key") {
+            Some(Value::String(k)) => write_path(&base_path, k),
+            _ => {
+                req_str(&entry, "key", &epath())?;
+                return Err(A2uiError::validation(epath(), "invalid entry"));
+            }
+        };
+        writes.push(DataWrite {
+            path,
+            value: entry_value(entry, &epath, 0)?,
+        });
+    }
+    Ok(Message::UpdateDataModel { surface_id, writes })
+}
+
+/// A `dataModelUpdate`'s `path` as the prefix of its entries' paths (`""` for the root).
+pub(super) fn base_path(path: Option<&str>) -> String {
+    match path {
+        Some(p) => {
+            let p = p.trim();
+            if p.is_empty() || p == "/" {
+                String::new()
+            } else if p.starts_with('/') {
+                p.trim_end_matches('/').to_owned()
+            } else {
+                format!("/{}", p.trim_end_matches('/'))
+            }
+        }
+        None => String::new(),
+    }
+}
+
+/// The path one `contents` entry writes: its `key` under the update's [`base_path`].
+pub(super) fn write_path(base_path: &str, key: &str) -> String {
+    let key = key.trim_start_matches('/');
+    if key.is_empty() || key == "." {
+        if base_path.is_empty() {
+            "/".to_owned()
+        } else {
+            base_path.to_owned()
+        }
+    } else {
+        let mut p = String::with_capacity(base_path.len() + 1 + key.len());
+        p.push_str(base_path);
+        p.push('/');
+        p.push_str(key);
+        p
+    }
+}
+
+/// The value of one `contents` entry, taken by value; `valueMap` recurses (samples nest it
+/// deeper than the schema allows, so any depth is accepted up to the JSON depth limit).
+/// `path` names the entry in errors (built only on failure).
+pub(super) fn entry_value(
+    mut entry: Map<String, Value>,
+    path: &dyn Fn() -> String,
     depth: usize,
 ) -> Result<Option<Value>, A2uiError> {
     if depth > 64 {
         return Err(A2uiError::validation(
-            path,
+            path(),
             "valueMap nested deeper than 64 levels",
         ));
     }
@@ -169,7 +206,7 @@ fn entry_value(
         "valueObject",
         "valueArray",
     ] {
-        if let Some(v) = entry.get(key) {
+        if let Some(v) = entry.swap_remove(key) {
             let ok = match key {
                 "valueNumber" => v.is_number(),
                 "valueString" => v.is_string(),
@@ -178,36 +215,33 @@ fn entry_value(
             };
             if !ok {
                 return Err(A2uiError::validation(
-                    format!("{path}/{key}"),
+                    format!("{}/{key}", path()),
                     format!("{key} has the wrong type"),
                 ));
             }
-            return Ok(Some(v.clone()));
+            return Ok(Some(v));
         }
     }
-    if let Some(map) = entry.get("valueMap") {
+    if let Some(map) = entry.swap_remove("valueMap") {
         let Value::Array(items) = map else {
             return Err(A2uiError::validation(
-                format!("{path}/valueMap"),
+                format!("{}/valueMap", path()),
                 "valueMap must be an array",
             ));
         };
-        let mut nested = Map::new();
-        for (i, sub) in items.iter().enumerate() {
-            let spath = format!("{path}/valueMap/{i}");
-            if let Value::Object(sub) = sub
-                && let Some(Value::String(k)) = sub.get("key")
+        let mut nested = Map::with_capacity(items.len());
+        for (i, sub) in items.into_iter().enumerate() {
+            let spath = || format!("{}/valueMap/{i}", path());
+            if let Value::Object(mut sub) = sub
+                && let Some(Value::String(k)) = sub.swap_remove("key")
             {
-                if let Some(v) = entry_value(sub, &spath, depth + 1)? {
-                    nested.insert(k.clone(), v);
-                } else {
-                    nested.insert(k.clone(), Value::Null);
-                }
+                let v = entry_value(sub, &spath, depth + 1)?;
+                nested.insert(k, v.unwrap_or(Value::Null));
             }
         }
         return Ok(Some(Value::Object(nested)));
     }
-    Ok(entry.get("value").filter(|v| !v.is_null()).cloned())
+    Ok(entry.swap_remove("value").filter(|v| !v.is_null()))
 }
 
 /// One component, taken by value (`base` names it in errors).
@@ -284,19 +318,59 @@ fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2
             "component is empty",
         ));
     };
+    Ok(component_parts(
+        id,
+        wire_type,
+        wire_props
+            .into_iter()
+            .map(|(k, v)| (k, Wire::Value(v)))
+            .collect(),
+        weight,
+    ))
+}
+
+/// A well-formed component from its parts: `entries` are its wire properties in wire order
+/// without a repeated name, `weight` its component-level weight (the fast path of
+/// [`super::fast`] reads them straight from the text). A canonical component stores its
+/// normalised properties only, with the recipe that derives the wire ones
+/// ([`super::v0_8_wire`]); any other keeps the wire properties as sent beside them.
+pub(super) fn component_parts<K: AsRef<str> + IntoPropName + Into<String>>(
+    id: String,
+    wire_type: String,
+    mut entries: Vec<(K, Wire<'_>)>,
+    mut weight: Option<Value>,
+) -> ComponentDef {
+    if let Some((props, recipe)) =
+        super::v0_8_wire::normalise_canonical(&wire_type, &mut entries, &mut weight)
+    {
+        return ComponentDef {
+            id,
+            component: Some(wire_type),
+            props,
+            wire_props: None,
+            wire_component: None,
+            catalog_id: None,
+            v08_wire: Some(recipe),
+        };
+    }
+    let wire_props: Map<String, Value> = entries
+        .into_iter()
+        .map(|(k, v)| (k.into(), v.into_value()))
+        .collect();
     let (renamed, props) = normalise(&wire_type, &wire_props, weight);
     let (component, wire_component) = match renamed {
         Some(v09) => (v09.to_owned(), Some(wire_type)),
         None => (wire_type, None),
     };
-    Ok(ComponentDef {
+    ComponentDef {
         id,
         component: Some(component),
         props,
         wire_props: Some(Box::new(Props::from(wire_props))),
         wire_component,
         catalog_id: None,
-    })
+        v08_wire: None,
+    }
 }
 
 /// True when `map` is a v0.8 BoundValue: a non-empty object whose keys are all among
@@ -404,7 +478,7 @@ pub fn action_to_v09(v: &Value) -> Value {
 /// Rename v0.8 properties to their v0.9 names and convert their values.
 /// `weight` (a component-level key in v0.8) goes last.
 /// Returns the v0.9 type name when it differs from the wire one.
-fn normalise(
+pub(super) fn normalise(
     wire_type: &str,
     wire: &Map<String, Value>,
     weight: Option<Value>,

@@ -458,5 +458,6 @@ pub(super) fn component_fields(
         wire_props,
         props,
         catalog_id,
+        v08_wire: None,
     })
 }
