@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::controls::{Toggle, toggle_ui};
+use super::controls::{Toggle, toggle_placed};
 use crate::eval::coerce::to_display_string;
 use crate::render::a11y::{name_control, set_accessible_name};
 use crate::render::catalog::ComponentRenderer;
@@ -263,7 +263,7 @@ impl ComponentRenderer for ChoicePicker {
                     } else {
                         Toggle::Check
                     };
-                    toggle_ui(ui, kind, was, text, &style, &palette)
+                    toggle_placed(ui, kind, was, text, &style, &palette, None).0
                 };
                 if o.label.trim().is_empty() {
                     set_accessible_name(ui, r.id, "option");

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::render::{Palette, Style};
 
-/// Which toggle [`toggle_ui`] draws.
+/// Which toggle [`toggle_placed`] draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Toggle {
     /// A check box (`<input type="checkbox">`).
@@ -19,22 +19,10 @@ pub(crate) enum Toggle {
 /// stylesheet's 16 px): unchecked, an input-coloured box or disc with a border-coloured
 /// outline; checked, a primary-filled box with an on-primary tick, or a primary ring around
 /// a primary dot. Then `text` in the current text colour. A click toggles nothing itself:
-/// the caller reads `clicked()`.
-pub(crate) fn toggle_ui(
-    ui: &mut egui::Ui,
-    kind: Toggle,
-    on: bool,
-    text: impl Into<egui::WidgetText>,
-    style: &Style,
-    palette: &Palette,
-) -> egui::Response {
-    toggle_placed(ui, kind, on, text, style, palette, None).0
-}
-
-/// [`toggle_ui`], placed by the layout (`row: None`) or at the start of `row`, centred
-/// across it as a left-to-right layout of that height would place it, without a `Ui` for
-/// the row. Returns the response and the rectangle the row's content covers (the toggle
-/// and `row`'s height, both centred on the row).
+/// the caller reads `clicked()`. Placed by the layout (`row: None`) or at the start of
+/// `row`, centred across it as a left-to-right layout of that height would place it,
+/// without a `Ui` for the row. Returns the response and the rectangle the row's content
+/// covers (the toggle and `row`'s height, both centred on the row).
 pub(crate) fn toggle_placed(
     ui: &mut egui::Ui,
     kind: Toggle,

@@ -373,17 +373,8 @@ pub(super) fn component_parts<K: AsRef<str> + IntoPropName + Into<String>>(
     }
 }
 
-/// True when `map` is a v0.8 BoundValue: a non-empty object whose keys are all among
-/// `path` and the `literal*` keys.
-pub fn is_bound_value(map: &Map<String, Value>) -> bool {
-    !map.is_empty()
-        && map.keys().all(|k| {
-            matches!(
-                k.as_str(),
-                "path" | "literalString" | "literalNumber" | "literalBoolean" | "literalArray"
-            )
-        })
-}
+/// True when `map` is a v0.8 BoundValue (defined beside the wire recipe, which reads it too).
+pub use super::v0_8_wire::is_bound_value;
 
 /// The literal of a BoundValue, if it carries one.
 pub fn bound_literal(map: &Map<String, Value>) -> Option<&Value> {

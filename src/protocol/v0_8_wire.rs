@@ -22,7 +22,6 @@ use std::num::NonZeroU64;
 
 use serde_json::{Map, Value};
 
-use super::v0_8::is_bound_value;
 use crate::model::{IntoPropName, PropName, Props};
 
 /// At most this many normalised properties (the component-level `weight` included) are
@@ -536,6 +535,18 @@ impl V08Wire {
             })
             .collect()
     }
+}
+
+/// True when `map` is a v0.8 BoundValue: a non-empty object whose keys are all among
+/// `path` and the `literal*` keys.
+pub fn is_bound_value(map: &Map<String, Value>) -> bool {
+    !map.is_empty()
+        && map.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "path" | "literalString" | "literalNumber" | "literalBoolean" | "literalArray"
+            )
+        })
 }
 
 #[cfg(test)]
