@@ -11,7 +11,9 @@
 //!    the same messages; for the configuration `ModelTextStream` runs (basic catalogs,
 //!    partial messages with only what changed; target: within 2x of JSONL at every chunk
 //!    size) and for the reference's partial messages (every reachable component at every
-//!    chunk).
+//!    chunk). Beside the stream rows, their floor: cloning and dropping the messages that
+//!    configuration yields, timed against the same JSONL framing (what making those
+//!    messages costs at least, before any parsing or bookkeeping).
 
 mod common;
 
@@ -97,6 +99,25 @@ fn parse_model_text(doc: &[u8], chunk: usize, options: fn() -> ModelTextOptions)
     black_box(n)
 }
 
+/// The messages the stream configuration yields for `doc` in `chunk`-byte chunks.
+fn yielded_messages(doc: &[u8], chunk: usize) -> Vec<serde_json::Value> {
+    let mut p = ModelTextParser::new(stream_options(), Limits::default());
+    let mut msgs = Vec::new();
+    for c in doc.chunks(chunk) {
+        for part in p.feed(c).unwrap_or_default() {
+            msgs.extend(part.a2ui.unwrap_or_default());
+        }
+    }
+    msgs
+}
+
+/// Clone `msgs` and drop the copies (the least making those messages costs).
+#[inline(never)]
+fn clone_all(msgs: &[serde_json::Value]) -> usize {
+    let copies: Vec<serde_json::Value> = msgs.to_vec();
+    black_box(&copies).len()
+}
+
 /// What `ModelTextStream` (and so `Renderer::feed_model_text`) runs: the basic catalogs,
 /// partial messages with only what changed.
 fn stream_options() -> ModelTextOptions {
@@ -128,13 +149,21 @@ fn throughput_docs(copies: usize) -> (Vec<u8>, Vec<u8>) {
     (doc, jsonl)
 }
 
-/// `A2UI_MODEL_PROFILE=<chunk>` (or `jsonl`): one run of one workload on the throughput
-/// document and nothing else, for an instruction-count profiler
+/// `A2UI_MODEL_PROFILE=<chunk>` (or `jsonl`, or `floor<chunk>`: the messages yielded in
+/// such chunks cloned and dropped, see [`clone_all`]): one run of one workload on the
+/// throughput document and nothing else, for an instruction-count profiler
 /// (`valgrind --tool=callgrind target/release/deps/model_stream-… --bench`).
 fn profile_run(what: &str) {
     let (doc, jsonl) = throughput_docs(8);
     // The basic catalogs are read once per process: not part of the run.
     drop(stream_options());
+    if let Some(chunk) = what.strip_prefix("floor") {
+        let chunk: usize = chunk.parse().expect("A2UI_MODEL_PROFILE: floor<chunk>");
+        let yielded = yielded_messages(&doc, chunk);
+        let n = clone_all(&yielded);
+        println!("floor: {n} messages yielded in {chunk}-byte chunks, cloned and dropped");
+        return;
+    }
     if what == "jsonl" {
         black_box(egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len());
         println!("jsonl: {} bytes", jsonl.len());
@@ -239,6 +268,32 @@ fn main() {
                 p.ratio,
                 (config == "stream").then_some(2.0),
             );
+            if config == "stream" {
+                // The floor under that ratio: what the messages the parser yields cost to
+                // make and drop (cloned here from one run's output), before any parsing,
+                // scanning or bookkeeping. A parent is yielded again whenever a child of
+                // it arrives (its placeholder replaced), so small chunks yield several
+                // times the answer's component bytes.
+                let yielded = yielded_messages(&doc, chunk);
+                let f = paired(
+                    7,
+                    1,
+                    || {
+                        clone_all(&yielded);
+                    },
+                    || {
+                        black_box(
+                            egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len(),
+                        );
+                    },
+                );
+                summary(
+                    "model",
+                    &format!("floor: its messages' clone+drop / JSONL, {chunk}-byte chunks"),
+                    f.ratio,
+                    None,
+                );
+            }
         }
     }
     jsonl_time.sort_by(f64::total_cmp);
