@@ -221,7 +221,13 @@ fn main() {
             Box::new(|ui| a2ui_ui(&mut r, ui))
         };
         let ctx = context(accesskit, &input, &mut f);
-        for _ in 0..20 {
+        // `A2UI_PROFILE_FRAMES=<n>` (default 20): the count with 0 frames is the warm-up's,
+        // to subtract for the steady frames alone.
+        let frames = std::env::var("A2UI_PROFILE_FRAMES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20);
+        for _ in 0..frames {
             frame(&ctx, &input, &mut f);
         }
         return;

@@ -91,11 +91,8 @@ pub(crate) fn list_ui(
     let box_rect = Rect::from_min_size(available.min, vec2(box_width, box_height));
 
     let template = cx.children_template();
-    let statics = if template.is_some() {
-        Vec::new()
-    } else {
-        cx.children()
-    };
+    let shared = template.is_none().then(|| cx.children_shared());
+    let statics: &[crate::model::ChildRef] = shared.as_deref().unwrap_or_default();
     let count = template.as_ref().map_or(statics.len(), |(_, _, n)| *n);
     let virtual_rows = template.is_some();
 

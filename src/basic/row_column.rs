@@ -115,14 +115,14 @@ pub(crate) fn flex_ui(
     justify: Justify,
     align: CrossAlign,
 ) -> Response {
-    let children = cx.children();
+    let children = cx.children_shared();
     let traits: Vec<ChildTraits> = children.iter().map(|c| child_traits(cx, &c.id)).collect();
     let weights: Vec<f32> = traits.iter().map(|t| t.weight).collect();
     let memory_key = cx.widget_id().with("a2ui-flex");
-    // Taken out (not cloned); `remember` puts it back at the end of the pass.
-    let memory: FlexMemory = ui
-        .data_mut(|d| d.remove_temp(memory_key))
-        .unwrap_or_default();
+    // Taken out (not cloned) and put back by `remember` at the end of the pass; the entry
+    // stays in egui's memory meanwhile, so a steady frame neither allocates nor rehashes it.
+    let memory: FlexMemory =
+        ui.data_mut(|d| std::mem::take(d.get_temp_mut_or_default::<FlexMemory>(memory_key)));
     let previous = |i: usize| memory.naturals.get(i).copied().unwrap_or(Vec2::ZERO);
 
     let incoming = Incoming::of(ui);
@@ -350,7 +350,7 @@ fn remember(
         memory.mins = mins;
     }
     memory.settling.pass(ui, changed);
-    ui.data_mut(|d| d.insert_temp(key, memory));
+    ui.data_mut(|d| *d.get_temp_mut_or_default::<FlexMemory>(key) = memory);
 }
 
 #[cfg(test)]

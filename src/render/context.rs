@@ -84,6 +84,9 @@ pub(crate) struct ResolveCache {
     /// Scalar values of path-bound properties (numbers, booleans of sliders and check
     /// boxes); larger values are resolved each time rather than copied here.
     values: egui::IdMap<Value>,
+    /// Each node's children ([`ComponentContext::children_shared`]): listing them makes two
+    /// strings per child, which a steady frame would otherwise allocate and free again.
+    children: egui::IdMap<Arc<[ChildRef]>>,
 }
 
 impl ResolveCache {
@@ -91,12 +94,13 @@ impl ResolveCache {
     /// past `max` entries (nodes scrolled out of a list and never drawn again).
     fn validate(&mut self, revision: (u64, u64), max: usize) {
         if self.revision != revision
-            || self.strings.len() + self.memos.len() + self.values.len() > max
+            || self.strings.len() + self.memos.len() + self.values.len() + self.children.len() > max
         {
             self.revision = revision;
             self.strings.clear();
             self.memos.clear();
             self.values.clear();
+            self.children.clear();
         }
     }
 }
@@ -928,18 +932,54 @@ impl ComponentContext<'_, '_> {
     /// The children of this node (static lists, single-child slots and templates expanded),
     /// in slot order.
     pub fn children(&self) -> Vec<ChildRef> {
+        self.children_shared().to_vec()
+    }
+
+    /// [`Self::children`], shared: the list is made once per revision of the surface (its
+    /// components and data) and handed out again until the surface changes, so a steady
+    /// frame lists a container's children without allocating.
+    pub fn children_shared(&self) -> Arc<[ChildRef]> {
         // Past the node budget every child is a placeholder: list no more than one of them.
         let max = self
             .frame
             .limits
             .max_template_instances
             .min(self.frame.guards.budget().saturating_add(1));
-        child_refs(
+        let key = self.widget_id;
+        // `max` caps template instances only, so a list cut at it depends on the walk's
+        // remaining budget, not only on the surface: only whole lists are kept (shorter than
+        // the cap, or without a template), and a kept one is handed out only while it is
+        // still whole under this walk's cap. The widget id names the surface (serial),
+        // component, scope and generation, so one entry never serves another node.
+        let whole = |list: &[ChildRef]| list.len() < max || !self.has_children_template();
+        if let Some(kept) = self
+            .frame
+            .with_resolve_cache(|c| c.children.get(&key).cloned())
+            && whole(&kept)
+        {
+            return kept;
+        }
+        let list: Arc<[ChildRef]> = child_refs(
             &self.component,
             &self.scope,
             self.frame.surface.data.root(),
             self.frame.surface.version,
             max,
+        )
+        .into();
+        if whole(&list) {
+            self.frame
+                .with_resolve_cache(|c| c.children.insert(key, Arc::clone(&list)));
+        }
+        list
+    }
+
+    /// Whether `children` may be a template (anything but a list of ids): only a template's
+    /// instances are capped when listing children.
+    fn has_children_template(&self) -> bool {
+        !matches!(
+            self.component.props.get("children"),
+            None | Some(Value::Array(_))
         )
     }
 

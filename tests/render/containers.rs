@@ -382,3 +382,46 @@ fn a_cycle_through_containers_is_cut() {
     ));
     assert!(shows(&h, "Leaf"));
 }
+
+// ---------------------------------------------------------------- Children between frames
+
+/// A container lists its children once per revision of the surface and keeps the list
+/// while nothing changes: a data write that grows its template, and a component update
+/// that changes a static list, both show in the next frame.
+#[test]
+fn a_containers_children_follow_data_and_component_updates() {
+    let mut h = harness(renderer(
+        json!([
+            {"id": "root", "component": "Column", "children": ["items", "fixed"]},
+            {"id": "items", "component": "Column", "children": {"componentId": "item", "path": "/items"}},
+            {"id": "item", "component": "Text", "text": {"path": "name"}},
+            {"id": "fixed", "component": "Row", "children": ["a"]},
+            {"id": "a", "component": "Text", "text": "Static A"},
+            {"id": "b", "component": "Text", "text": "Static B"}
+        ]),
+        Some(json!({"items": [{"name": "Apple"}]})),
+    ));
+    assert!(shows(&h, "Apple") && shows(&h, "Static A"));
+    assert!(!shows(&h, "Pear") && !shows(&h, "Static B"));
+    common::agent(
+        &mut h,
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items/1", "value": {"name": "Pear"}}}),
+    );
+    h.run();
+    assert!(
+        shows(&h, "Apple") && shows(&h, "Pear"),
+        "the new item is drawn"
+    );
+    common::agent(
+        &mut h,
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "fixed", "component": "Row", "children": ["b"]}
+        ]}}),
+    );
+    h.run();
+    assert!(
+        shows(&h, "Static B") && !shows(&h, "Static A"),
+        "the new list is drawn"
+    );
+    assert!(shows(&h, "Pear"), "the template is still drawn");
+}
