@@ -706,11 +706,23 @@ impl ComponentContext<'_, '_> {
         let Some(raw) = self.component.props.get(name) else {
             return Value::Null;
         };
-        if !matches!(dynamic_kind(raw), DynamicKind::Path(_)) {
-            if let Some(local) = self.local_edit(name) {
-                return local;
+        self.value_of(name, raw)
+    }
+
+    /// [`Self::value`] of property `name`, whose raw value the caller already looked up.
+    fn value_of(&self, name: &str, raw: &Value) -> Value {
+        match dynamic_kind(raw) {
+            DynamicKind::Path(_) => {}
+            kind => {
+                if let Some(local) = self.local_edit(name) {
+                    return local;
+                }
+                // A literal is its own value: no evaluation context to set up.
+                if matches!(kind, DynamicKind::Literal) {
+                    return raw.clone();
+                }
+                return self.with_eval(|cx| cx.resolve(raw));
             }
-            return self.with_eval(|cx| cx.resolve(raw));
         }
         // Bound to a path: deterministic for a revision of the surface.
         let key = self.widget_id.with(("a2ui-value", name));
@@ -740,8 +752,9 @@ impl ComponentContext<'_, '_> {
     /// bound to a data path is resolved once per revision of the surface, and cached
     /// between frames until the surface changes.
     pub fn string(&self, name: &str) -> String {
-        if !self.is_path_bound(name) {
-            return self.string_uncached(name);
+        let raw = self.component.props.get(name);
+        if !raw.is_some_and(|v| matches!(dynamic_kind(v), DynamicKind::Path(_))) {
+            return self.display_string(name, raw);
         }
         let key = self.widget_id.with(("a2ui-string", name));
         if let Some(s) = self
@@ -750,23 +763,24 @@ impl ComponentContext<'_, '_> {
         {
             return s;
         }
-        let s = self.string_uncached(name);
+        let s = self.display_string(name, raw);
         self.frame
             .with_resolve_cache(|c| c.strings.insert(key, s.clone()));
         s
     }
 
     fn string_uncached(&self, name: &str) -> String {
-        let s = coerce::into_display_string(self.value(name));
-        truncate(s, self.frame.limits.max_string_chars)
+        self.display_string(name, self.component.props.get(name))
     }
 
-    /// Whether the property is a `{"path"}` binding (deterministic for a data revision).
-    fn is_path_bound(&self, name: &str) -> bool {
-        self.component
-            .props
-            .get(name)
-            .is_some_and(|v| matches!(dynamic_kind(v), DynamicKind::Path(_)))
+    /// Property `name` (its raw value `raw`, looked up by the caller) as text, cut at the
+    /// string limit.
+    fn display_string(&self, name: &str, raw: Option<&Value>) -> String {
+        let v = raw.map_or(Value::Null, |raw| self.value_of(name, raw));
+        truncate(
+            coerce::into_display_string(v),
+            self.frame.limits.max_string_chars,
+        )
     }
 
     /// What this node derives from the string of property `name` (parsed Markdown, a
