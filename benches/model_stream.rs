@@ -99,6 +99,11 @@ fn parse_model_text(doc: &[u8], chunk: usize, options: fn() -> ModelTextOptions)
     black_box(n)
 }
 
+/// JSONL framing of `jsonl` (what the parser is measured against).
+fn jsonl_framing(jsonl: &[u8]) {
+    black_box(egui_a2ui::stream::parse_document(jsonl, &Limits::default()).len());
+}
+
 /// The messages the stream configuration yields for `doc` in `chunk`-byte chunks.
 fn yielded_messages(doc: &[u8], chunk: usize) -> Vec<serde_json::Value> {
     let mut p = ModelTextParser::new(stream_options(), Limits::default());
@@ -165,7 +170,7 @@ fn profile_run(what: &str) {
         return;
     }
     if what == "jsonl" {
-        black_box(egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len());
+        jsonl_framing(&jsonl);
         println!("jsonl: {} bytes", jsonl.len());
     } else {
         let chunk: usize = what
@@ -249,9 +254,7 @@ fn main() {
                 || {
                     parse_model_text(&doc, chunk, options);
                 },
-                || {
-                    black_box(egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len());
-                },
+                || jsonl_framing(&jsonl),
             );
             jsonl_time.push(p.b.as_secs_f64());
             summary(
@@ -281,11 +284,7 @@ fn main() {
                     || {
                         clone_all(&yielded);
                     },
-                    || {
-                        black_box(
-                            egui_a2ui::stream::parse_document(&jsonl, &Limits::default()).len(),
-                        );
-                    },
+                    || jsonl_framing(&jsonl),
                 );
                 summary(
                     "model",

@@ -988,13 +988,14 @@ impl ComponentContext<'_, '_> {
         list
     }
 
-    /// Whether `children` may be a template (anything but a list of ids): only a template's
-    /// instances are capped when listing children.
+    /// Whether `children` is a template: only a template's instances are capped when
+    /// listing children.
     fn has_children_template(&self) -> bool {
-        !matches!(
-            self.component.props.get("children"),
-            None | Some(Value::Array(_))
-        )
+        self.component
+            .props
+            .get("children")
+            .and_then(|c| template_of(c, &self.scope))
+            .is_some()
     }
 
     /// The child in a single-child slot (`child`, `trigger`, `content`).
