@@ -928,7 +928,7 @@ fn resolve_surface(p: &Processor, s: &Surface) -> (Vec<(String, Resolved)>, Vec<
         if !out.iter().any(|(x, _)| x == id)
             && let Some(r) = resolve_component(p, s, id, "/", &mut errors)
         {
-            out.push((id.clone(), r));
+            out.push((id.to_owned(), r));
         }
     }
     (out, errors)

@@ -2,9 +2,8 @@
 //! SVG. Icons take the current text colour (so they follow a primary button's contrasting
 //! colour); unknown names show a muted fallback glyph.
 
-use serde_json::Value;
-
 use crate::eval::coerce;
+use crate::model::PropRef;
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
 use crate::render::icons::{FALLBACK_GLYPH, icon_family, icon_font_ready, icon_glyph, spoken_name};
@@ -21,10 +20,10 @@ enum Source {
 }
 
 fn source(cx: &ComponentContext<'_, '_>) -> Source {
-    if let Some(Value::Object(o)) = cx.prop("name")
+    if let Some(o) = cx.prop("name").and_then(PropRef::as_object)
         && let Some(path) = o.get("svgPath")
     {
-        let path = cx.with_eval(|e| coerce::to_display_string(&e.resolve(path)));
+        let path = cx.with_eval(|e| coerce::to_display_string(&e.resolve_prop(path)));
         return Source::SvgPath(path);
     }
     Source::Name(cx.string("name"))

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::row_column::fills_width;
 use crate::eval::coerce;
+use crate::model::PropRef;
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
 use crate::render::flex::sanitize_rect;
@@ -22,9 +23,9 @@ pub struct Tabs;
 
 impl ComponentRenderer for Tabs {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let tabs: Vec<Value> = match cx.prop("tabs") {
-            Some(Value::Array(tabs)) => tabs.clone(),
-            _ => Vec::new(),
+        let tabs: Vec<Value> = match cx.prop("tabs").and_then(PropRef::as_array) {
+            Some(tabs) => tabs.iter().map(PropRef::to_value).collect(),
+            None => Vec::new(),
         };
         let incoming = Incoming::of(ui);
         if tabs.is_empty() {

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::{EvalContext, coerce::truthy};
+use crate::model::PropRef;
 
 /// The outcome of one check rule.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +38,24 @@ pub fn evaluate_checks(checks: Option<&Value>, cx: &EvalContext<'_>) -> Option<V
     Some(rules.iter().map(|r| evaluate_rule(r, cx)).collect())
 }
 
+/// [`evaluate_checks`] for a stored `checks` property (read in place, nothing copied).
+pub(crate) fn evaluate_stored_checks(
+    checks: PropRef<'_>,
+    cx: &EvalContext<'_>,
+) -> Vec<CheckResult> {
+    let Some(rules) = checks.as_array() else {
+        return Vec::new();
+    };
+    rules
+        .iter()
+        .map(|rule| {
+            let condition = rule.get("condition").unwrap_or(rule);
+            let message = rule.get("message").and_then(PropRef::as_str);
+            judge(cx, message, |own| own.resolve_prop(condition))
+        })
+        .collect()
+}
+
 /// Evaluate one rule.
 pub fn evaluate_rule(rule: &Value, cx: &EvalContext<'_>) -> CheckResult {
     let condition = match rule {
@@ -44,9 +63,19 @@ pub fn evaluate_rule(rule: &Value, cx: &EvalContext<'_>) -> CheckResult {
         other => other,
     };
     let rule_message = rule.get("message").and_then(Value::as_str);
+    judge(cx, rule_message, |own| own.resolve(condition))
+}
+
+/// A rule's result from its condition (resolved by `resolve` in a context of its own) and
+/// its `message`.
+fn judge(
+    cx: &EvalContext<'_>,
+    rule_message: Option<&str>,
+    resolve: impl FnOnce(&EvalContext<'_>) -> Value,
+) -> CheckResult {
     // A context of its own, so "pending" is this rule's alone.
     let own = cx.at_scope(cx.scope);
-    let result = own.resolve(condition);
+    let result = resolve(&own);
     for d in own.take_diagnostics() {
         cx.diagnose(d);
     }

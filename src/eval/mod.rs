@@ -47,6 +47,7 @@ pub use functions::{AllowedCallers, FnFunction, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
+use crate::model::PropRef;
 use crate::pointer::{get_pointer, parse_pointer, resolve_path};
 use crate::protocol::Version;
 
@@ -188,6 +189,25 @@ impl<'a> EvalContext<'a> {
         }
     }
 
+    /// [`Self::resolve`] for a stored property: a binding reads the data model without
+    /// building anything; a call is made into a `Value` first (its arguments are resolved
+    /// from it); a literal is copied out.
+    pub fn resolve_prop(&self, v: PropRef<'_>) -> Value {
+        match prop_kind(v) {
+            PropDynamic::Path(p) => self.resolve_path(p),
+            PropDynamic::Call => self.resolve(&v.to_value()),
+            PropDynamic::Literal => v.to_value(),
+        }
+    }
+
+    /// [`Self::resolve_deep`] for a stored property.
+    pub fn resolve_deep_prop(&self, v: PropRef<'_>) -> Value {
+        match prop_kind(v) {
+            PropDynamic::Path(p) => self.resolve_path(p),
+            _ => self.resolve_deep(&v.to_value()),
+        }
+    }
+
     /// Resolve every dynamic value inside `v`, at any depth (action contexts, function
     /// arguments, the conformance dump).
     pub fn resolve_deep(&self, v: &Value) -> Value {
@@ -323,6 +343,32 @@ impl<'a> EvalContext<'a> {
             message,
         })
     }
+}
+
+/// What a stored property is, as a dynamic value ([`dynamic_kind`] for a [`PropRef`]).
+#[derive(Debug, PartialEq)]
+pub(crate) enum PropDynamic<'v> {
+    /// A data binding `{"path": ...}`.
+    Path(&'v str),
+    /// A function call `{"call": ..., "args": ...}`.
+    Call,
+    /// Anything else, kept as it is.
+    Literal,
+}
+
+/// Classify a stored property as [`dynamic_kind`] classifies a value.
+pub(crate) fn prop_kind(v: PropRef<'_>) -> PropDynamic<'_> {
+    if let Some(m) = v.as_object()
+        && !m.contains_key("componentId")
+    {
+        if let Some(p) = m.get("path").and_then(PropRef::as_str) {
+            return PropDynamic::Path(p);
+        }
+        if m.get("call").is_some_and(PropRef::is_string) {
+            return PropDynamic::Call;
+        }
+    }
+    PropDynamic::Literal
 }
 
 /// What a JSON value is, as a dynamic value.

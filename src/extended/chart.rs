@@ -267,7 +267,7 @@ impl Chart {
             return c.data;
         }
         let raw_series: Value = match cx.prop("series") {
-            Some(Value::Array(_)) => cx.prop("series").cloned().unwrap_or(Value::Null),
+            Some(v) if v.is_array() => v.to_value(),
             _ => cx.value("series"),
         };
         let list = raw_series.as_array().map(Vec::as_slice).unwrap_or_default();

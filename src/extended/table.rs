@@ -320,7 +320,7 @@ impl Table {
             return c.columns;
         }
         let raw: Value = match cx.prop("columns") {
-            Some(Value::Array(_)) => cx.prop("columns").cloned().unwrap_or(Value::Null),
+            Some(v) if v.is_array() => v.to_value(),
             _ => cx.value("columns"),
         };
         let list = raw.as_array().map(Vec::as_slice).unwrap_or_default();
@@ -433,7 +433,7 @@ impl ComponentRenderer for Table {
         let rows_path = cx.binding_path("rows");
         let rows_owned: Option<Value> = match (&rows_path, cx.prop("rows")) {
             (Some(_), _) | (None, None) => None,
-            (None, Some(Value::Array(_))) => cx.prop("rows").cloned(),
+            (None, Some(v)) if v.is_array() => Some(v.to_value()),
             (None, Some(_)) => Some(cx.value("rows")),
         };
         let (total, bad_shape) = {

@@ -2,33 +2,34 @@
 //! of the wire form.
 
 use std::borrow::Cow;
-
-use serde_json::Value;
+use std::fmt;
 
 use super::Props;
+use super::compact::{PropMap, PropRef, component_id, decode_component, encode_component};
 use crate::protocol::V08Wire;
 
 /// One component of a surface.
+///
+/// Stored compactly: the id, type and properties are one encoded string (about half the
+/// component's JSON size; see [`PropMap`]), read through borrowed views.
 ///
 /// ```
 /// use egui_a2ui::model::{Component, Props};
 /// use serde_json::json;
 ///
 /// let props: Props = [("text", json!("Hi"))].into_iter().collect();
-/// let c = Component::new("t".into(), "Text".into(), props);
+/// let c = Component::new("t".into(), "Text".into(), props.clone());
+/// assert_eq!((c.id(), c.component()), ("t", "Text"));
 /// assert_eq!(c.str_prop("text"), Some("Hi"));
 /// assert_eq!(c.wire_component(), "Text");
-/// assert_eq!(*c.wire_props(), c.props);
+/// assert_eq!(*c.wire_props(), props);
+/// assert_eq!(c.props(), props);
 /// assert_eq!(c.catalog_id(), None);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct Component {
-    /// Component id, unique within the surface.
-    pub id: String,
-    /// Type name in the v0.9 vocabulary (`ChoicePicker` for a v0.8 `MultipleChoice`).
-    pub component: String,
-    /// Normalised properties (v0.9 names, v0.9 dynamic values).
-    pub props: Props,
+    /// The type, id and normalised properties (v0.9 names, v0.9 dynamic values), encoded.
+    data: Box<str>,
     /// What differs on the wire (rare: v0.8 components, v1.0 components with `@` keys or a
     /// catalog id of their own); `None` for most, so they pay one pointer for it.
     wire: Option<Box<Wire>>,
@@ -56,9 +57,7 @@ impl Component {
     /// A component whose wire form is its normalised form (generation 0).
     pub fn new(id: String, component: String, props: Props) -> Self {
         Self {
-            id,
-            component,
-            props,
+            data: encode_component(&id, &component, &props),
             wire: None,
             generation: 0,
         }
@@ -73,7 +72,7 @@ impl Component {
         wire_props: Option<Props>,
         catalog_id: Option<String>,
     ) -> Self {
-        let component = wire_component.filter(|w| *w != self.component);
+        let component = wire_component.filter(|w| w != self.component());
         self.wire =
             (component.is_some() || wire_props.is_some() || catalog_id.is_some()).then(|| {
                 Box::new(Wire {
@@ -104,28 +103,44 @@ impl Component {
         self
     }
 
+    /// Component id, unique within the surface.
+    pub fn id(&self) -> &str {
+        component_id(&self.data)
+    }
+
+    /// Type name in the v0.9 vocabulary (`ChoicePicker` for a v0.8 `MultipleChoice`).
+    pub fn component(&self) -> &str {
+        decode_component(&self.data).component
+    }
+
+    /// Normalised properties (v0.9 names, v0.9 dynamic values), in wire order.
+    pub fn props(&self) -> PropMap<'_> {
+        decode_component(&self.data).props
+    }
+
     /// The wire type name (`MultipleChoice` for a v0.8 `MultipleChoice`, else
     /// [`Self::component`]).
     pub fn wire_component(&self) -> &str {
-        self.wire
-            .as_ref()
-            .and_then(|w| w.component.as_deref())
-            .unwrap_or(&self.component)
+        match self.wire.as_ref().and_then(|w| w.component.as_deref()) {
+            Some(w) => w,
+            None => self.component(),
+        }
     }
 
     /// The properties as sent on the wire (v0.8 keeps its names and BoundValues; a v1.0
     /// component sent with `@catalogId`, `@accessibility`, `@checks` or `@metadata` keeps
-    /// those names, with normalised values); [`Self::props`] when they are the same. Most
-    /// v0.8 components store only their normalised properties, and this derives the wire
-    /// ones on each call (an owned value); the others are borrowed.
+    /// those names, with normalised values). Borrowed when stored apart (rare); otherwise
+    /// made on each call from the stored properties (an owned value).
     pub fn wire_props(&self) -> Cow<'_, Props> {
         let Some(wire) = &self.wire else {
-            return Cow::Borrowed(&self.props);
+            return Cow::Owned(self.props().to_props());
         };
         match (&wire.props, wire.v08) {
             (Some(props), _) => Cow::Borrowed(props),
-            (None, Some(recipe)) => Cow::Owned(recipe.derive(self.wire_component(), &self.props)),
-            (None, None) => Cow::Borrowed(&self.props),
+            (None, Some(recipe)) => {
+                Cow::Owned(recipe.derive(self.wire_component(), &self.props().to_props()))
+            }
+            (None, None) => Cow::Owned(self.props().to_props()),
         }
     }
 
@@ -135,13 +150,39 @@ impl Component {
     }
 
     /// A normalised property.
-    pub fn prop(&self, name: &str) -> Option<&Value> {
-        self.props.get(name)
+    pub fn prop(&self, name: &str) -> Option<PropRef<'_>> {
+        self.props().get(name)
     }
 
     /// A literal string property (no binding resolution).
     pub fn str_prop(&self, name: &str) -> Option<&str> {
-        self.props.get(name).and_then(Value::as_str)
+        self.prop(name).and_then(PropRef::as_str)
+    }
+}
+
+impl PartialEq for Component {
+    /// The same id, type, properties (in any order, as a JSON object), wire form and
+    /// generation.
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (decode_component(&self.data), decode_component(&other.data));
+        a.id == b.id
+            && a.component == b.component
+            && a.props == b.props
+            && self.wire == other.wire
+            && self.generation == other.generation
+    }
+}
+
+impl fmt::Debug for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts = decode_component(&self.data);
+        f.debug_struct("Component")
+            .field("id", &parts.id)
+            .field("component", &parts.component)
+            .field("props", &parts.props)
+            .field("wire", &self.wire)
+            .field("generation", &self.generation)
+            .finish()
     }
 }
 
@@ -153,8 +194,8 @@ mod tests {
     /// The v0.8 recipe lives in the wire box: a component of any other version is no
     /// bigger for it (id, type, props, the box pointer, the generation).
     #[test]
-    fn a_component_is_eighty_bytes() {
-        assert_eq!(std::mem::size_of::<Component>(), 24 + 24 + 16 + 8 + 8);
+    fn a_component_is_thirty_two_bytes() {
+        assert_eq!(std::mem::size_of::<Component>(), 16 + 8 + 8);
     }
 
     #[test]
@@ -174,7 +215,7 @@ mod tests {
         );
         assert_eq!(v08.wire_component(), "MultipleChoice");
         assert_eq!(*v08.wire_props(), wire);
-        assert_eq!(v08.props, props);
+        assert_eq!(v08.props(), props);
         let cat = Component::new("c".into(), "Text".into(), props).with_wire(
             None,
             None,
@@ -182,6 +223,6 @@ mod tests {
         );
         assert_eq!(cat.catalog_id(), Some("urn:c"));
         assert_eq!(cat.wire_component(), "Text");
-        assert_eq!(*cat.wire_props(), cat.props);
+        assert_eq!(cat.props(), *cat.wire_props());
     }
 }

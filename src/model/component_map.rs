@@ -26,7 +26,7 @@ use super::{Component, IdHasher};
 /// // Replacing keeps the first-arrival place.
 /// map.insert(Arc::new(Component::new("a".into(), "Image".into(), Props::new())));
 /// assert_eq!(map.keys().collect::<Vec<_>>(), ["a", "b"]);
-/// assert_eq!(map.get("a").map(|c| c.component.as_str()), Some("Image"));
+/// assert_eq!(map.get("a").map(|c| c.component()), Some("Image"));
 /// assert!(map.contains_key("b") && !map.contains_key("c"));
 /// ```
 #[derive(Clone, Default)]
@@ -41,13 +41,13 @@ struct ById(Arc<Component>);
 impl Hash for ById {
     fn hash<H: Hasher>(&self, state: &mut H) {
         // As `str` hashes, so that lookups by `&str` (through `Borrow`) find it.
-        self.0.id.as_str().hash(state);
+        self.0.id().hash(state);
     }
 }
 
 impl PartialEq for ById {
     fn eq(&self, other: &Self) -> bool {
-        self.0.id == other.0.id
+        self.0.id() == other.0.id()
     }
 }
 
@@ -55,7 +55,7 @@ impl Eq for ById {}
 
 impl Borrow<str> for ById {
     fn borrow(&self) -> &str {
-        &self.0.id
+        self.0.id()
     }
 }
 
@@ -81,8 +81,8 @@ impl ComponentMap {
     }
 
     /// The ids in first-arrival order.
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
-        self.set.iter().map(|c| &c.0.id)
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
+        self.set.iter().map(|c| c.0.id())
     }
 
     /// The components in first-arrival order.
@@ -93,8 +93,8 @@ impl ComponentMap {
     /// `(id, component)` in first-arrival order.
     pub fn iter(
         &self,
-    ) -> impl DoubleEndedIterator<Item = (&String, &Arc<Component>)> + ExactSizeIterator {
-        self.set.iter().map(|c| (&c.0.id, &c.0))
+    ) -> impl DoubleEndedIterator<Item = (&str, &Arc<Component>)> + ExactSizeIterator {
+        self.set.iter().map(|c| (c.0.id(), &c.0))
     }
 
     /// Add a component, or replace the one with its id in place (it keeps its
@@ -155,19 +155,19 @@ mod tests {
         });
         m.upsert("b".into(), |id, _| c(&id, "Row"));
         m.upsert("a".into(), |id, prev| {
-            assert_eq!(prev.map(|p| p.component.as_str()), Some("Text"));
+            assert_eq!(prev.map(|p| p.component()), Some("Text"));
             c(&id, "Image")
         });
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
-        assert_eq!(m.get("a").map(|p| p.component.as_str()), Some("Image"));
+        assert_eq!(m.get("a").map(|p| p.component()), Some("Image"));
         assert_eq!(m.len(), 2);
         assert_eq!(
-            m.insert(c("b", "Column")).map(|p| p.component.clone()),
+            m.insert(c("b", "Column")).map(|p| p.component().to_owned()),
             Some("Row".to_owned())
         );
         assert_eq!(
             m.iter()
-                .map(|(k, v)| (k.as_str(), v.component.as_str()))
+                .map(|(k, v)| (k, v.component()))
                 .collect::<Vec<_>>(),
             [("a", "Image"), ("b", "Column")]
         );

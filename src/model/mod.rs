@@ -1,6 +1,7 @@
 //! The egui-free state of every surface: components, data models, and the resolved tree.
 
 mod catalogs;
+mod compact;
 mod component;
 mod component_map;
 pub(crate) mod data_model;
@@ -14,6 +15,7 @@ pub use crate::error::Rejected;
 pub use catalogs::{
     BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS,
 };
+pub use compact::{PropKind, PropList, PropListIter, PropMap, PropMapIter, PropNumber, PropRef};
 pub use component::Component;
 pub use component_map::ComponentMap;
 pub use data_model::DataModel;

@@ -95,7 +95,7 @@ static NAMES: &[&str] = &[
 /// The index of `s` in [`NAMES`]: a switch on the length, then a few comparisons of
 /// constant length (which compile to word compares), instead of a search with `memcmp` calls.
 /// Generated from [`NAMES`]; a unit test checks the two agree.
-fn known_index(s: &str) -> Option<u16> {
+pub(super) fn known_index(s: &str) -> Option<u16> {
     let i = match s.len() {
         2 => match s {
             "id" => 39,
@@ -222,6 +222,11 @@ fn known_index(s: &str) -> Option<u16> {
         _ => return None,
     };
     Some(i)
+}
+
+/// The known name at index `i` of [`NAMES`].
+pub(super) fn known_name(i: usize) -> Option<&'static str> {
+    NAMES.get(i).copied()
 }
 
 /// A property name: an index into [`NAMES`] or an owned string (16 bytes either way).
@@ -647,6 +652,8 @@ mod tests {
     fn the_name_table_is_sorted_unique_and_agrees_with_the_lookup() {
         assert!(NAMES.windows(2).all(|w| w[0] < w[1]));
         assert!(u16::try_from(NAMES.len()).is_ok());
+        // The stored form spends one byte below 0x7F on a known name.
+        assert!(NAMES.len() < 0x7F);
         for (i, name) in NAMES.iter().enumerate() {
             assert_eq!(known_index(name).map(usize::from), Some(i), "{name}");
         }

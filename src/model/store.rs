@@ -777,7 +777,7 @@ impl SurfaceStore {
                 // An update without a type keeps the previous type and wire type.
                 let kept = component.is_none();
                 let component = component
-                    .or_else(|| prev.map(|p| p.component.clone()))
+                    .or_else(|| prev.map(|p| p.component().to_owned()))
                     .unwrap_or_default();
                 let wire_component = match wire_component {
                     Some(w) => Some(w),
@@ -785,7 +785,7 @@ impl SurfaceStore {
                     None => None,
                 };
                 let generation = match prev {
-                    Some(p) if p.component == component => p.generation,
+                    Some(p) if p.component() == component => p.generation,
                     Some(p) => p.generation + 1,
                     None => 0,
                 };

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use std::collections::HashMap;
 
-use super::{Catalogs, Component, Props, Surface};
+use super::{Catalogs, Component, PropKind, PropRef, Props, Surface};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 
@@ -202,24 +202,25 @@ pub(crate) fn check_type(
 fn static_children(c: &Component) -> Vec<&str> {
     let mut out = Vec::new();
     for slot in ["child", "trigger", "content", "children", "tabs"] {
-        match c.props.get(slot) {
-            Some(Value::String(id)) => out.push(id.as_str()),
-            Some(Value::Array(items)) => {
+        let Some(v) = c.prop(slot) else { continue };
+        match v.kind() {
+            PropKind::String(id) => out.push(id),
+            PropKind::Array(items) => {
                 for it in items {
-                    match it {
-                        Value::String(id) => out.push(id.as_str()),
-                        Value::Object(o) => {
-                            if let Some(Value::String(id)) = o.get("child") {
-                                out.push(id.as_str());
+                    match it.kind() {
+                        PropKind::String(id) => out.push(id),
+                        PropKind::Object(o) => {
+                            if let Some(id) = o.get("child").and_then(PropRef::as_str) {
+                                out.push(id);
                             }
                         }
                         _ => {}
                     }
                 }
             }
-            Some(Value::Object(o)) => {
-                if let Some(Value::String(id)) = o.get("componentId") {
-                    out.push(id.as_str());
+            PropKind::Object(o) => {
+                if let Some(id) = o.get("componentId").and_then(PropRef::as_str) {
+                    out.push(id);
                 }
             }
             _ => {}
@@ -274,11 +275,7 @@ pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
             state.insert(id, 2);
         }
     }
-    if let Some(orphan) = surface
-        .components
-        .keys()
-        .find(|k| !state.contains_key(k.as_str()))
-    {
+    if let Some(orphan) = surface.components.keys().find(|k| !state.contains_key(k)) {
         return Err(A2uiError::validation(
             at,
             format!("Orphaned component: {orphan:?} is not reachable from the root {root:?}"),

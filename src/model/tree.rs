@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use serde_json::Value;
 
-use super::{Catalogs, Component, Surface};
+use super::{Catalogs, Component, PropRef, Surface};
 use crate::error::A2uiError;
 use crate::limits::Limits;
 use crate::model::data_model::{get_segments, parse_pointer, resolve_path};
@@ -41,7 +41,7 @@ pub struct Template<'a> {
 }
 
 /// The template a ChildList value describes, if it is one.
-pub fn template_of<'a>(children: &'a Value, scope: &str) -> Option<Template<'a>> {
+pub fn template_of<'a>(children: PropRef<'a>, scope: &str) -> Option<Template<'a>> {
     let m = children.as_object()?;
     let component_id = m.get("componentId")?.as_str()?;
     let path = m.get("path")?.as_str()?;
@@ -96,10 +96,10 @@ pub fn child_refs(
     max_instances: usize,
 ) -> Vec<ChildRef> {
     // Sized for an explicit list (the usual case), so it does not grow child by child.
-    let explicit = match component.props.get("children") {
-        Some(Value::Array(a)) => a.len(),
-        _ => 0,
-    };
+    let explicit = component
+        .prop("children")
+        .and_then(PropRef::as_array)
+        .map_or(0, |a| a.len());
     let mut out = Vec::with_capacity(explicit);
     for_each_child(component, scope, data, version, max_instances, |c| {
         out.push(c);
@@ -121,19 +121,19 @@ pub fn for_each_child(
 ) {
     let v08 = version == Version::V0_8;
     for slot in SLOT_ORDER {
-        let Some(v) = component.props.get(slot) else {
+        let Some(v) = component.prop(slot) else {
             continue;
         };
         let flow = match *slot {
             "child" | "trigger" | "content" => {
-                if let Value::String(id) = v {
+                if let Some(id) = v.as_str() {
                     let wire = match (v08, *slot) {
                         (true, "trigger") => "entryPointChild",
                         (true, "content") => "contentChild",
                         (_, s) => s,
                     };
                     f(ChildRef {
-                        id: id.clone(),
+                        id: id.to_owned(),
                         scope: scope.to_owned(),
                         slot: Cow::Borrowed(wire),
                         index: None,
@@ -142,8 +142,8 @@ pub fn for_each_child(
                     ControlFlow::Continue(())
                 }
             }
-            "children" => match v {
-                Value::Array(ids) => ids.iter().filter_map(Value::as_str).try_for_each(|id| {
+            "children" => match v.as_array() {
+                Some(ids) => ids.iter().filter_map(PropRef::as_str).try_for_each(|id| {
                     f(ChildRef {
                         id: id.to_owned(),
                         scope: scope.to_owned(),
@@ -151,18 +151,18 @@ pub fn for_each_child(
                         index: None,
                     })
                 }),
-                other => match template_of(other, scope) {
+                None => match template_of(v, scope) {
                     Some(tpl) => for_each_instance(data, &tpl, version, max_instances, &mut f),
                     None => ControlFlow::Continue(()),
                 },
             },
             "tabs" => {
-                if let Value::Array(tabs) = v {
+                if let Some(tabs) = v.as_array() {
                     let name = if v08 { "tabItems" } else { "tabs" };
                     tabs.iter().enumerate().try_for_each(|(i, t)| {
-                        if let Some(Value::String(id)) = t.get("child") {
+                        if let Some(id) = t.get("child").and_then(PropRef::as_str) {
                             f(ChildRef {
-                                id: id.clone(),
+                                id: id.to_owned(),
                                 scope: scope.to_owned(),
                                 slot: Cow::Owned(format!("{name}[{i}].child")),
                                 index: None,

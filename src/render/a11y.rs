@@ -8,10 +8,8 @@
 //! and so the whole subtree from assistive technology, and `live` (`polite`, `assertive`)
 //! makes the wrapper a live region so changes inside are announced.
 
-use serde_json::Value;
-
 use crate::eval::{EvalContext, coerce};
-use crate::model::Props;
+use crate::model::{PropMap, PropRef};
 
 /// The resolved `accessibility` attributes of one component.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,17 +22,17 @@ pub(crate) struct Accessibility {
 
 impl Accessibility {
     /// Resolve the attributes of `props` (empty when there are none).
-    pub(crate) fn read(props: &Props, cx: &EvalContext<'_>) -> Self {
-        let Some(Value::Object(a11y)) = props.get("accessibility") else {
+    pub(crate) fn read(props: PropMap<'_>, cx: &EvalContext<'_>) -> Self {
+        let Some(a11y) = props.get("accessibility").and_then(PropRef::as_object) else {
             return Self::default();
         };
         // An attribute bound to missing data resolves to "", which must not blank a name.
         let text = |key: &str| {
             a11y.get(key)
-                .map(|v| coerce::to_display_string(&cx.resolve(v)))
+                .map(|v| coerce::to_display_string(&cx.resolve_prop(v)))
                 .filter(|s| !s.trim().is_empty())
         };
-        let live = match a11y.get("live").and_then(Value::as_str) {
+        let live = match a11y.get("live").and_then(PropRef::as_str) {
             Some("polite") => Some(egui::accesskit::Live::Polite),
             Some("assertive") => Some(egui::accesskit::Live::Assertive),
             Some("off") => Some(egui::accesskit::Live::Off),
@@ -45,7 +43,7 @@ impl Accessibility {
             description: text("description"),
             hidden: a11y
                 .get("hidden")
-                .is_some_and(|v| coerce::to_bool(&cx.resolve(v))),
+                .is_some_and(|v| coerce::to_bool(&cx.resolve_prop(v))),
             live,
         }
     }

@@ -389,7 +389,7 @@ impl ComponentContext<'_, '_> {
     /// see [`ComponentTraits::fills_width`] and [`ComponentTraits::full_width`].
     pub fn child_traits(&self, child_id: &str) -> &ComponentTraits {
         match self.frame.surface.components.get(child_id) {
-            Some(c) => self.frame.catalog.traits_or_default(&c.component),
+            Some(c) => self.frame.catalog.traits_or_default(c.component()),
             None => &DEFAULT_TRAITS,
         }
     }
@@ -397,7 +397,7 @@ impl ComponentContext<'_, '_> {
     /// The traits of `component`'s type (the defaults for an unknown type): what
     /// [`Self::child_traits`] gives for a child the caller already looked up.
     pub(crate) fn traits_of(&self, component: &crate::model::Component) -> &ComponentTraits {
-        self.frame.catalog.traits_or_default(&component.component)
+        self.frame.catalog.traits_or_default(component.component())
     }
 
     /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a

@@ -11,14 +11,14 @@ use super::{RendererOptions, a11y};
 use crate::action::{ActionEvent, Event, now_timestamp};
 use crate::error::A2uiError;
 use crate::error::Rejected;
-use crate::eval::checks::{CheckResult, evaluate_checks, first_failure};
-use crate::eval::{DynamicKind, EvalContext, coerce, dynamic_kind};
+use crate::eval::checks::{CheckResult, evaluate_stored_checks, first_failure};
+use crate::eval::{EvalContext, PropDynamic, coerce, prop_kind};
 use crate::limits::Limits;
 use crate::model::tree::{
     ChildRef, NodeGuards, NodeKind, Template, child_refs, is_known_type, template_instance,
     template_len, template_of,
 };
-use crate::model::{Catalogs, Component, Surface};
+use crate::model::{Catalogs, Component, PropRef, Surface};
 use crate::protocol::Version;
 
 /// The state of one surface's walk during a frame.
@@ -182,8 +182,8 @@ impl SurfaceFrame<'_> {
     /// v1.0 `MISSING_DATA_BINDING`: a warning, once per surface and path, for each
     /// property bound to a path that holds nothing.
     fn report_missing_bindings(&mut self, component: &Component, scope: &str) {
-        for (_, v) in component.props.iter() {
-            if let DynamicKind::Path(p) = dynamic_kind(v) {
+        for (_, v) in component.props().iter() {
+            if let PropDynamic::Path(p) = prop_kind(v) {
                 let path = crate::model::data_model::resolve_path(p, scope);
                 let found = crate::model::data_model::get_pointer(self.surface.data.root(), &path);
                 if matches!(found, Ok(None)) {
@@ -214,13 +214,13 @@ impl SurfaceFrame<'_> {
         let memo = component.catalog_id().is_none();
         if memo
             && let Some((_, _, entry)) = self.memo.types.iter().find(|(wire, name, _)| {
-                *wire == component.wire_component() && *name == component.component
+                *wire == component.wire_component() && *name == component.component()
             })
         {
             return entry.clone();
         }
         let entry = if is_known_type(self.surface, component, self.catalogs) {
-            self.catalog.entry(&component.component)
+            self.catalog.entry(component.component())
         } else {
             None
         };
@@ -229,7 +229,7 @@ impl SurfaceFrame<'_> {
         if memo && self.memo.types.len() < 64 {
             self.memo.types.push((
                 component.wire_component().to_owned(),
-                component.component.clone(),
+                component.component().to_owned(),
                 entry.clone(),
             ));
         }
@@ -410,8 +410,8 @@ impl SurfaceFrame<'_> {
             widget_id,
         };
         let r = renderer.ui(ui, &mut cx);
-        if cx.component.props.contains_key("accessibility") {
-            let attributes = cx.with_eval(|e| a11y::Accessibility::read(&cx.component.props, e));
+        if cx.component.props().contains_key("accessibility") {
+            let attributes = cx.with_eval(|e| a11y::Accessibility::read(cx.component.props(), e));
             if !attributes.is_empty() {
                 attributes.apply(ui.ctx(), wrapper, r.id);
             }
@@ -537,7 +537,7 @@ impl ComponentContext<'_, '_> {
 
     /// Its id.
     pub fn id(&self) -> &str {
-        &self.component.id
+        self.component.id()
     }
 
     /// The data-context path (`/` outside templates).
@@ -686,42 +686,43 @@ impl ComponentContext<'_, '_> {
     /// Whether a property waits for a v1.0 `agentFunctionResponse` (its value is `null`
     /// meanwhile; draw a pending state).
     pub fn is_pending(&self, name: &str) -> bool {
-        let Some(raw) = self.component.props.get(name) else {
+        let Some(raw) = self.component.prop(name) else {
             return false;
         };
         self.with_eval(|cx| {
-            let _ = cx.resolve(raw);
+            let _ = cx.resolve_prop(raw);
             cx.is_pending()
         })
     }
 
-    /// The raw (unresolved) property.
-    pub fn prop(&self, name: &str) -> Option<&Value> {
-        self.component.props.get(name)
+    /// The raw (unresolved) property, as stored (read it like a `serde_json::Value`, or
+    /// make one with [`PropRef::to_value`]).
+    pub fn prop(&self, name: &str) -> Option<PropRef<'_>> {
+        self.component.prop(name)
     }
 
     /// A property resolved in this scope (`null` when absent). Inputs whose value is not
     /// bound to a path return their local edit, if any.
     pub fn value(&self, name: &str) -> Value {
-        let Some(raw) = self.component.props.get(name) else {
+        let Some(raw) = self.component.prop(name) else {
             return Value::Null;
         };
         self.value_of(name, raw)
     }
 
     /// [`Self::value`] of property `name`, whose raw value the caller already looked up.
-    fn value_of(&self, name: &str, raw: &Value) -> Value {
-        match dynamic_kind(raw) {
-            DynamicKind::Path(_) => {}
+    fn value_of(&self, name: &str, raw: PropRef<'_>) -> Value {
+        match prop_kind(raw) {
+            PropDynamic::Path(_) => {}
             kind => {
                 if let Some(local) = self.local_edit(name) {
                     return local;
                 }
                 // A literal is its own value: no evaluation context to set up.
-                if matches!(kind, DynamicKind::Literal) {
-                    return raw.clone();
+                if matches!(kind, PropDynamic::Literal) {
+                    return raw.to_value();
                 }
-                return self.with_eval(|cx| cx.resolve(raw));
+                return self.with_eval(|cx| cx.resolve_prop(raw));
             }
         }
         // Bound to a path: deterministic for a revision of the surface.
@@ -732,7 +733,7 @@ impl ComponentContext<'_, '_> {
         {
             return v;
         }
-        let v = self.with_eval(|cx| cx.resolve(raw));
+        let v = self.with_eval(|cx| cx.resolve_prop(raw));
         if !matches!(v, Value::Array(_) | Value::Object(_)) {
             self.frame
                 .with_resolve_cache(|c| c.values.insert(key, v.clone()));
@@ -742,18 +743,18 @@ impl ComponentContext<'_, '_> {
 
     /// Every dynamic value inside a property resolved (e.g. ChoicePicker options).
     pub fn value_deep(&self, name: &str) -> Value {
-        let Some(raw) = self.component.props.get(name) else {
+        let Some(raw) = self.component.prop(name) else {
             return Value::Null;
         };
-        self.with_eval(|cx| cx.resolve_deep(raw))
+        self.with_eval(|cx| cx.resolve_deep_prop(raw))
     }
 
     /// A property as text (`""` when absent or null), cut at the string limit. A property
     /// bound to a data path is resolved once per revision of the surface, and cached
     /// between frames until the surface changes.
     pub fn string(&self, name: &str) -> String {
-        let raw = self.component.props.get(name);
-        if !raw.is_some_and(|v| matches!(dynamic_kind(v), DynamicKind::Path(_))) {
+        let raw = self.component.prop(name);
+        if !raw.is_some_and(|v| matches!(prop_kind(v), PropDynamic::Path(_))) {
             return self.display_string(name, raw);
         }
         let key = self.widget_id.with(("a2ui-string", name));
@@ -770,12 +771,12 @@ impl ComponentContext<'_, '_> {
     }
 
     fn string_uncached(&self, name: &str) -> String {
-        self.display_string(name, self.component.props.get(name))
+        self.display_string(name, self.component.prop(name))
     }
 
     /// Property `name` (its raw value `raw`, looked up by the caller) as text, cut at the
     /// string limit.
-    fn display_string(&self, name: &str, raw: Option<&Value>) -> String {
+    fn display_string(&self, name: &str, raw: Option<PropRef<'_>>) -> String {
         let v = raw.map_or(Value::Null, |raw| self.value_of(name, raw));
         truncate(
             coerce::into_display_string(v),
@@ -801,9 +802,9 @@ impl ComponentContext<'_, '_> {
         name: &str,
         make: impl FnOnce(String) -> T,
     ) -> T {
-        let cacheable = match self.component.props.get(name) {
+        let cacheable = match self.component.prop(name) {
             None => true,
-            Some(v) => !matches!(dynamic_kind(v), DynamicKind::Call(_)),
+            Some(v) => !matches!(prop_kind(v), PropDynamic::Call),
         };
         if !cacheable {
             return make(self.string_uncached(name));
@@ -884,13 +885,13 @@ impl ComponentContext<'_, '_> {
 
     /// A literal enum-like property (`variant`, `justify`...), `None` when absent.
     pub fn literal_str(&self, name: &str) -> Option<&str> {
-        self.component.props.get(name).and_then(Value::as_str)
+        self.component.str_prop(name)
     }
 
     /// The absolute data path a property is bound to, if it is a `{"path"}` binding.
     pub fn binding_path(&self, name: &str) -> Option<String> {
-        match dynamic_kind(self.component.props.get(name)?) {
-            DynamicKind::Path(p) => Some(crate::model::data_model::resolve_path(p, &self.scope)),
+        match prop_kind(self.component.prop(name)?) {
+            PropDynamic::Path(p) => Some(crate::model::data_model::resolve_path(p, &self.scope)),
             _ => None,
         }
     }
@@ -931,11 +932,10 @@ impl ComponentContext<'_, '_> {
 
     /// This component's `checks`, evaluated now (empty when it has none).
     pub fn checks(&self) -> Vec<CheckResult> {
-        if !self.component.props.contains_key("checks") {
+        let Some(checks) = self.component.prop("checks") else {
             return Vec::new();
-        }
-        self.with_eval(|cx| evaluate_checks(self.component.props.get("checks"), cx))
-            .unwrap_or_default()
+        };
+        self.with_eval(|cx| evaluate_stored_checks(checks, cx))
     }
 
     /// The message of the first failing check.
@@ -992,21 +992,20 @@ impl ComponentContext<'_, '_> {
     /// listing children.
     fn has_children_template(&self) -> bool {
         self.component
-            .props
-            .get("children")
+            .prop("children")
             .and_then(|c| template_of(c, &self.scope))
             .is_some()
     }
 
     /// The child in a single-child slot (`child`, `trigger`, `content`).
     pub fn child_id(&self, slot: &str) -> Option<&str> {
-        self.component.props.get(slot).and_then(Value::as_str)
+        self.component.str_prop(slot)
     }
 
     /// The template of `children`, if it is one, with its current length (for virtualised
     /// lists: draw only the rows in view with [`Self::template_child_ui`]).
     pub fn children_template(&self) -> Option<(String, String, usize)> {
-        let tpl: Template<'_> = template_of(self.component.props.get("children")?, &self.scope)?;
+        let tpl: Template<'_> = template_of(self.component.prop("children")?, &self.scope)?;
         let n = template_len(
             self.frame.surface.data.root(),
             &tpl,
@@ -1017,8 +1016,8 @@ impl ComponentContext<'_, '_> {
 
     /// Draw template instance `i` of `children`.
     pub fn template_child_ui(&mut self, ui: &mut egui::Ui, i: usize) -> Option<egui::Response> {
-        let children = self.component.props.get("children")?.clone();
-        let tpl = template_of(&children, &self.scope)?;
+        let component = Arc::clone(&self.component);
+        let tpl = template_of(component.prop("children")?, &self.scope)?;
         let r = template_instance(
             self.frame.surface.data.root(),
             &tpl,
@@ -1068,7 +1067,7 @@ impl ComponentContext<'_, '_> {
     /// Report an error to the agent, once per key for this surface.
     pub fn report_once(&mut self, key: &str, error: A2uiError) {
         self.frame
-            .report_once(format!("{}:{key}", self.component.id), error);
+            .report_once(format!("{}:{key}", self.component.id()), error);
     }
 
     /// Fire this component's `action` after a user gesture. An `event` action becomes an
@@ -1080,7 +1079,7 @@ impl ComponentContext<'_, '_> {
         if self.checks().iter().any(|c| !c.valid) {
             return false;
         }
-        let Some(action) = self.component.props.get("action").cloned() else {
+        let Some(action) = self.component.prop("action").map(PropRef::to_value) else {
             return false;
         };
         if let Some(Value::Object(ev)) = action.get("event") {
@@ -1110,7 +1109,7 @@ impl ComponentContext<'_, '_> {
             }
             let event = ActionEvent {
                 surface_id: self.frame.surface.id.clone(),
-                source_component_id: self.component.id.clone(),
+                source_component_id: self.component.id().to_owned(),
                 name: name.to_owned(),
                 context,
                 timestamp: now_timestamp(),
@@ -1169,7 +1168,7 @@ impl ComponentContext<'_, '_> {
             Ok(()) => {
                 self.frame.events.push(Event::OpenUrl {
                     surface_id: self.frame.surface.id.clone(),
-                    source_component_id: self.component.id.clone(),
+                    source_component_id: self.component.id().to_owned(),
                     url: crate::url_policy::clean(url),
                 });
                 true

@@ -4,8 +4,8 @@
 //! container keeps. All of it is pure and unit-tested, apart from [`Settling::pass`], which
 //! asks egui for another pass.
 
+use crate::model::PropRef;
 use egui::{Rect, Ui, Vec2, vec2};
-use serde_json::Value;
 
 /// Stands in for an unbounded length (a `Ui` inside a scroll area) so rectangles stay finite.
 pub const UNBOUNDED: f32 = 100_000.0;
@@ -242,7 +242,7 @@ pub fn plan_main(
 /// A component's `weight` (flex-grow): positive and finite (at most a million), else
 /// `0` (no weight).
 pub fn weight_of(c: &crate::model::Component) -> f32 {
-    let w = c.props.get("weight").and_then(Value::as_f64).unwrap_or(0.0);
+    let w = c.prop("weight").and_then(PropRef::as_f64).unwrap_or(0.0);
     if w.is_finite() && w > 0.0 {
         w.min(MAX_WEIGHT) as f32
     } else {

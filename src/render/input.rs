@@ -2,12 +2,11 @@
 //! Slider, DateTimeInput): widget-local state, labels wired for accessibility, the check
 //! message under a control, and the accessible text of a subtree.
 
-use serde_json::Value;
-
 use super::ComponentContext;
 use super::a11y::humanize;
 use super::catalog::NameSource;
 use crate::eval::coerce;
+use crate::model::PropRef;
 use crate::model::tree::child_refs;
 
 /// How deep [`ComponentContext::subtree_text`] looks for text inside a child subtree.
@@ -80,19 +79,19 @@ impl ComponentContext<'_, '_> {
         match self
             .frame
             .catalog
-            .traits_or_default(&component.component)
+            .traits_or_default(component.component())
             .name_source()
         {
             NameSource::Text(prop) => {
-                let text = self.resolve_at(scope, component.props.get(prop));
+                let text = self.resolve_at(scope, component.prop(prop));
                 let text = strip_markdown(&text);
                 if !text.is_empty() {
                     out.push(text);
                 }
             }
             NameSource::Symbol(prop) => {
-                let name = match component.props.get(prop) {
-                    Some(Value::String(s)) => s.clone(),
+                let name = match component.prop(prop) {
+                    Some(v) if v.is_string() => v.as_str().unwrap_or_default().to_owned(),
                     other => self.resolve_at(scope, other),
                 };
                 if !name.is_empty() && !name.starts_with('{') {
@@ -120,17 +119,17 @@ impl ComponentContext<'_, '_> {
     }
 
     /// A dynamic value resolved at another scope, as display text.
-    fn resolve_at(&self, scope: &str, v: Option<&Value>) -> String {
+    fn resolve_at(&self, scope: &str, v: Option<PropRef<'_>>) -> String {
         let Some(v) = v else {
             return String::new();
         };
-        self.with_eval(|cx| coerce::to_display_string(&cx.at_scope(scope).resolve(v)))
+        self.with_eval(|cx| coerce::to_display_string(&cx.at_scope(scope).resolve_prop(v)))
     }
 
     /// A fallback accessible name for an input whose visible label is empty: the
     /// component id, humanised. The renderer applies `accessibility.label` over it.
     pub fn fallback_name(&self) -> String {
-        humanize(&self.component.id)
+        humanize(self.component.id())
     }
 }
 

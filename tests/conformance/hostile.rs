@@ -473,7 +473,10 @@ fn a_rejected_message_leaves_its_surface_working() {
         ))
         .into_result();
     let x = r.store().surface("x").expect("x");
-    assert_eq!(x.component("root").expect("root").props["text"], "ok");
+    assert_eq!(
+        x.component("root").expect("root").str_prop("text"),
+        Some("ok")
+    );
     let events = draw(&mut r);
     assert!(events.iter().all(|e| !matches!(e, Event::Action(_))));
 }

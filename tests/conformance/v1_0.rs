@@ -462,7 +462,7 @@ fn at_catalog_id_picks_the_components_catalog() {
         .and_then(|s| s.component("b"))
         .expect("stored");
     assert_eq!(c.catalog_id(), Some(cat));
-    assert!(!c.props.contains_key("@catalogId"));
+    assert!(!c.props().contains_key("@catalogId"));
     let h = harness_for(r);
     h.get_by_label("badge drawn");
 }

@@ -199,11 +199,7 @@ fn a_component_update_replaces_props_wholesale_and_a_type_change_bumps_the_gener
         .component("root")
         .expect("root")
         .clone();
-    assert_eq!(
-        c.props.get("variant"),
-        None,
-        "props are replaced, not merged"
-    );
+    assert_eq!(c.prop("variant"), None, "props are replaced, not merged");
     assert_eq!(c.generation, 0);
     s.apply(json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Image", "url": "x"}]}})).into_result().expect("type change");
     assert_eq!(

@@ -81,7 +81,13 @@ fn click(store: &SurfaceStore, surface_id: &str, id: &str, scope: &str) -> Actio
     assert!(errors.is_empty(), "{errors:?}");
     let node = find(tree.as_ref().unwrap(), id, scope).expect("the button is drawn there");
     assert_eq!(node.component.as_deref(), Some("Button"));
-    let event = &surface.component(id).unwrap().props["action"]["event"];
+    let action = surface
+        .component(id)
+        .unwrap()
+        .prop("action")
+        .unwrap()
+        .to_value();
+    let event = &action["event"];
     let functions = FunctionRegistry::basic();
     let cx = EvalContext::new(
         surface.data.root(),
@@ -242,10 +248,14 @@ async fn flight_search_select_round_trip_over_real_mcp() {
     let surface = session.store().surface("flights").unwrap();
     assert_eq!(surface.data.get("/selected/id"), Some(&json!("LY005")));
     let confirmation = surface.component("confirmation").unwrap();
-    assert_eq!(confirmation.component, "Text");
+    assert_eq!(confirmation.component(), "Text");
     assert_eq!(
-        surface.component("root").unwrap().props["children"],
-        json!(["title", "confirmation"])
+        surface
+            .component("root")
+            .unwrap()
+            .prop("children")
+            .map(|c| c.to_value()),
+        Some(json!(["title", "confirmation"]))
     );
     let (tree, _) = resolve_tree(
         surface,

@@ -80,7 +80,7 @@ fn surface_ids(r: &Renderer) -> Vec<(String, Vec<String>)> {
                 .components
                 .keys()
                 .filter(|k| !k.starts_with("loading_"))
-                .cloned()
+                .map(str::to_owned)
                 .collect();
             ids.sort();
             (s.id.clone(), ids)
@@ -518,7 +518,7 @@ fn all_ids(r: &Renderer) -> Vec<(String, Vec<String>)> {
         .store()
         .surfaces()
         .map(|s| {
-            let mut ids: Vec<String> = s.components.keys().cloned().collect();
+            let mut ids: Vec<String> = s.components.keys().map(str::to_owned).collect();
             ids.sort();
             (s.id.clone(), ids)
         })

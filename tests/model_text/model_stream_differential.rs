@@ -118,7 +118,7 @@ fn state_of(r: &Renderer) -> State {
                 .values()
                 .map(|c| {
                     (
-                        c.id.clone(),
+                        c.id().to_owned(),
                         (
                             c.wire_component().to_owned(),
                             Value::Object(c.wire_props().to_map()),

@@ -159,13 +159,7 @@ async fn demo_agent_contact_form_checks_on_the_server_too() {
     assert_eq!(out.split.payloads.len(), 1);
     let form = session.store().surface("contact").unwrap();
     assert!(form.send_data_model);
-    assert!(
-        form.component("send")
-            .unwrap()
-            .props
-            .get("checks")
-            .is_some()
-    );
+    assert!(form.component("send").unwrap().prop("checks").is_some());
 
     let bad = call(
         &client,
