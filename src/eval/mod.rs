@@ -357,18 +357,28 @@ pub(crate) enum PropDynamic<'v> {
 }
 
 /// Classify a stored property as [`dynamic_kind`] classifies a value.
+/// One pass over the object's entries.
 pub(crate) fn prop_kind(v: PropRef<'_>) -> PropDynamic<'_> {
-    if let Some(m) = v.as_object()
-        && !m.contains_key("componentId")
-    {
-        if let Some(p) = m.get("path").and_then(PropRef::as_str) {
-            return PropDynamic::Path(p);
-        }
-        if m.get("call").is_some_and(PropRef::is_string) {
-            return PropDynamic::Call;
+    if !v.is_object() {
+        return PropDynamic::Literal;
+    }
+    let Some(m) = v.as_object() else {
+        return PropDynamic::Literal;
+    };
+    let (mut path, mut call) = (None, false);
+    for (k, x) in m {
+        match k {
+            "componentId" => return PropDynamic::Literal,
+            "path" => path = x.as_str(),
+            "call" => call = x.is_string(),
+            _ => {}
         }
     }
-    PropDynamic::Literal
+    match (path, call) {
+        (Some(p), _) => PropDynamic::Path(p),
+        (None, true) => PropDynamic::Call,
+        (None, false) => PropDynamic::Literal,
+    }
 }
 
 /// What a JSON value is, as a dynamic value.

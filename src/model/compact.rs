@@ -223,15 +223,28 @@ struct Cur<'a> {
 }
 
 impl<'a> Cur<'a> {
+    #[inline]
     fn byte(&mut self) -> Option<u8> {
         let b = *self.s.as_bytes().get(self.i)?;
         self.i += 1;
         Some(b)
     }
 
+    /// A varint: one byte for values below 64 (lengths, counts, small numbers), the
+    /// common case, inline; longer ones out of line.
+    #[inline]
     fn varint(&mut self) -> Option<u64> {
-        let mut v = 0u64;
-        let mut shift = 0u32;
+        let b = self.byte()?;
+        if b & 0x40 == 0 {
+            return Some(u64::from(b));
+        }
+        self.varint_rest(b)
+    }
+
+    #[inline(never)]
+    fn varint_rest(&mut self, first: u8) -> Option<u64> {
+        let mut v = u64::from(first & 0x3F);
+        let mut shift = 6u32;
         loop {
             let b = self.byte()?;
             v |= u64::from(b & 0x3F).checked_shl(shift)?;
@@ -245,8 +258,20 @@ impl<'a> Cur<'a> {
         }
     }
 
+    #[inline]
     fn len(&mut self) -> Option<usize> {
         usize::try_from(self.varint()?).ok()
+    }
+
+    /// Step over `n` bytes.
+    #[inline]
+    fn skip(&mut self, n: usize) -> Option<()> {
+        let end = self.i.checked_add(n)?;
+        if end > self.s.len() {
+            return None;
+        }
+        self.i = end;
+        Some(())
     }
 
     fn take(&mut self, n: usize) -> Option<&'a str> {
@@ -262,6 +287,7 @@ impl<'a> Cur<'a> {
     }
 
     /// A key: its known index, or its spelled-out text.
+    #[inline]
     fn key(&mut self) -> Option<Key<'a>> {
         let b = self.byte()?;
         if b < OWNED {
@@ -272,17 +298,25 @@ impl<'a> Cur<'a> {
     }
 
     /// Step over one value.
+    #[inline]
     fn skip_value(&mut self) -> Option<()> {
         match self.byte()? {
-            NULL | TRUE | FALSE => {}
-            POS | NEG | FLOAT => {
-                self.varint()?;
-            }
+            NULL | TRUE | FALSE => Some(()),
+            POS | NEG | FLOAT => self.varint().map(drop),
             STR | ARR | OBJ => {
                 let n = self.len()?;
-                self.take(n)?;
+                self.skip(n)
             }
-            _ => return None,
+            _ => None,
+        }
+    }
+
+    /// Step over a component's type.
+    #[inline]
+    fn skip_type(&mut self) -> Option<()> {
+        if self.byte()? == OWNED {
+            let n = self.len()?;
+            self.skip(n)?;
         }
         Some(())
     }
@@ -295,35 +329,11 @@ enum Key<'a> {
 }
 
 impl<'a> Key<'a> {
+    #[inline]
     fn as_str(self) -> &'a str {
         match self {
             Key::Known(i) => known_name(i.into()).unwrap_or_default(),
             Key::Owned(s) => s,
-        }
-    }
-}
-
-/// What a searched name looks like encoded: its index when it is a known name.
-#[derive(Clone, Copy)]
-struct Wanted<'n> {
-    name: &'n str,
-    known: Option<u8>,
-}
-
-impl<'n> Wanted<'n> {
-    fn new(name: &'n str) -> Self {
-        let known = known_index(name)
-            .and_then(|i| u8::try_from(i).ok())
-            .filter(|i| *i < OWNED);
-        Self { name, known }
-    }
-
-    fn matches(self, k: Key<'_>) -> bool {
-        match (k, self.known) {
-            // The encoder interns every known name: a known name is never spelled out.
-            (Key::Known(i), Some(w)) => i == w,
-            (Key::Owned(s), None) => s == self.name,
-            _ => false,
         }
     }
 }
@@ -353,12 +363,38 @@ pub(crate) fn decode_component(s: &str) -> Parts<'_> {
 }
 
 /// The id of an encoded component (the map's hash key: read without the rest).
+#[inline]
 pub(crate) fn component_id(s: &str) -> &str {
     let mut c = Cur { s, i: 0 };
-    if c.byte() == Some(OWNED) {
-        let _ = c.string();
+    c.skip_type().and_then(|()| c.string()).unwrap_or_default()
+}
+
+/// The type of an encoded component.
+#[inline]
+pub(crate) fn component_type(s: &str) -> &str {
+    let mut c = Cur { s, i: 0 };
+    match c.byte() {
+        Some(OWNED) => c.string().unwrap_or_default(),
+        Some(t) => TYPES.get(usize::from(t)).copied().unwrap_or_default(),
+        None => "",
     }
-    c.string().unwrap_or_default()
+}
+
+/// Where the properties of an encoded component start (`u32::MAX`, past the end, when it
+/// is malformed or longer than 4 GiB: it then reads as no properties).
+pub(crate) fn props_offset(s: &str) -> u32 {
+    let mut c = Cur { s, i: 0 };
+    c.skip_type()
+        .and_then(|()| c.len())
+        .and_then(|n| c.skip(n))
+        .and_then(|()| u32::try_from(c.i).ok())
+        .unwrap_or(u32::MAX)
+}
+
+/// The properties of an encoded component whose [`props_offset`] is `at`.
+#[inline]
+pub(crate) fn props_at(s: &str, at: u32) -> PropMap<'_> {
+    PropMap::at(Cur { s, i: at as usize }).unwrap_or_default()
 }
 
 /// One stored property value, borrowed from its component: read it like a
@@ -784,6 +820,7 @@ pub struct PropMap<'a> {
 
 impl<'a> PropMap<'a> {
     /// The object whose entry count `c` is at (it is read entry by entry, up to the count).
+    #[inline]
     fn at(mut c: Cur<'a>) -> Option<Self> {
         let count = c.len()?;
         Some(Self {
@@ -825,15 +862,16 @@ impl<'a> PropMap<'a> {
     }
 
     /// The value of `name`.
+    #[inline]
     pub fn get(self, name: &str) -> Option<PropRef<'a>> {
-        let want = Wanted::new(name);
         let mut c = Cur {
             s: self.s,
             i: self.start,
         };
         for _ in 0..self.count {
-            let k = c.key()?;
-            if want.matches(k) {
+            let k = c.key()?.as_str();
+            // Most names differ in length: compare the bytes only when the lengths agree.
+            if k.len() == name.len() && k == name {
                 return Some(PropRef { s: c.s, i: c.i });
             }
             c.skip_value()?;

@@ -5,7 +5,10 @@ use std::borrow::Cow;
 use std::fmt;
 
 use super::Props;
-use super::compact::{PropMap, PropRef, component_id, decode_component, encode_component};
+use super::compact::{
+    PropMap, PropRef, component_id, component_type, decode_component, encode_component, props_at,
+    props_offset,
+};
 use crate::protocol::V08Wire;
 
 /// One component of a surface.
@@ -30,12 +33,14 @@ use crate::protocol::V08Wire;
 pub struct Component {
     /// The type, id and normalised properties (v0.9 names, v0.9 dynamic values), encoded.
     data: Box<str>,
+    /// Where the properties start in `data` (read every frame: found once).
+    props_at: u32,
     /// What differs on the wire (rare: v0.8 components, v1.0 components with `@` keys or a
     /// catalog id of their own); `None` for most, so they pay one pointer for it.
     wire: Option<Box<Wire>>,
     /// Bumped when the component is replaced by one of another type, so widget state keyed
-    /// by it is reset.
-    pub generation: u64,
+    /// by it is reset (wraps around).
+    pub generation: u32,
 }
 
 /// The wire form of a component where it differs from the normalised one.
@@ -56,8 +61,10 @@ struct Wire {
 impl Component {
     /// A component whose wire form is its normalised form (generation 0).
     pub fn new(id: String, component: String, props: Props) -> Self {
+        let data = encode_component(&id, &component, &props);
         Self {
-            data: encode_component(&id, &component, &props),
+            props_at: props_offset(&data),
+            data,
             wire: None,
             generation: 0,
         }
@@ -110,12 +117,12 @@ impl Component {
 
     /// Type name in the v0.9 vocabulary (`ChoicePicker` for a v0.8 `MultipleChoice`).
     pub fn component(&self) -> &str {
-        decode_component(&self.data).component
+        component_type(&self.data)
     }
 
     /// Normalised properties (v0.9 names, v0.9 dynamic values), in wire order.
     pub fn props(&self) -> PropMap<'_> {
-        decode_component(&self.data).props
+        props_at(&self.data, self.props_at)
     }
 
     /// The wire type name (`MultipleChoice` for a v0.8 `MultipleChoice`, else
@@ -195,7 +202,7 @@ mod tests {
     /// bigger for it (id, type, props, the box pointer, the generation).
     #[test]
     fn a_component_is_thirty_two_bytes() {
-        assert_eq!(std::mem::size_of::<Component>(), 16 + 8 + 8);
+        assert_eq!(std::mem::size_of::<Component>(), 16 + 4 + 8 + 4);
     }
 
     #[test]

@@ -786,7 +786,7 @@ impl SurfaceStore {
                 };
                 let generation = match prev {
                     Some(p) if p.component() == component => p.generation,
-                    Some(p) => p.generation + 1,
+                    Some(p) => p.generation.wrapping_add(1),
                     None => 0,
                 };
                 let mut c = Component::new(id, component, props)
