@@ -18,15 +18,16 @@
 //! component := type id-len:varint id props
 //! type      := known-type-index (one byte < 0x7F) | 0x7F len:varint bytes
 //! props     := object-body
-//! object-body := count:varint (key value)*
-//! key       := known-name-index (one byte < 0x7F) | 0x7F len:varint bytes
+//! object-body := count:varint key-byte{count} entry{count}
+//! key-byte  := known-name-index (one byte < 0x7F) | 0x7F (the name is spelled out)
+//! entry     := [len:varint bytes, when its key byte is 0x7F] value
 //! value     := 'n' | 't' | 'f'
 //!            | 'u' varint           (non-negative integer)
 //!            | 'i' varint           (negative integer i, stored as !i)
 //!            | 'd' varint           (float: its bits, byte-swapped so round numbers are short)
 //!            | 's' len:varint bytes
-//!            | 'a' body-len:varint count:varint value*
-//!            | 'o' body-len:varint object-body     (body-len covers the count and entries)
+//!            | 'a' body-len:varint count:varint value*   (body-len covers the count and values)
+//!            | 'o' body-len:varint object-body
 //! ```
 
 use std::fmt;
@@ -113,6 +114,11 @@ fn varint_digits(mut v: u64) -> ([u8; 11], usize) {
 }
 
 fn push_varint(out: &mut String, v: u64) {
+    if v < 0x40 {
+        // One digit (most lengths and counts).
+        out.push(char::from(v as u8));
+        return;
+    }
     let (buf, n) = varint_digits(v);
     for b in buf.iter().take(n) {
         out.push(char::from(*b));
@@ -128,21 +134,38 @@ fn push_str(out: &mut String, s: &str) {
     out.push_str(s);
 }
 
-fn push_key(out: &mut String, name: &str) {
-    match known_index(name).and_then(|i| u8::try_from(i).ok()) {
-        Some(i) if i < OWNED => out.push(char::from(i)),
-        _ => {
-            out.push(char::from(OWNED));
-            push_str(out, name);
+/// The byte a name is stored as: its index when it is a known name, else [`OWNED`].
+fn key_byte(name: &str) -> u8 {
+    known_index(name)
+        .and_then(|i| u8::try_from(i).ok())
+        .filter(|i| *i < OWNED)
+        .unwrap_or(OWNED)
+}
+
+/// An object's body: the count, the key bytes together (a lookup scans them without
+/// stepping over values), then each entry: its name when spelled out, and its value.
+fn push_object_body<'v, I>(out: &mut String, count: usize, entries: I)
+where
+    I: Iterator<Item = (&'v str, &'v Value)> + Clone,
+{
+    push_len(out, count);
+    let keys = out.len();
+    for (k, _) in entries.clone() {
+        out.push(char::from(key_byte(k)));
+    }
+    for (j, (k, v)) in entries.enumerate() {
+        // The key byte written above.
+        if out.as_bytes().get(keys + j) == Some(&OWNED) {
+            push_str(out, k);
         }
+        push_value(out, v);
     }
 }
 
-/// Write `count` followed by what `body` writes, preceded by the byte length of both (so a
-/// reader can skip the container without walking it).
-fn push_container(out: &mut String, count: usize, body: impl FnOnce(&mut String)) {
+/// Write what `body` writes, preceded by its byte length (so a reader can skip the
+/// container without walking it).
+fn push_container(out: &mut String, body: impl FnOnce(&mut String)) {
     let start = out.len();
-    push_len(out, count);
     body(out);
     let (buf, n) = varint_digits((out.len() - start) as u64);
     let digits = std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default();
@@ -174,7 +197,8 @@ fn push_value(out: &mut String, v: &Value) {
         }
         Value::Array(a) => {
             out.push(char::from(ARR));
-            push_container(out, a.len(), |out| {
+            push_container(out, |out| {
+                push_len(out, a.len());
                 for x in a {
                     push_value(out, x);
                 }
@@ -182,11 +206,8 @@ fn push_value(out: &mut String, v: &Value) {
         }
         Value::Object(m) => {
             out.push(char::from(OBJ));
-            push_container(out, m.len(), |out| {
-                for (k, x) in m {
-                    push_key(out, k);
-                    push_value(out, x);
-                }
+            push_container(out, |out| {
+                push_object_body(out, m.len(), m.iter().map(|(k, x)| (k.as_str(), x)));
             });
         }
     }
@@ -203,11 +224,7 @@ pub(crate) fn encode_component(id: &str, component: &str, props: &Props) -> Box<
         }
     }
     push_str(&mut out, id);
-    push_len(&mut out, props.len());
-    for (k, v) in props {
-        push_key(&mut out, k);
-        push_value(&mut out, v);
-    }
+    push_object_body(&mut out, props.len(), props.iter());
     out.into_boxed_str()
 }
 
@@ -286,17 +303,6 @@ impl<'a> Cur<'a> {
         self.take(n)
     }
 
-    /// A key: its known index, or its spelled-out text.
-    #[inline]
-    fn key(&mut self) -> Option<Key<'a>> {
-        let b = self.byte()?;
-        if b < OWNED {
-            Some(Key::Known(b))
-        } else {
-            self.string().map(Key::Owned)
-        }
-    }
-
     /// Step over one value.
     #[inline]
     fn skip_value(&mut self) -> Option<()> {
@@ -319,22 +325,6 @@ impl<'a> Cur<'a> {
             self.skip(n)?;
         }
         Some(())
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Key<'a> {
-    Known(u8),
-    Owned(&'a str),
-}
-
-impl<'a> Key<'a> {
-    #[inline]
-    fn as_str(self) -> &'a str {
-        match self {
-            Key::Known(i) => known_name(i.into()).unwrap_or_default(),
-            Key::Owned(s) => s,
-        }
     }
 }
 
@@ -507,11 +497,16 @@ impl<'a> PropRef<'a> {
     }
 
     /// The string, if it is one.
+    #[inline]
     pub fn as_str(self) -> Option<&'a str> {
-        match self.kind() {
-            PropKind::String(s) => Some(s),
-            _ => None,
+        let mut c = Cur {
+            s: self.s,
+            i: self.i,
+        };
+        if c.byte()? != STR {
+            return None;
         }
+        c.string()
     }
 
     /// The number as `f64`, if it is one.
@@ -563,6 +558,7 @@ impl<'a> PropRef<'a> {
         }
     }
 
+    #[inline]
     fn tag(self) -> Option<u8> {
         self.s.as_bytes().get(self.i).copied()
     }
@@ -814,7 +810,10 @@ impl<'a> Iterator for PropListIter<'a> {
 #[derive(Clone, Copy, Default)]
 pub struct PropMap<'a> {
     s: &'a str,
-    start: usize,
+    /// The key bytes, one per entry.
+    keys: usize,
+    /// The first entry (after the key bytes).
+    entries: usize,
     count: usize,
 }
 
@@ -823,11 +822,21 @@ impl<'a> PropMap<'a> {
     #[inline]
     fn at(mut c: Cur<'a>) -> Option<Self> {
         let count = c.len()?;
+        let keys = c.i;
+        c.skip(count)?;
         Some(Self {
             s: c.s,
-            start: c.i,
+            keys,
+            entries: c.i,
             count,
         })
+    }
+
+    fn key_bytes(self) -> &'a [u8] {
+        self.s
+            .as_bytes()
+            .get(self.keys..self.entries)
+            .unwrap_or_default()
     }
 
     /// The number of entries.
@@ -843,11 +852,11 @@ impl<'a> PropMap<'a> {
     /// The `(name, value)` pairs in wire order.
     pub fn iter(self) -> PropMapIter<'a> {
         PropMapIter {
+            keys: self.key_bytes().iter(),
             c: Cur {
                 s: self.s,
-                i: self.start,
+                i: self.entries,
             },
-            left: self.count,
         }
     }
 
@@ -864,19 +873,51 @@ impl<'a> PropMap<'a> {
     /// The value of `name`.
     #[inline]
     pub fn get(self, name: &str) -> Option<PropRef<'a>> {
+        // The known names, from the key bytes alone (most names differ in length: the
+        // bytes are compared only when the lengths agree); no value is stepped over for a
+        // name that is not there.
+        for (j, &b) in self.key_bytes().iter().enumerate() {
+            if b == OWNED {
+                return self.get_among_spelled_out(name);
+            }
+            if let Some(k) = known_name(usize::from(b))
+                && k.len() == name.len()
+                && k == name
+            {
+                return if j == 0 {
+                    Some(PropRef {
+                        s: self.s,
+                        i: self.entries,
+                    })
+                } else {
+                    self.value_at(j)
+                };
+            }
+        }
+        None
+    }
+
+    /// The value of entry `j`.
+    #[inline(never)]
+    fn value_at(self, j: usize) -> Option<PropRef<'a>> {
         let mut c = Cur {
             s: self.s,
-            i: self.start,
+            i: self.entries,
         };
-        for _ in 0..self.count {
-            let k = c.key()?.as_str();
-            // Most names differ in length: compare the bytes only when the lengths agree.
-            if k.len() == name.len() && k == name {
-                return Some(PropRef { s: c.s, i: c.i });
+        for &b in self.key_bytes().get(..j)? {
+            if b == OWNED {
+                let n = c.len()?;
+                c.skip(n)?;
             }
             c.skip_value()?;
         }
-        None
+        Some(PropRef { s: self.s, i: c.i })
+    }
+
+    /// [`Self::get`] for an object with spelled-out names (custom properties).
+    #[inline(never)]
+    fn get_among_spelled_out(self, name: &str) -> Option<PropRef<'a>> {
+        self.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
     }
 
     /// Whether `name` is set.
@@ -944,34 +985,33 @@ impl Serialize for PropMap<'_> {
 /// The `(name, value)` pairs of a [`PropMap`].
 #[derive(Clone)]
 pub struct PropMapIter<'a> {
+    keys: std::slice::Iter<'a, u8>,
     c: Cur<'a>,
-    left: usize,
 }
 
 impl<'a> Iterator for PropMapIter<'a> {
     type Item = (&'a str, PropRef<'a>);
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.left == 0 {
-            return None;
+        let b = *self.keys.next()?;
+        let entry = if b == OWNED {
+            self.c.string()
+        } else {
+            known_name(usize::from(b))
         }
-        let entry = self.c.key().and_then(|k| {
+        .and_then(|k| {
             let at = self.c.i;
             self.c.skip_value()?;
-            Some((k.as_str(), PropRef { s: self.c.s, i: at }))
+            Some((k, PropRef { s: self.c.s, i: at }))
         });
-        match entry {
-            Some(e) => {
-                self.left -= 1;
-                Some(e)
-            }
-            None => {
-                self.left = 0;
-                None
-            }
+        if entry.is_none() {
+            // Malformed: stop.
+            self.keys = [].iter();
         }
+        entry
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, Some(self.left))
+        (0, Some(self.keys.len()))
     }
 }
 

@@ -225,6 +225,7 @@ pub(super) fn known_index(s: &str) -> Option<u16> {
 }
 
 /// The known name at index `i` of [`NAMES`].
+#[inline]
 pub(super) fn known_name(i: usize) -> Option<&'static str> {
     NAMES.get(i).copied()
 }

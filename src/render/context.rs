@@ -212,10 +212,13 @@ impl SurfaceFrame<'_> {
     /// components of the surface's catalog (a catalog lookup hashes its long id).
     fn type_entry(&mut self, component: &Component) -> Option<TypeEntry> {
         let memo = component.catalog_id().is_none();
+        let (wire_type, type_name) = (component.wire_component(), component.component());
         if memo
-            && let Some((_, _, entry)) = self.memo.types.iter().find(|(wire, name, _)| {
-                *wire == component.wire_component() && *name == component.component()
-            })
+            && let Some((_, _, entry)) = self
+                .memo
+                .types
+                .iter()
+                .find(|(wire, name, _)| wire == wire_type && name == type_name)
         {
             return entry.clone();
         }
