@@ -228,6 +228,360 @@ pub(crate) fn encode_component(id: &str, component: &str, props: &Props) -> Box<
     out.into_boxed_str()
 }
 
+/// Encode a component from its type, id and properties already stored apart (a parsed
+/// [`ComponentDef`](crate::protocol::ComponentDef)'s): one allocation, the properties
+/// copied as they are.
+pub(crate) fn encode_component_stored(id: &str, component: &str, props: &StoredProps) -> Box<str> {
+    let mut out = String::with_capacity(id.len() + component.len() + 4 + props.0.len());
+    match type_index(component) {
+        Some(t) => out.push(char::from(t)),
+        None => {
+            out.push(char::from(OWNED));
+            push_str(&mut out, component);
+        }
+    }
+    push_str(&mut out, id);
+    out.push_str(&props.0);
+    out.into_boxed_str()
+}
+
+/// The properties of one component in the stored form, apart from a component: what a
+/// parsed [`ComponentDef`](crate::protocol::ComponentDef) carries until the store makes
+/// the component (the fast parse path writes them straight from the message text, without
+/// building a `serde_json::Value`). Read them through [`Self::as_map`] (or `get`, `iter`,
+/// ...), or make editable [`Props`] with [`Self::to_props`].
+///
+/// ```
+/// use egui_a2ui::model::{Props, StoredProps};
+/// use serde_json::json;
+///
+/// let props: Props = [("text", json!({"path": "/name"}))].into_iter().collect();
+/// let stored = StoredProps::from(&props);
+/// assert_eq!(stored.get("text").and_then(|t| t.get("path")).and_then(|p| p.as_str()), Some("/name"));
+/// assert_eq!(stored.to_props(), props);
+/// assert_eq!(stored, props);
+/// ```
+#[derive(Clone, Default)]
+pub struct StoredProps(Box<str>);
+
+impl StoredProps {
+    /// The properties, read in place.
+    pub fn as_map(&self) -> PropMap<'_> {
+        PropMap::at(Cur { s: &self.0, i: 0 }).unwrap_or_default()
+    }
+
+    /// The value of `name`.
+    pub fn get(&self, name: &str) -> Option<PropRef<'_>> {
+        self.as_map().get(name)
+    }
+
+    /// Whether `name` is set.
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.as_map().contains_key(name)
+    }
+
+    /// The number of properties.
+    pub fn len(&self) -> usize {
+        self.as_map().len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.as_map().is_empty()
+    }
+
+    /// The `(name, value)` pairs in wire order.
+    pub fn iter(&self) -> PropMapIter<'_> {
+        self.as_map().iter()
+    }
+
+    /// Editable [`Props`] with the same entries in the same order (allocates).
+    pub fn to_props(&self) -> Props {
+        self.as_map().to_props()
+    }
+
+    /// A `serde_json::Map` with the same entries in the same order (allocates).
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.as_map().to_map()
+    }
+}
+
+impl From<&Props> for StoredProps {
+    fn from(props: &Props) -> Self {
+        let mut out = String::new();
+        push_object_body(&mut out, props.len(), props.iter());
+        Self(out.into_boxed_str())
+    }
+}
+
+impl From<Props> for StoredProps {
+    fn from(props: Props) -> Self {
+        Self::from(&props)
+    }
+}
+
+impl PartialEq for StoredProps {
+    /// The same names with equal values, in any order (as `serde_json::Map`).
+    fn eq(&self, other: &Self) -> bool {
+        self.as_map() == other.as_map()
+    }
+}
+
+impl PartialEq<Props> for StoredProps {
+    fn eq(&self, other: &Props) -> bool {
+        self.as_map() == *other
+    }
+}
+
+impl fmt::Debug for StoredProps {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.as_map(), f)
+    }
+}
+
+impl Serialize for StoredProps {
+    /// As a JSON object in wire order.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_map().serialize(s)
+    }
+}
+
+/// Objects with more names than this are left to the `Value` path by the direct encoder
+/// (it finds repeated names by comparing each with the ones before).
+const DIRECT_MAX_KEYS: usize = 64;
+
+/// The stacks the direct encoder ([`EncodeValue`]) shares between nesting levels, and what
+/// it noticed.
+#[derive(Default)]
+pub(crate) struct EncodeScratch {
+    /// The key bytes of the objects being written.
+    keys: Vec<u8>,
+    /// Where the spelled-out names of the objects being written are, in the output.
+    owned: Vec<(usize, usize)>,
+    /// An object's head (count and key bytes) before it is put in place.
+    head: String,
+    /// Whether a name starting with `@` was written (v1.0 normalises those).
+    pub(crate) at_key: bool,
+}
+
+/// An object being written by the direct encoder.
+pub(crate) struct ObjectMark {
+    body: usize,
+    keys: usize,
+    owned: usize,
+    count: usize,
+}
+
+/// Why the direct encoder stopped: the message goes to the `Value` path, which gives the
+/// same result (a repeated name takes its first place and last value there).
+#[derive(Debug)]
+pub(crate) struct NotDirect;
+
+impl EncodeScratch {
+    /// Start an object's body at the end of `out`.
+    pub(crate) fn begin_object(&self, out: &str) -> ObjectMark {
+        ObjectMark {
+            body: out.len(),
+            keys: self.keys.len(),
+            owned: self.owned.len(),
+            count: 0,
+        }
+    }
+
+    /// Write the next name of the object `mark` (its value follows).
+    pub(crate) fn key(
+        &mut self,
+        out: &mut String,
+        mark: &mut ObjectMark,
+        name: &str,
+    ) -> Result<(), NotDirect> {
+        if mark.count >= DIRECT_MAX_KEYS {
+            return Err(NotDirect);
+        }
+        let b = key_byte(name);
+        if b == OWNED {
+            let seen = self.owned.get(mark.owned..).unwrap_or_default();
+            if seen
+                .iter()
+                .any(|&(s, e)| out.get(s..e).is_some_and(|k| k == name))
+            {
+                return Err(NotDirect);
+            }
+            self.at_key |= name.starts_with('@');
+            push_len(out, name.len());
+            let start = out.len();
+            out.push_str(name);
+            self.owned.push((start, out.len()));
+        } else {
+            if self.keys.get(mark.keys..).unwrap_or_default().contains(&b) {
+                return Err(NotDirect);
+            }
+            self.at_key |= name.starts_with('@');
+        }
+        self.keys.push(b);
+        mark.count += 1;
+        Ok(())
+    }
+
+    /// Finish the object `mark`: its count and key bytes go before its entries (and, for a
+    /// nested object, its body length before them).
+    pub(crate) fn end_object(&mut self, out: &mut String, mark: ObjectMark, nested: bool) {
+        let mut head = std::mem::take(&mut self.head);
+        head.clear();
+        push_len(&mut head, mark.count);
+        for &b in self.keys.get(mark.keys..).unwrap_or_default() {
+            head.push(char::from(b));
+        }
+        self.keys.truncate(mark.keys);
+        self.owned.truncate(mark.owned);
+        if nested {
+            let body = head.len() + (out.len() - mark.body);
+            let (buf, n) = varint_digits(body as u64);
+            let digits = std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default();
+            head.insert_str(0, digits);
+        }
+        out.insert_str(mark.body, &head);
+        self.head = head;
+    }
+}
+
+/// The stored form of whatever `out` holds from `mark` on (a finished object body).
+pub(crate) fn stored_from(out: &str, body: usize) -> StoredProps {
+    StoredProps(out.get(body..).unwrap_or_default().into())
+}
+
+impl ObjectMark {
+    /// Where the object's body starts in the output.
+    pub(crate) fn body(&self) -> usize {
+        self.body
+    }
+}
+
+/// Writes one JSON value's stored form straight from a deserializer, without building a
+/// `serde_json::Value`: the direct path of the fast parse. Gives up ([`NotDirect`], as a
+/// deserializer error) on a repeated name or an object of more than 64 names.
+pub(crate) struct EncodeValue<'s> {
+    pub(crate) out: &'s mut String,
+    pub(crate) scratch: &'s mut EncodeScratch,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for EncodeValue<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A name, borrowed from the input when it has no escapes.
+struct Name<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Name<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Name<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Name<'de>, E> {
+                Ok(Name(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Name<'de>, E> {
+                Ok(Name(std::borrow::Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Name<'de>, E> {
+                Ok(Name(std::borrow::Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for EncodeValue<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.out.push(char::from(if v { TRUE } else { FALSE }));
+        Ok(())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        push_value(self.out, &Value::Number(v.into()));
+        Ok(())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.out.push(char::from(POS));
+        push_varint(self.out, v);
+        Ok(())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        match Number::from_f64(v) {
+            Some(n) => push_value(self.out, &Value::Number(n)),
+            None => self.out.push(char::from(NULL)),
+        }
+        Ok(())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.out.push(char::from(STR));
+        push_str(self.out, v);
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.out.push(char::from(NULL));
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.out.push(char::from(NULL));
+        Ok(())
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.out.push(char::from(ARR));
+        let start = self.out.len();
+        let mut count = 0usize;
+        while seq
+            .next_element_seed(EncodeValue {
+                out: &mut *self.out,
+                scratch: &mut *self.scratch,
+            })?
+            .is_some()
+        {
+            count += 1;
+        }
+        // The body length and the count go before the items.
+        let (cbuf, cn) = varint_digits(count as u64);
+        let body = cn + (self.out.len() - start);
+        let (bbuf, bn) = varint_digits(body as u64);
+        let mut head = [0u8; 22];
+        let (b, c) = head.split_at_mut(bn);
+        b.copy_from_slice(bbuf.get(..bn).unwrap_or_default());
+        if let Some(c) = c.get_mut(..cn) {
+            c.copy_from_slice(cbuf.get(..cn).unwrap_or_default());
+        }
+        let head = std::str::from_utf8(head.get(..bn + cn).unwrap_or_default()).unwrap_or_default();
+        self.out.insert_str(start, head);
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.out.push(char::from(OBJ));
+        let mut mark = self.scratch.begin_object(self.out);
+        while let Some(k) = map.next_key::<Name<'de>>()? {
+            self.scratch
+                .key(self.out, &mut mark, &k.0)
+                .map_err(|NotDirect| serde::de::Error::custom("not direct"))?;
+            map.next_value_seed(EncodeValue {
+                out: &mut *self.out,
+                scratch: &mut *self.scratch,
+            })?;
+        }
+        self.scratch.end_object(self.out, mark, true);
+        Ok(())
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Reading
 

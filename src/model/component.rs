@@ -6,8 +6,8 @@ use std::fmt;
 
 use super::Props;
 use super::compact::{
-    PropMap, PropRef, component_id, component_type, decode_component, encode_component, props_at,
-    props_offset,
+    PropMap, PropRef, StoredProps, component_id, component_type, decode_component,
+    encode_component, encode_component_stored, props_at, props_offset,
 };
 use crate::protocol::V08Wire;
 
@@ -62,6 +62,18 @@ impl Component {
     /// A component whose wire form is its normalised form (generation 0).
     pub fn new(id: String, component: String, props: Props) -> Self {
         let data = encode_component(&id, &component, &props);
+        Self {
+            props_at: props_offset(&data),
+            data,
+            wire: None,
+            generation: 0,
+        }
+    }
+
+    /// A component from properties already in the stored form (a parsed
+    /// [`ComponentDef`](crate::protocol::ComponentDef)'s), copied as they are.
+    pub fn from_stored(id: &str, component: &str, props: &StoredProps) -> Self {
+        let data = encode_component_stored(id, component, props);
         Self {
             props_at: props_offset(&data),
             data,

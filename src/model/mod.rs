@@ -1,7 +1,7 @@
 //! The egui-free state of every surface: components, data models, and the resolved tree.
 
 mod catalogs;
-mod compact;
+pub(crate) mod compact;
 mod component;
 mod component_map;
 pub(crate) mod data_model;
@@ -15,11 +15,12 @@ pub use crate::error::Rejected;
 pub use catalogs::{
     BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS,
 };
-pub use compact::{PropKind, PropList, PropListIter, PropMap, PropMapIter, PropNumber, PropRef};
+pub use compact::{
+    PropKind, PropList, PropListIter, PropMap, PropMapIter, PropNumber, PropRef, StoredProps,
+};
 pub use component::Component;
 pub use component_map::ComponentMap;
 pub use data_model::DataModel;
-pub(crate) use props::PropsStack;
 pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
 pub use store::{Applied, StoreId, SurfaceStore};
 pub use strict::{STRICT_MAX_NESTING, check_call_catalogs};

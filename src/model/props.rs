@@ -617,29 +617,6 @@ impl Serialize for Props {
     }
 }
 
-/// Builds [`Props`] from pairs pushed in wire order onto a stack shared by nested
-/// components (the fast parse path), so each component's list is allocated once at its
-/// exact size.
-#[derive(Default)]
-pub(crate) struct PropsStack(Vec<(Name, Value)>);
-
-impl PropsStack {
-    /// The current height, to hand to [`Self::finish`].
-    pub(crate) fn base(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Push one pair (a known name is interned without allocating).
-    pub(crate) fn push(&mut self, name: impl IntoPropName, value: Value) {
-        self.0.push((name.into_prop_name().0, value));
-    }
-
-    /// The pairs pushed since `base`, as [`Props`].
-    pub(crate) fn finish(&mut self, base: usize) -> Props {
-        Props::from_entries(self.0.drain(base..).collect())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -746,19 +723,5 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, Props::new());
-    }
-
-    #[test]
-    fn the_stack_builds_each_level_at_its_exact_size() {
-        let mut stack = PropsStack::default();
-        let outer = stack.base();
-        stack.push("text", json!(1));
-        let inner = stack.base();
-        stack.push("x".to_owned(), json!(2));
-        stack.push("x", json!(3));
-        let p = stack.finish(inner);
-        assert_eq!(p.to_map(), map_of(r#"{"x": 3}"#));
-        let q = stack.finish(outer);
-        assert_eq!(q.to_map(), map_of(r#"{"text": 1}"#));
     }
 }

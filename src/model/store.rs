@@ -715,7 +715,7 @@ impl SurfaceStore {
                         }
                         Some(cat) => {
                             super::strict::check_calls(
-                                &d.props,
+                                d.props.as_map(),
                                 default,
                                 &self.catalogs,
                                 self.strict,
@@ -789,7 +789,7 @@ impl SurfaceStore {
                     Some(p) => p.generation.wrapping_add(1),
                     None => 0,
                 };
-                let mut c = Component::new(id, component, props)
+                let mut c = Component::from_stored(&id, &component, &props)
                     .with_wire(wire_component, wire_props.map(|b| *b), catalog_id)
                     .with_v08_wire(v08_wire);
                 c.generation = generation;

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use std::collections::HashMap;
 
-use super::{Catalogs, Component, PropKind, PropRef, Props, Surface};
+use super::{Catalogs, Component, PropKind, PropMap, PropRef, Surface};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 
@@ -56,17 +56,34 @@ const SYSTEM_FUNCTIONS: &[&str] = &["@index"];
 /// catalog the renderer has, or the surface has a default. `at` is the JSON pointer of
 /// the component in its message.
 pub(crate) fn check_calls(
-    props: &Props,
+    props: PropMap<'_>,
     default: Option<&str>,
     known: &Catalogs,
     strict: bool,
     at: &str,
 ) -> Result<(), A2uiError> {
     for (k, v) in props.iter() {
-        let path = format!("{at}/{}", crate::protocol::escape_pointer(k));
-        check_value(v, default, known, strict, &path, 0)?;
+        // Most properties hold no call: look before making a path for them.
+        if has_call(v, 0) {
+            let path = format!("{at}/{}", crate::protocol::escape_pointer(k));
+            check_value(&v.to_value(), default, known, strict, &path, 0)?;
+        }
     }
     Ok(())
+}
+
+/// Whether a stored value holds a function call (an object with a `call` key, outside
+/// ChildList templates) at any depth.
+fn has_call(v: PropRef<'_>, depth: usize) -> bool {
+    if depth > 256 {
+        return false;
+    }
+    match v.kind() {
+        PropKind::Array(items) => items.iter().any(|x| has_call(x, depth + 1)),
+        PropKind::Object(o) if o.contains_key("componentId") => false,
+        PropKind::Object(o) => o.contains_key("call") || o.values().any(|x| has_call(x, depth + 1)),
+        _ => false,
+    }
 }
 
 /// Check the catalog resolution of the calls in one v1.0 dynamic value (in the bare

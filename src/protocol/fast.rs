@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 use super::v0_8_wire::Wire;
 use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_8, v0_9};
-use crate::model::PropsStack;
+use crate::model::compact::{EncodeScratch, EncodeValue, stored_from};
 
 /// The message, or `None` when the general path must decide.
 pub(super) fn parse(text: &str) -> Option<Envelope> {
@@ -37,8 +37,9 @@ pub(super) fn parse(text: &str) -> Option<Envelope> {
 struct Scratch {
     entries: Vec<(String, Value)>,
     items: Vec<Value>,
-    /// The top-level properties of the components being read.
-    props: PropsStack,
+    /// The stored form of the v0.9 / v1.0 component being read.
+    encoded: String,
+    encoder: EncodeScratch,
 }
 
 /// The error that sends a message to the general path (its text is never shown).
@@ -286,20 +287,53 @@ impl<'de> Visitor<'de> for Component<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ComponentDef, A::Error> {
         let (mut id, mut component) = (None, None);
-        let base = self.1.props.base();
+        // The properties are written in their stored form as they are read (no `Value`).
+        let Scratch {
+            encoded, encoder, ..
+        } = &mut *self.1;
+        encoded.clear();
+        encoder.at_key = false;
+        let mut mark = encoder.begin_object(encoded);
         while let Some(k) = map.next_key::<Str<'de>>()? {
             match &*k.0 {
                 "id" => once(&mut id, map.next_value::<String>()?)?,
                 "component" => once(&mut component, map.next_value::<String>()?)?,
                 _ => {
-                    let v = map.next_value_seed(ExactValue(&mut *self.1))?;
-                    self.1.props.push(k.0, v);
+                    encoder
+                        .key(encoded, &mut mark, &k.0)
+                        .map_err(|_| give_up::<A::Error>())?;
+                    map.next_value_seed(EncodeValue {
+                        out: &mut *encoded,
+                        scratch: &mut *encoder,
+                    })?;
                 }
             }
         }
-        let props = self.1.props.finish(base);
+        let body = mark.body();
+        encoder.end_object(encoded, mark, false);
+        let props = stored_from(encoded, body);
         let id = id.ok_or_else(give_up)?;
-        v0_9::component_fields(id, component, props, self.0, String::new).map_err(|_| give_up())
+        // What `component_fields` would change (v1.0 `@` names and catalog ids, the v0.9
+        // action shorthand, the reserved `Surface`) goes through it, as editable `Props`.
+        let v10 = self.0 == Version::V1_0;
+        if (v10
+            && (encoder.at_key
+                || props.contains_key("catalogId")
+                || component.as_deref() == Some("Surface")))
+            || v0_9::is_action_shorthand(props.get("action"))
+        {
+            return v0_9::component_fields(id, component, props.to_props(), self.0, String::new)
+                .map_err(|_| give_up());
+        }
+        Ok(ComponentDef {
+            id,
+            wire_component: None,
+            component,
+            wire_props: None,
+            props,
+            catalog_id: None,
+            v08_wire: None,
+        })
     }
 }
 
@@ -853,5 +887,177 @@ mod tests {
             }
         }
         assert!(seen > 80, "{seen} messages");
+    }
+
+    fn update(version: &str, components: &str) -> String {
+        format!(
+            r#"{{"version":"{version}","updateComponents":{{"surfaceId":"s","components":{components}}}}}"#
+        )
+    }
+
+    /// v0.9 and v1.0 components are written in their stored form straight from the text;
+    /// the result is what the `Value` path gives, and what that path changes (v1.0 `@`
+    /// names and catalog ids, the action shorthand, repeated names) still comes out the
+    /// same.
+    #[test]
+    fn components_read_straight_into_the_stored_form_equal_the_value_path() {
+        let cases = [
+            // (components, takes the fast path in v0.9, in v1.0)
+            (
+                r#"[{"id":"t","component":"Text","text":{"path":"/a"},"variant":"h1"}]"#,
+                true,
+                true,
+            ),
+            (
+                r#"[{"id":"b","component":"Button","child":"l","action":{"event":{"name":"go","context":{"row":12,"neg":-3,"f":0.5,"big":18446744073709551615,"e":1e300}}}}]"#,
+                true,
+                true,
+            ),
+            (
+                r#"[{"component":"Row","id":"r","children":["a","b\u00e9\"q"],"myOwn":{"x":[],"y":{}}}]"#,
+                true,
+                true,
+            ),
+            (
+                r#"[{"id":"l","component":"List","children":{"componentId":"t","path":"/items"}}]"#,
+                true,
+                true,
+            ),
+            (
+                r#"[{"id":"c","component":"Custom","a\"b":1,"@path":"literal in v0.9","ünï":[null,true,false]}]"#,
+                true,
+                false,
+            ),
+            (
+                r#"[{"id":"t","component":"Text","text":{"call":"formatString","args":{"value":"${/a}"}}}]"#,
+                true,
+                true,
+            ),
+            // The v0.9 action shorthand is rewritten by the general code.
+            (
+                r#"[{"id":"b","component":"Button","child":"l","action":{"name":"go","context":{"k":1}}}]"#,
+                true,
+                true,
+            ),
+            // Repeated names: the `Value` path decides (first place, last value).
+            (
+                r#"[{"id":"t","component":"Text","text":"a","text":"b"}]"#,
+                false,
+                false,
+            ),
+            (
+                r#"[{"id":"t","component":"Text","text":{"path":"/a","path":"/b"}}]"#,
+                false,
+                false,
+            ),
+            (
+                r#"[{"id":"t","component":"Text","x":{"own":1,"own":2}}]"#,
+                false,
+                false,
+            ),
+        ];
+        for version in ["v0.9", "v1.0"] {
+            for (components, fast09, fast10) in cases {
+                let fast = if version == "v0.9" { fast09 } else { fast10 };
+                let text = update(version, components);
+                let value: Value = serde_json::from_str(&text).unwrap_or_default();
+                let general = super::super::parse_message_owned(value).ok();
+                let got = parse(&text);
+                assert_eq!(got.is_some(), fast, "{version} {components}");
+                if got.is_some() {
+                    assert_eq!(got, general, "{version} {components}");
+                }
+            }
+        }
+        // v1.0 names and catalog ids go through the v1.0 normalisation.
+        for components in [
+            r#"[{"id":"t","component":"Text","text":{"@path":"/a"},"@accessibility":{"label":"x"}}]"#,
+            r#"[{"id":"t","component":"Text","catalogId":"urn:c","text":"a"}]"#,
+            r#"[{"id":"t","component":"Text","text":{"call":"f","args":{"v":{"@path":"/deep"}}}}]"#,
+            r#"[{"id":"s","component":"Surface"}]"#,
+        ] {
+            let text = update("v1.0", components);
+            let value: Value = serde_json::from_str(&text).unwrap_or_default();
+            let general = super::super::parse_message_owned(value).ok();
+            let got = parse(&text);
+            assert!(
+                got.is_none() || got == general,
+                "{components}: {got:?} vs {general:?}"
+            );
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest::proptest! {
+        /// Any component properties: the fast path gives what the `Value` path gives (or
+        /// leaves the message to it).
+        #[test]
+        fn any_component_reads_as_the_value_path_reads_it(
+            props in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![
+                        "[a-z@]{0,6}",
+                        proptest::sample::select(vec!["text", "path", "call", "action", "children", "name", "event"]).prop_map(str::to_owned),
+                    ],
+                    any_json(),
+                ),
+                0..6,
+            ),
+            version in proptest::sample::select(vec!["v0.9", "v1.0"]),
+        ) {
+            let mut obj = Map::new();
+            obj.insert("id".into(), Value::from("x"));
+            obj.insert("component".into(), Value::from("Text"));
+            for (k, v) in props {
+                if k != "id" && k != "component" {
+                    obj.insert(k, v);
+                }
+            }
+            let text = update(version, &Value::Array(vec![Value::Object(obj)]).to_string());
+            let value: Value = serde_json::from_str(&text).unwrap_or_default();
+            let general = super::super::parse_message_owned(value).ok();
+            if let Some(got) = parse(&text) {
+                proptest::prop_assert_eq!(Some(got), general);
+            }
+        }
+    }
+
+    fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            "[a-z/@ é]{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(3, 32, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::vec(
+                    (
+                        prop_oneof![
+                            "[a-z@]{0,5}",
+                            proptest::sample::select(vec![
+                                "path",
+                                "call",
+                                "args",
+                                "componentId",
+                                "name",
+                                "event",
+                                "functionCall"
+                            ])
+                            .prop_map(str::to_owned)
+                        ],
+                        inner
+                    ),
+                    0..5
+                )
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            ]
+        })
     }
 }

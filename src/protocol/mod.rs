@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 pub(crate) use v0_8_wire::V08Wire;
 
 use crate::error::A2uiError;
-use crate::model::Props;
+use crate::model::{Props, StoredProps};
 
 /// The MIME type of A2UI payloads (v0.9.1 onwards).
 pub const MIME_TYPE: &str = "application/a2ui+json";
@@ -164,8 +164,10 @@ pub struct ComponentDef {
     /// Type name (`Text`, `Row`, ...). `None` when an update keeps the existing type.
     pub component: Option<String>,
     /// Properties, normalised: v0.8 names renamed, BoundValues turned into dynamic values,
-    /// `explicitList`/`template` turned into ChildLists.
-    pub props: Props,
+    /// `explicitList`/`template` turned into ChildLists; in the stored form (the fast parse
+    /// writes them straight from the text), read in place or made editable with
+    /// [`StoredProps::to_props`].
+    pub props: StoredProps,
     /// Properties as sent, when they differ from [`Self::props`] (v0.8 keeps its own names;
     /// a v1.0 component keeps its `@catalogId`, `@accessibility`, `@checks`, `@metadata`
     /// names, with values in the bare vocabulary; `id`/`component` removed). `None` when the
@@ -196,8 +198,8 @@ impl ComponentDef {
             return Cow::Borrowed(w);
         }
         match (self.v08_wire, self.wire_component()) {
-            (Some(recipe), Some(ty)) => Cow::Owned(recipe.derive(ty, &self.props)),
-            _ => Cow::Borrowed(&self.props),
+            (Some(recipe), Some(ty)) => Cow::Owned(recipe.derive(ty, &self.props.to_props())),
+            _ => Cow::Owned(self.props.to_props()),
         }
     }
 }

@@ -346,7 +346,7 @@ pub(super) fn component_parts<K: AsRef<str> + IntoPropName + Into<String>>(
         return ComponentDef {
             id,
             component: Some(wire_type),
-            props,
+            props: props.into(),
             wire_props: None,
             wire_component: None,
             catalog_id: None,
@@ -365,7 +365,7 @@ pub(super) fn component_parts<K: AsRef<str> + IntoPropName + Into<String>>(
     ComponentDef {
         id,
         component: Some(component),
-        props,
+        props: props.into(),
         wire_props: Some(Box::new(Props::from(wire_props))),
         wire_component,
         catalog_id: None,

@@ -13,7 +13,7 @@ use super::{
     req_obj, req_str, reserved, single_message_type,
 };
 use crate::error::A2uiError;
-use crate::model::Props;
+use crate::model::{PropRef, Props};
 
 const V09_TYPES: &[&str] = &[
     "createSurface",
@@ -387,6 +387,23 @@ fn component(
     component_fields(id, component, Props::from(obj), version, base)
 }
 
+/// Whether an `action` object is the v0.9 shorthand `{name, context}` (an event action
+/// without its `event` key).
+fn is_shorthand(action: &Map<String, Value>) -> bool {
+    action.get("name").is_some_and(Value::is_string)
+        && !action.contains_key("event")
+        && !action.contains_key("functionCall")
+}
+
+/// [`is_shorthand`] for a stored `action` property.
+pub(super) fn is_action_shorthand(action: Option<PropRef<'_>>) -> bool {
+    action.and_then(PropRef::as_object).is_some_and(|a| {
+        a.get("name").is_some_and(PropRef::is_string)
+            && !a.contains_key("event")
+            && !a.contains_key("functionCall")
+    })
+}
+
 /// A component from its `id`, `component` and other properties (the fast path of
 /// [`super::fast`] builds them straight from the text); `base` names it in errors.
 pub(super) fn component_fields(
@@ -399,9 +416,7 @@ pub(super) fn component_fields(
     // The v0.9 action shorthand `{name, context}` (no `event` key) is an event action
     // (`conformance/core/actions.yaml`; web_core 0.12.0 reads it too).
     if let Some(Value::Object(action)) = props.get_mut("action")
-        && action.get("name").is_some_and(Value::is_string)
-        && !action.contains_key("event")
-        && !action.contains_key("functionCall")
+        && is_shorthand(action)
     {
         let event = std::mem::take(action);
         action.insert("event".into(), Value::Object(event));
@@ -456,7 +471,7 @@ pub(super) fn component_fields(
         wire_component: None,
         component,
         wire_props,
-        props,
+        props: props.into(),
         catalog_id,
         v08_wire: None,
     })

@@ -57,7 +57,7 @@ fn v08_components_are_normalised_to_the_v09_vocabulary() {
     let Message::UpdateComponents { components, .. } = e.message else {
         panic!("not an update");
     };
-    let p = |i: usize| &components[i].props;
+    let p = |i: usize| components[i].props.to_props();
     assert_eq!(p(0)["children"], json!(["a"]));
     assert_eq!(p(0)["justify"], "spaceBetween");
     assert_eq!(p(0)["align"], "center");
@@ -318,7 +318,7 @@ fn v10_bare_forms_still_bind_and_the_at_form_wins_over_the_bare_one() {
             {"id": "l", "component": "List", "children": {"componentId": "a", "path": "/items"}}
         ]}}),
     );
-    assert_eq!(c[0].props["text"], json!({"path": "/bare"}));
+    assert_eq!(c[0].props.to_props()["text"], json!({"path": "/bare"}));
     assert_eq!(
         c[0].catalog_id.as_deref(),
         Some("https://example.com/bare.json")
@@ -327,13 +327,13 @@ fn v10_bare_forms_still_bind_and_the_at_form_wins_over_the_bare_one() {
         c[0].wire_props.is_none(),
         "nothing renamed: one copy of the props"
     );
-    assert_eq!(c[1].props["text"], json!({"path": "/at"}));
+    assert_eq!(c[1].props.to_props()["text"], json!({"path": "/at"}));
     assert_eq!(
         c[1].catalog_id.as_deref(),
         Some("https://example.com/at.json")
     );
     assert_eq!(
-        c[2].props["children"],
+        c[2].props.to_props()["children"],
         json!({"componentId": "a", "path": "/items"}),
         "a ChildList template keeps its bare path"
     );
@@ -347,9 +347,13 @@ fn v09_messages_do_not_read_the_at_forms() {
                 {"id": "t", "component": "Text", "text": {"@path": "/a"}, "accessibility": {"label": {"@call": "f"}}}
             ]}}),
         );
-        assert_eq!(c[0].props["text"], json!({"@path": "/a"}), "{version}");
         assert_eq!(
-            c[0].props["accessibility"],
+            c[0].props.to_props()["text"],
+            json!({"@path": "/a"}),
+            "{version}"
+        );
+        assert_eq!(
+            c[0].props.to_props()["accessibility"],
             json!({"label": {"@call": "f"}})
         );
     }
@@ -483,7 +487,7 @@ fn malformed_v08_components_are_errors_naming_the_key() {
     let Message::UpdateComponents { components, .. } = a.message else {
         panic!("not updateComponents");
     };
-    assert_eq!(components[0].props["weight"], json!(2));
-    assert_eq!(components[0].props["variant"], json!("primary"));
+    assert_eq!(components[0].props.to_props()["weight"], json!(2));
+    assert_eq!(components[0].props.to_props()["variant"], json!("primary"));
     assert_eq!(components[0].wire_props()["primary"], json!(true));
 }
