@@ -1360,7 +1360,7 @@ impl<'a> Iterator for PropMapIter<'a> {
         });
         if entry.is_none() {
             // Malformed: stop.
-            self.keys = [].iter();
+            self.keys = std::slice::Iter::default();
         }
         entry
     }
