@@ -85,9 +85,10 @@ static TYPES: &[&str] = &[
 ];
 
 fn type_index(s: &str) -> Option<u8> {
+    // Compare the bytes only where the lengths agree.
     TYPES
         .iter()
-        .position(|t| *t == s)
+        .position(|t| t.len() == s.len() && *t == s)
         .and_then(|i| u8::try_from(i).ok())
         .filter(|i| *i < OWNED)
 }
@@ -162,6 +163,29 @@ where
     }
 }
 
+/// The number of digits of `v` as a varint.
+fn varint_len(v: u64) -> usize {
+    let bits = 64 - v.leading_zeros() as usize;
+    bits.div_ceil(6).max(1)
+}
+
+fn str_len(s: &str) -> usize {
+    varint_len(s.len() as u64) + s.len()
+}
+
+/// A number's tag and varint.
+fn number_code(n: &Number) -> (u8, u64) {
+    if let Some(u) = n.as_u64() {
+        (POS, u)
+    } else if let Some(i) = n.as_i64() {
+        // Negative (non-negative ones are `u64` above): `!i` is `-i - 1`, >= 0.
+        (NEG, !i as u64)
+    } else {
+        let f = n.as_f64().unwrap_or_default();
+        (FLOAT, f.to_bits().swap_bytes())
+    }
+}
+
 /// Write what `body` writes, preceded by its byte length (so a reader can skip the
 /// container without walking it).
 fn push_container(out: &mut String, body: impl FnOnce(&mut String)) {
@@ -172,24 +196,35 @@ fn push_container(out: &mut String, body: impl FnOnce(&mut String)) {
     out.insert_str(start, digits);
 }
 
+/// Run `f` on an empty reusable buffer (one per thread): a stored form is written there,
+/// then copied out at its exact size, so writing it never reallocates.
+fn with_scratch<R>(f: impl FnOnce(&mut String) -> R) -> R {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut out) => {
+            out.clear();
+            let r = f(&mut out);
+            // A hostile component must not keep a large buffer alive.
+            if out.capacity() > 64 * 1024 {
+                *out = String::new();
+            }
+            r
+        }
+        Err(_) => f(&mut String::new()),
+    })
+}
+
 fn push_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push(char::from(NULL)),
         Value::Bool(true) => out.push(char::from(TRUE)),
         Value::Bool(false) => out.push(char::from(FALSE)),
         Value::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                out.push(char::from(POS));
-                push_varint(out, u);
-            } else if let Some(i) = n.as_i64() {
-                // Negative (non-negative ones are `u64` above): `!i` is `-i - 1`, >= 0.
-                out.push(char::from(NEG));
-                push_varint(out, !i as u64);
-            } else {
-                let f = n.as_f64().unwrap_or_default();
-                out.push(char::from(FLOAT));
-                push_varint(out, f.to_bits().swap_bytes());
-            }
+            let (tag, v) = number_code(n);
+            out.push(char::from(tag));
+            push_varint(out, v);
         }
         Value::String(s) => {
             out.push(char::from(STR));
@@ -215,24 +250,30 @@ fn push_value(out: &mut String, v: &Value) {
 
 /// Encode a component: its type, id and properties (in wire order).
 pub(crate) fn encode_component(id: &str, component: &str, props: &Props) -> Box<str> {
-    let mut out = String::with_capacity(id.len() + component.len() + 8 + 24 * props.len());
-    match type_index(component) {
-        Some(t) => out.push(char::from(t)),
-        None => {
-            out.push(char::from(OWNED));
-            push_str(&mut out, component);
+    with_scratch(|out| {
+        match type_index(component) {
+            Some(t) => out.push(char::from(t)),
+            None => {
+                out.push(char::from(OWNED));
+                push_str(out, component);
+            }
         }
-    }
-    push_str(&mut out, id);
-    push_object_body(&mut out, props.len(), props.iter());
-    out.into_boxed_str()
+        push_str(out, id);
+        push_object_body(out, props.len(), props.iter());
+        Box::from(out.as_str())
+    })
 }
 
 /// Encode a component from its type, id and properties already stored apart (a parsed
 /// [`ComponentDef`](crate::protocol::ComponentDef)'s): one allocation, the properties
 /// copied as they are.
 pub(crate) fn encode_component_stored(id: &str, component: &str, props: &StoredProps) -> Box<str> {
-    let mut out = String::with_capacity(id.len() + component.len() + 4 + props.0.len());
+    let ty = if type_index(component).is_some() {
+        1
+    } else {
+        1 + str_len(component)
+    };
+    let mut out = String::with_capacity(ty + str_len(id) + props.0.len());
     match type_index(component) {
         Some(t) => out.push(char::from(t)),
         None => {
@@ -308,9 +349,21 @@ impl StoredProps {
 
 impl From<&Props> for StoredProps {
     fn from(props: &Props) -> Self {
-        let mut out = String::new();
-        push_object_body(&mut out, props.len(), props.iter());
-        Self(out.into_boxed_str())
+        Self::from_pairs(props.len(), props.iter())
+    }
+}
+
+impl StoredProps {
+    /// From `(name, value)` pairs with distinct names, in order, written at their exact
+    /// size.
+    pub(crate) fn from_pairs<'v, I>(count: usize, pairs: I) -> Self
+    where
+        I: Iterator<Item = (&'v str, &'v Value)> + Clone,
+    {
+        with_scratch(|out| {
+            push_object_body(out, count, pairs);
+            Self(Box::from(out.as_str()))
+        })
     }
 }
 

@@ -54,9 +54,14 @@ impl ComponentMap {
 
     /// The position of the component with this id.
     fn position(&self, id: &str) -> Option<usize> {
+        self.position_hashed(id, self.hasher.hash_one(id))
+    }
+
+    /// [`Self::position`] with the id's hash already made.
+    fn position_hashed(&self, id: &str, hash: u64) -> Option<usize> {
         let entries = &self.entries;
         self.index
-            .find(self.hasher.hash_one(id), |&i| {
+            .find(hash, |&i| {
                 entries.get(i as usize).is_some_and(|c| c.id() == id)
             })
             .map(|&i| i as usize)
@@ -89,8 +94,8 @@ impl ComponentMap {
         self.entries.iter().map(|c| (c.id(), c))
     }
 
-    /// Append a component whose id is not in the map.
-    fn push(&mut self, component: Arc<Component>) {
+    /// Append a component whose id (of hash `hash`) is not in the map.
+    fn push(&mut self, component: Arc<Component>, hash: u64) {
         let Self {
             entries,
             index,
@@ -100,7 +105,6 @@ impl ComponentMap {
             // Unreachable in practice (see `index`): such a map would hold terabytes.
             return;
         };
-        let hash = hasher.hash_one(component.id());
         entries.push(component);
         index.insert_unique(hash, at, |&i| {
             entries
@@ -135,13 +139,14 @@ impl ComponentMap {
     /// Add a component, or replace the one with its id in place (it keeps its
     /// first-arrival position); returns the replaced one.
     pub fn insert(&mut self, component: Arc<Component>) -> Option<Arc<Component>> {
-        match self.position(component.id()) {
+        let hash = self.hasher.hash_one(component.id());
+        match self.position_hashed(component.id(), hash) {
             Some(i) => self
                 .entries
                 .get_mut(i)
                 .map(|slot| std::mem::replace(slot, component)),
             None => {
-                self.push(component);
+                self.push(component, hash);
                 None
             }
         }
@@ -173,16 +178,20 @@ impl ComponentMap {
     }
 
     /// Add or replace the component `id` with what `make` builds from the id and the current
-    /// one (one lookup for the common case; the id is handed on, not copied). `make` must
-    /// keep the id.
+    /// one (one lookup and one hash for the common case). `make` must keep the id.
     pub(crate) fn upsert(
         &mut self,
-        id: String,
-        make: impl FnOnce(String, Option<&Arc<Component>>) -> Arc<Component>,
+        id: &str,
+        make: impl FnOnce(&str, Option<&Arc<Component>>) -> Arc<Component>,
     ) {
-        let Some(i) = self.position(&id) else {
+        let hash = self.hasher.hash_one(id);
+        let Some(i) = self.position_hashed(id, hash) else {
             let new = make(id, None);
-            self.insert(new);
+            if new.id() == id {
+                self.push(new, hash);
+            } else {
+                self.insert(new);
+            }
             return;
         };
         let Some(prev) = self.entries.get(i) else {
@@ -248,12 +257,12 @@ mod tests {
         m.insert(c("a", "Text"));
         m.insert(c("b", "Text"));
         // To a new id: the place is kept under the new id.
-        m.upsert("a".into(), |_, _| c("z", "Row"));
+        m.upsert("a", |_, _| c("z", "Row"));
         assert_eq!(m.keys().collect::<Vec<_>>(), ["z", "b"]);
         assert!(m.get("a").is_none());
         assert_eq!(m.get("z").map(|c| c.component()), Some("Row"));
         // To another component's id: that one is replaced.
-        m.upsert("z".into(), |_, _| c("b", "Image"));
+        m.upsert("z", |_, _| c("b", "Image"));
         assert_eq!(m.keys().collect::<Vec<_>>(), ["z", "b"]);
         assert_eq!(m.get("b").map(|c| c.component()), Some("Image"));
     }
@@ -265,14 +274,14 @@ mod tests {
     #[test]
     fn upsert_replaces_in_place_and_appends_new_ids() {
         let mut m = ComponentMap::default();
-        m.upsert("a".into(), |id, prev| {
+        m.upsert("a", |id, prev| {
             assert!(prev.is_none());
-            c(&id, "Text")
+            c(id, "Text")
         });
-        m.upsert("b".into(), |id, _| c(&id, "Row"));
-        m.upsert("a".into(), |id, prev| {
+        m.upsert("b", |id, _| c(id, "Row"));
+        m.upsert("a", |id, prev| {
             assert_eq!(prev.map(|p| p.component()), Some("Text"));
-            c(&id, "Image")
+            c(id, "Image")
         });
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(m.get("a").map(|p| p.component()), Some("Image"));

@@ -773,7 +773,7 @@ impl SurfaceStore {
                 catalog_id,
                 v08_wire,
             } = d;
-            let make = |id: String, prev: Option<&Arc<Component>>| {
+            let make = |id: &str, prev: Option<&Arc<Component>>| {
                 // An update without a type keeps the previous type and wire type.
                 let kept = component.is_none();
                 let component = component
@@ -789,14 +789,14 @@ impl SurfaceStore {
                     Some(p) => p.generation.wrapping_add(1),
                     None => 0,
                 };
-                let mut c = Component::from_stored(&id, &component, &props)
+                let mut c = Component::from_stored(id, &component, &props)
                     .with_wire(wire_component, wire_props.map(|b| *b), catalog_id)
                     .with_v08_wire(v08_wire);
                 c.generation = generation;
                 Arc::new(c)
             };
             // Replace in place (keeping its first-arrival place) or append.
-            surface.components.upsert(id, make);
+            surface.components.upsert(&id, make);
         }
         if let Some(before) = backup
             && let Err(e) = super::strict::check_topology(surface)

@@ -22,7 +22,7 @@ use std::num::NonZeroU64;
 
 use serde_json::{Map, Value};
 
-use crate::model::{IntoPropName, PropName, Props};
+use crate::model::{IntoPropName, PropName, Props, StoredProps};
 
 /// At most this many normalised properties (the component-level `weight` included) are
 /// described by a recipe: two bits each below bit 62.
@@ -441,7 +441,7 @@ pub(super) fn normalise_canonical<K: AsRef<str> + IntoPropName>(
     ty: &str,
     entries: &mut Vec<(K, Wire<'_>)>,
     weight: &mut Option<Value>,
-) -> Option<(Props, V08Wire)> {
+) -> Option<(StoredProps, V08Wire)> {
     if ty == "MultipleChoice" {
         return None;
     }
@@ -503,7 +503,9 @@ pub(super) fn normalise_canonical<K: AsRef<str> + IntoPropName>(
         bits |= WEIGHT;
         out.push(("weight".into_prop_name(), w));
     }
-    Some((Props::from_named(out), V08Wire(NonZeroU64::new(bits)?)))
+    // The names are distinct (checked above): written straight into the stored form.
+    let props = StoredProps::from_pairs(out.len(), out.iter().map(|(k, v)| (k.as_str(), v)));
+    Some((props, V08Wire(NonZeroU64::new(bits)?)))
 }
 
 impl V08Wire {
@@ -599,6 +601,7 @@ mod tests {
         let map = wire.as_object().cloned().unwrap_or_default();
         let (_, general) = super::super::v0_8::normalise(ty, &map, weight);
         assert_eq!(props, general, "{ty} {wire}");
+        let props = props.to_props();
         assert!(props.iter().eq(general.iter()), "same order: {ty} {wire}");
         let derived = recipe.derive(ty, &props);
         // In order, nested objects too: the text is the same.
