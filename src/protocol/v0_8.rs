@@ -346,7 +346,7 @@ pub(super) fn component_parts<K: AsRef<str> + IntoPropName + Into<String>>(
         return ComponentDef {
             id,
             component: Some(wire_type),
-            props: props.into(),
+            props,
             wire_props: None,
             wire_component: None,
             catalog_id: None,
