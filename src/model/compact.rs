@@ -6,7 +6,13 @@
 //! held as `Value`s took 6.6 times its JSON size. Here a component is one heap string, about
 //! half its JSON size: known property and type names are one byte, lengths and numbers are
 //! short variable-length integers, and every container carries its byte length so a reader
-//! skips it in O(1).
+//! skips it in O(1). An object keeps its name bytes together ahead of its entries: finding a
+//! name reads those bytes (a missing name reads no value) and steps over only the values
+//! before it.
+//!
+//! Components are encoded from editable [`Props`] ([`Component::new`](super::Component::new)),
+//! or, on the fast parse path, straight from the message text by [`EncodeValue`] (no
+//! `serde_json::Value` is built; a repeated name sends the message to the general path).
 //!
 //! Every control byte (tags, name indices, integer digits) is ASCII, so the buffer is valid
 //! UTF-8 whatever it holds, and a string value is a plain `&str` slice of it: reading a
@@ -858,7 +864,6 @@ impl PropNumber {
     }
 
     /// As `f64` (integers may round, as `serde_json::Number::as_f64`).
-    #[allow(clippy::cast_precision_loss)]
     pub fn as_f64(self) -> f64 {
         match self {
             PropNumber::PosInt(u) => u as f64,

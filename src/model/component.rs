@@ -13,8 +13,9 @@ use crate::protocol::V08Wire;
 
 /// One component of a surface.
 ///
-/// Stored compactly: the id, type and properties are one encoded string (about half the
-/// component's JSON size; see [`PropMap`]), read through borrowed views.
+/// Stored compactly: the id, type and properties are one encoded string (known names and
+/// types one byte each; about half the component's JSON size), read through borrowed views
+/// ([`PropMap`], [`PropRef`]).
 ///
 /// ```
 /// use egui_a2ui::model::{Component, Props};
