@@ -87,6 +87,9 @@ pub(crate) struct ResolveCache {
     /// Each node's children ([`ComponentContext::children_shared`]): listing them makes two
     /// strings per child, which a steady frame would otherwise allocate and free again.
     children: egui::IdMap<Arc<[ChildRef]>>,
+    /// The call objects of function-call properties as `Value`s (a function checks its
+    /// arguments as a `Map`), made once per revision instead of on every frame.
+    calls: egui::IdMap<Arc<Value>>,
 }
 
 impl ResolveCache {
@@ -94,13 +97,19 @@ impl ResolveCache {
     /// past `max` entries (nodes scrolled out of a list and never drawn again).
     fn validate(&mut self, revision: (u64, u64), max: usize) {
         if self.revision != revision
-            || self.strings.len() + self.memos.len() + self.values.len() + self.children.len() > max
+            || self.strings.len()
+                + self.memos.len()
+                + self.values.len()
+                + self.children.len()
+                + self.calls.len()
+                > max
         {
             self.revision = revision;
             self.strings.clear();
             self.memos.clear();
             self.values.clear();
             self.children.clear();
+            self.calls.clear();
         }
     }
 }
@@ -725,7 +734,8 @@ impl ComponentContext<'_, '_> {
                 if matches!(kind, PropDynamic::Literal) {
                     return raw.to_value();
                 }
-                return self.with_eval(|cx| cx.resolve_prop(raw));
+                let call = self.call_object(name, raw);
+                return self.with_eval(|cx| cx.resolve(&call));
             }
         }
         // Bound to a path: deterministic for a revision of the surface.
@@ -742,6 +752,23 @@ impl ComponentContext<'_, '_> {
                 .with_resolve_cache(|c| c.values.insert(key, v.clone()));
         }
         v
+    }
+
+    /// The call object of function-call property `name` (stored as `raw`) as a `Value`, kept
+    /// for the surface's revision (the call itself runs every time: it may depend on more
+    /// than the data model).
+    fn call_object(&self, name: &str, raw: PropRef<'_>) -> Arc<Value> {
+        let key = self.widget_id.with(("a2ui-call", name));
+        if let Some(call) = self
+            .frame
+            .with_resolve_cache(|c| c.calls.get(&key).cloned())
+        {
+            return call;
+        }
+        let call = Arc::new(raw.to_value());
+        self.frame
+            .with_resolve_cache(|c| c.calls.insert(key, Arc::clone(&call)));
+        call
     }
 
     /// Every dynamic value inside a property resolved (e.g. ChoicePicker options).

@@ -425,3 +425,37 @@ fn a_containers_children_follow_data_and_component_updates() {
     );
     assert!(shows(&h, "Pear"), "the template is still drawn");
 }
+
+/// A property bound to a function call follows both the data it reads and an agent's
+/// change of the call itself (the call object is kept per surface revision).
+#[test]
+fn a_function_call_property_follows_data_and_component_updates() {
+    let mut h = harness(renderer(
+        json!([
+            {"id": "root", "component": "Column", "children": ["t"]},
+            {"id": "t", "component": "Text", "text": {"call": "formatString", "args": {"value": "Weight ${/n} kg"}}}
+        ]),
+        Some(json!({"n": 3})),
+    ));
+    assert!(shows(&h, "Weight 3 kg"));
+    common::agent(
+        &mut h,
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/n", "value": 4}}),
+    );
+    h.run();
+    assert!(
+        shows(&h, "Weight 4 kg") && !shows(&h, "Weight 3 kg"),
+        "new data"
+    );
+    common::agent(
+        &mut h,
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "t", "component": "Text", "text": {"call": "formatString", "args": {"value": "Mass ${/n} kg"}}}
+        ]}}),
+    );
+    h.run();
+    assert!(
+        shows(&h, "Mass 4 kg") && !shows(&h, "Weight 4 kg"),
+        "new call"
+    );
+}
