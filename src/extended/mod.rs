@@ -65,17 +65,7 @@ pub const CATALOG_ID: &str =
 pub const DEFINITION: &str = include_str!("../../catalogs/extended/v1/catalog.json");
 
 /// The component type names of the extended catalog.
-pub const COMPONENTS: &[&str] = &[
-    "Table",
-    "Chart",
-    "Rating",
-    "DateRange",
-    "TimePicker",
-    "ColorPicker",
-    "Progress",
-    "Badge",
-    "Chip",
-];
+pub const COMPONENTS: &[&str] = crate::model::EXTENDED_COMPONENTS;
 
 /// The basic catalog with the extended components, serving [`CATALOG_ID`] too.
 pub fn catalog() -> Catalog {

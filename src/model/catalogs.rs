@@ -61,6 +61,21 @@ pub const BASIC_FUNCTIONS: &[&str] = &[
     "not",
 ];
 
+/// The component types of the crate's extended catalog (feature `extended`; see
+/// `extended::COMPONENTS`). Named here too, in the egui-free model, so that stored
+/// components spell these types in one byte (`model::Component`).
+pub const EXTENDED_COMPONENTS: &[&str] = &[
+    "Table",
+    "Chart",
+    "Rating",
+    "DateRange",
+    "TimePicker",
+    "ColorPicker",
+    "Progress",
+    "Badge",
+    "Chip",
+];
+
 /// The minimal catalog's components.
 pub const MINIMAL_COMPONENTS: &[&str] = &["Text", "Row", "Column", "Button", "TextField"];
 

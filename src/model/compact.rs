@@ -41,8 +41,8 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Number, Value};
 
-use super::Props;
 use super::props::{known_index, known_name};
+use super::{BASIC_COMPONENTS, EXTENDED_COMPONENTS, Props};
 
 /// The marker of a name (or type) spelled out instead of interned.
 const OWNED: u8 = 0x7F;
@@ -57,50 +57,35 @@ const STR: u8 = b's';
 const ARR: u8 = b'a';
 const OBJ: u8 = b'o';
 
-/// Component types stored as one byte: the basic catalog (v0.9 names), v0.8's
-/// `MultipleChoice` and the extended catalog. Others are spelled out.
-static TYPES: &[&str] = &[
-    "Text",
-    "Image",
-    "Icon",
-    "Video",
-    "AudioPlayer",
-    "Row",
-    "Column",
-    "List",
-    "Card",
-    "Tabs",
-    "Modal",
-    "Divider",
-    "Button",
-    "TextField",
-    "CheckBox",
-    "ChoicePicker",
-    "Slider",
-    "DateTimeInput",
-    "MultipleChoice",
-    "Table",
-    "Chart",
-    "Rating",
-    "DateRange",
-    "TimePicker",
-    "ColorPicker",
-    "Progress",
-    "Badge",
-    "Chip",
-];
+/// v0.8's `MultipleChoice`, a type stored in one byte with the basic catalog's (v0.9 names)
+/// and the extended catalog's; others are spelled out.
+const MULTIPLE_CHOICE: &str = "MultipleChoice";
 
-fn type_index(s: &str) -> Option<u8> {
-    // Compare the bytes only where the lengths agree.
-    TYPES
-        .iter()
-        .position(|t| t.len() == s.len() && *t == s)
-        .and_then(|i| u8::try_from(i).ok())
-        .filter(|i| *i < OWNED)
+/// The type stored as byte `i`: the basic catalog's types, `MultipleChoice`, then the
+/// extended catalog's.
+fn type_at(i: usize) -> Option<&'static str> {
+    let basic = BASIC_COMPONENTS.len();
+    match i.checked_sub(basic) {
+        None => BASIC_COMPONENTS.get(i).copied(),
+        Some(0) => Some(MULTIPLE_CHOICE),
+        Some(j) => EXTENDED_COMPONENTS.get(j - 1).copied(),
+    }
 }
 
-// ---------------------------------------------------------------------------------------
-// Writing
+/// The byte type `s` is stored as, when it is one of [`type_at`]'s.
+fn type_index(s: &str) -> Option<u8> {
+    // Compare the bytes only where the lengths agree.
+    let same = |t: &&str| t.len() == s.len() && *t == s;
+    let basic = BASIC_COMPONENTS.len();
+    let i = if let Some(i) = BASIC_COMPONENTS.iter().position(same) {
+        i
+    } else if s == MULTIPLE_CHOICE {
+        basic
+    } else {
+        basic + 1 + EXTENDED_COMPONENTS.iter().position(same)?
+    };
+    u8::try_from(i).ok().filter(|i| *i < OWNED)
+}
 
 /// The digits of `v` as a varint (at most 11 bytes for a `u64`).
 fn varint_digits(mut v: u64) -> ([u8; 11], usize) {
@@ -753,7 +738,7 @@ pub(crate) fn decode_component(s: &str) -> Parts<'_> {
     let mut c = Cur { s, i: 0 };
     let component = match c.byte() {
         Some(OWNED) => c.string().unwrap_or_default(),
-        Some(t) => TYPES.get(usize::from(t)).copied().unwrap_or_default(),
+        Some(t) => type_at(usize::from(t)).unwrap_or_default(),
         None => "",
     };
     let id = c.string().unwrap_or_default();
@@ -778,7 +763,7 @@ pub(crate) fn component_type(s: &str) -> &str {
     let mut c = Cur { s, i: 0 };
     match c.byte() {
         Some(OWNED) => c.string().unwrap_or_default(),
-        Some(t) => TYPES.get(usize::from(t)).copied().unwrap_or_default(),
+        Some(t) => type_at(usize::from(t)).unwrap_or_default(),
         None => "",
     }
 }
@@ -1428,7 +1413,7 @@ impl<'a> Iterator for PropMapIter<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
@@ -1508,6 +1493,23 @@ mod tests {
     }
 
     #[test]
+    fn every_one_byte_type_reads_back() {
+        let all: Vec<&str> = BASIC_COMPONENTS
+            .iter()
+            .chain([MULTIPLE_CHOICE].iter())
+            .chain(EXTENDED_COMPONENTS.iter())
+            .copied()
+            .collect();
+        assert!(all.len() < usize::from(OWNED));
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(type_index(t).map(usize::from), Some(i), "{t}");
+            assert_eq!(type_at(i), Some(*t));
+        }
+        assert_eq!(type_index("Surface"), None);
+        assert_eq!(type_at(all.len()), None);
+    }
+
+    #[test]
     fn known_names_and_types_take_one_byte_and_others_are_spelled_out() {
         let p: Props = [("text", json!("Press"))].into_iter().collect();
         // type, id length, id, count, key, tag, length, text
@@ -1567,7 +1569,9 @@ mod tests {
         }
     }
 
-    fn arb_json() -> impl Strategy<Value = Value> {
+    /// Any JSON value of a few levels, with the names and strings that matter to A2UI
+    /// (bindings, calls, templates, actions, `@` names) among the random ones.
+    pub(crate) fn arb_json() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
@@ -1577,7 +1581,7 @@ mod tests {
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(Value::from),
             ".{0,12}".prop_map(Value::String),
-            prop::sample::select(vec!["path", "text", "children", "label"])
+            prop::sample::select(vec!["path", "text", "children", "label", "@x"])
                 .prop_map(|s| Value::String(s.to_owned())),
         ];
         leaf.prop_recursive(4, 48, 6, |inner| {
@@ -1587,8 +1591,18 @@ mod tests {
                     (
                         prop_oneof![
                             ".{0,8}",
-                            prop::sample::select(vec!["path", "call", "args", "text", "event"])
-                                .prop_map(str::to_owned)
+                            "@[a-z]{0,4}",
+                            prop::sample::select(vec![
+                                "path",
+                                "call",
+                                "args",
+                                "text",
+                                "event",
+                                "name",
+                                "componentId",
+                                "functionCall"
+                            ])
+                            .prop_map(str::to_owned)
                         ],
                         inner
                     ),

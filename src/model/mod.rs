@@ -13,7 +13,8 @@ pub(crate) mod tree;
 
 pub use crate::error::Rejected;
 pub use catalogs::{
-    BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, MINIMAL_COMPONENTS,
+    BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, EXTENDED_COMPONENTS,
+    MINIMAL_COMPONENTS,
 };
 pub use compact::{
     PropKind, PropList, PropListIter, PropMap, PropMapIter, PropNumber, PropRef, StoredProps,

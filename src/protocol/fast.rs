@@ -1000,7 +1000,7 @@ mod tests {
                         "[a-z@]{0,6}",
                         proptest::sample::select(vec!["text", "path", "call", "action", "children", "name", "event"]).prop_map(str::to_owned),
                     ],
-                    any_json(),
+                    crate::model::compact::tests::arb_json(),
                 ),
                 0..6,
             ),
@@ -1021,43 +1021,5 @@ mod tests {
                 proptest::prop_assert_eq!(Some(got), general);
             }
         }
-    }
-
-    fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            any::<u64>().prop_map(Value::from),
-            any::<f64>()
-                .prop_filter("finite", |f| f.is_finite())
-                .prop_map(Value::from),
-            "[a-z/@ é]{0,8}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(3, 32, 5, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                proptest::collection::vec(
-                    (
-                        prop_oneof![
-                            "[a-z@]{0,5}",
-                            proptest::sample::select(vec![
-                                "path",
-                                "call",
-                                "args",
-                                "componentId",
-                                "name",
-                                "event",
-                                "functionCall"
-                            ])
-                            .prop_map(str::to_owned)
-                        ],
-                        inner
-                    ),
-                    0..5
-                )
-                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-            ]
-        })
     }
 }
