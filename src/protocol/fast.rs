@@ -1,15 +1,18 @@
 //! The fast path of [`super::parse_message_text`]: one message's JSON text deserialized
 //! straight into an [`Envelope`], without building a `serde_json::Value` for the envelope,
-//! the message body, the component list or each component's `id`/`component`.
+//! the message body, the component list or each component's `id`/`component`; a v0.9 /
+//! v1.0 component's properties are written straight into their stored form
+//! ([`StoredProps`](crate::model::StoredProps)).
 //!
 //! It covers the bulk of a stream (versioned `updateComponents`, `updateDataModel` and
 //! `deleteSurface` whose `version` comes first; every v0.8 message: a `surfaceUpdate`'s
 //! components are read straight into their parts, the other bodies as one `Value` handed to
 //! the v0.8 adapter) and accepts exactly what the `Value` path accepts, with the same
 //! result. Anything else (another message type, a key out of the
-//! usual order, a duplicate key, anything the `Value` path would reject) makes it give up,
-//! and the caller parses the text as a `Value` and takes the general path, which also words
-//! the errors. A give-up costs a partial parse; valid messages never take it.
+//! usual order, a duplicate key, an object of more than 64 names among a component's
+//! properties, anything the `Value` path would reject) makes it give up, and the caller
+//! parses the text as a `Value` and takes the general path, which also words the errors. A
+//! give-up costs a partial parse; the usual valid messages never take it.
 
 use std::borrow::Cow;
 use std::fmt;
