@@ -182,9 +182,28 @@ fn number_code(n: &Number) -> (u8, u64) {
 fn push_container(out: &mut String, body: impl FnOnce(&mut String)) {
     let start = out.len();
     body(out);
-    let (buf, n) = varint_digits((out.len() - start) as u64);
-    let digits = std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default();
-    out.insert_str(start, digits);
+    insert_varints(out, start, &[(out.len() - start) as u64]);
+}
+
+/// Insert the varints of (at most two) `values` at `at`: a container's head, once its body
+/// is written and measured.
+fn insert_varints(out: &mut String, at: usize, values: &[u64]) {
+    let mut buf = [0u8; 22];
+    let mut n = 0;
+    for &v in values.iter().take(2) {
+        let (digits, k) = varint_digits(v);
+        for &b in digits.iter().take(k) {
+            if let Some(slot) = buf.get_mut(n) {
+                *slot = b;
+                n += 1;
+            }
+        }
+    }
+    // Varint digits are ASCII.
+    out.insert_str(
+        at,
+        std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default(),
+    );
 }
 
 /// Run `f` on an empty reusable buffer (one per thread): a stored form is written there,
@@ -469,7 +488,7 @@ impl EncodeScratch {
 
     /// Finish the object `mark`: its count and key bytes go before its entries (and, for a
     /// nested object, its body length before them).
-    pub(crate) fn end_object(&mut self, out: &mut String, mark: ObjectMark, nested: bool) {
+    fn end_object(&mut self, out: &mut String, mark: ObjectMark, nested: bool) {
         let mut head = std::mem::take(&mut self.head);
         head.clear();
         push_len(&mut head, mark.count);
@@ -478,26 +497,18 @@ impl EncodeScratch {
         }
         self.keys.truncate(mark.keys);
         self.owned.truncate(mark.owned);
-        if nested {
-            let body = head.len() + (out.len() - mark.body);
-            let (buf, n) = varint_digits(body as u64);
-            let digits = std::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or_default();
-            head.insert_str(0, digits);
-        }
         out.insert_str(mark.body, &head);
+        if nested {
+            insert_varints(out, mark.body, &[(out.len() - mark.body) as u64]);
+        }
         self.head = head;
     }
-}
 
-/// The stored form of whatever `out` holds from `mark` on (a finished object body).
-pub(crate) fn stored_from(out: &str, body: usize) -> StoredProps {
-    StoredProps(out.get(body..).unwrap_or_default().into())
-}
-
-impl ObjectMark {
-    /// Where the object's body starts in the output.
-    pub(crate) fn body(&self) -> usize {
-        self.body
+    /// Finish the top-level object `mark` (a component's properties) and copy it out.
+    pub(crate) fn finish_props(&mut self, out: &mut String, mark: ObjectMark) -> StoredProps {
+        let body = mark.body;
+        self.end_object(out, mark, false);
+        StoredProps(out.get(body..).unwrap_or_default().into())
     }
 }
 
@@ -516,25 +527,26 @@ impl<'de> serde::de::DeserializeSeed<'de> for EncodeValue<'_> {
     }
 }
 
-/// A name, borrowed from the input when it has no escapes.
-struct Name<'de>(std::borrow::Cow<'de, str>);
+/// A string read from JSON text, borrowed from the input when it has no escapes (the
+/// names of the direct encoder and the keys of the fast parse path).
+pub(crate) struct Str<'de>(pub(crate) std::borrow::Cow<'de, str>);
 
-impl<'de> serde::Deserialize<'de> for Name<'de> {
+impl<'de> serde::Deserialize<'de> for Str<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Name<'de>;
+            type Value = Str<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a string")
             }
-            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Name<'de>, E> {
-                Ok(Name(std::borrow::Cow::Borrowed(v)))
+            fn visit_borrowed_str<E: serde::de::Error>(self, v: &'de str) -> Result<Str<'de>, E> {
+                Ok(Str(std::borrow::Cow::Borrowed(v)))
             }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Name<'de>, E> {
-                Ok(Name(std::borrow::Cow::Owned(v.to_owned())))
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Str<'de>, E> {
+                Ok(Str(std::borrow::Cow::Owned(v.to_owned())))
             }
-            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Name<'de>, E> {
-                Ok(Name(std::borrow::Cow::Owned(v)))
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Str<'de>, E> {
+                Ok(Str(std::borrow::Cow::Owned(v)))
             }
         }
         d.deserialize_str(V)
@@ -595,24 +607,16 @@ impl<'de> serde::de::Visitor<'de> for EncodeValue<'_> {
         {
             count += 1;
         }
-        // The body length and the count go before the items.
-        let (cbuf, cn) = varint_digits(count as u64);
-        let body = cn + (self.out.len() - start);
-        let (bbuf, bn) = varint_digits(body as u64);
-        let mut head = [0u8; 22];
-        let (b, c) = head.split_at_mut(bn);
-        b.copy_from_slice(bbuf.get(..bn).unwrap_or_default());
-        if let Some(c) = c.get_mut(..cn) {
-            c.copy_from_slice(cbuf.get(..cn).unwrap_or_default());
-        }
-        let head = std::str::from_utf8(head.get(..bn + cn).unwrap_or_default()).unwrap_or_default();
-        self.out.insert_str(start, head);
+        // The body length (which covers the count) and the count go before the items.
+        let count = count as u64;
+        let body = varint_len(count) + (self.out.len() - start);
+        insert_varints(self.out, start, &[body as u64, count]);
         Ok(())
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.out.push(char::from(OBJ));
         let mut mark = self.scratch.begin_object(self.out);
-        while let Some(k) = map.next_key::<Name<'de>>()? {
+        while let Some(k) = map.next_key::<Str<'de>>()? {
             self.scratch
                 .key(self.out, &mut mark, &k.0)
                 .map_err(|NotDirect| serde::de::Error::custom("not direct"))?;
@@ -735,18 +739,10 @@ pub(crate) struct Parts<'a> {
 
 /// Split an encoded component into its type, id and properties.
 pub(crate) fn decode_component(s: &str) -> Parts<'_> {
-    let mut c = Cur { s, i: 0 };
-    let component = match c.byte() {
-        Some(OWNED) => c.string().unwrap_or_default(),
-        Some(t) => type_at(usize::from(t)).unwrap_or_default(),
-        None => "",
-    };
-    let id = c.string().unwrap_or_default();
-    let props = PropMap::at(c).unwrap_or_default();
     Parts {
-        component,
-        id,
-        props,
+        component: component_type(s),
+        id: component_id(s),
+        props: props_at(s, props_offset(s)),
     }
 }
 

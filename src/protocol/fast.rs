@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::v0_8_wire::Wire;
 use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_8, v0_9};
-use crate::model::compact::{EncodeScratch, EncodeValue, stored_from};
+use crate::model::compact::{EncodeScratch, EncodeValue, Str};
 
 /// The message, or `None` when the general path must decide.
 pub(super) fn parse(text: &str) -> Option<Envelope> {
@@ -115,31 +115,6 @@ impl<'de> Visitor<'de> for ExactValue<'_> {
 /// Same as serde_json's own map: a repeated key keeps its place and takes the later value.
 fn exact_map(scratch: &mut Scratch, base: usize) -> Map<String, Value> {
     scratch.entries.drain(base..).collect()
-}
-
-/// A string borrowed from the input when it has no escapes.
-struct Str<'de>(Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for Str<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Str<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'de>, E> {
-                Ok(Str(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
 }
 
 /// Store `value` in an empty slot; a second one (a duplicate key) gives up.
@@ -312,19 +287,10 @@ impl<'de> Visitor<'de> for Component<'_> {
                 }
             }
         }
-        let body = mark.body();
-        encoder.end_object(encoded, mark, false);
-        let props = stored_from(encoded, body);
+        let props = encoder.finish_props(encoded, mark);
         let id = id.ok_or_else(give_up)?;
-        // What `component_fields` would change (v1.0 `@` names and catalog ids, the v0.9
-        // action shorthand, the reserved `Surface`) goes through it, as editable `Props`.
-        let v10 = self.0 == Version::V1_0;
-        if (v10
-            && (encoder.at_key
-                || props.contains_key("catalogId")
-                || component.as_deref() == Some("Surface")))
-            || v0_9::is_action_shorthand(props.get("action"))
-        {
+        // What `component_fields` would change goes through it, as editable `Props`.
+        if v0_9::fields_would_change(&props, component.as_deref(), self.0, encoder.at_key) {
             return v0_9::component_fields(id, component, props.to_props(), self.0, String::new)
                 .map_err(|_| give_up());
         }

@@ -13,7 +13,7 @@ use super::{
     req_obj, req_str, reserved, single_message_type,
 };
 use crate::error::A2uiError;
-use crate::model::{PropRef, Props};
+use crate::model::{PropRef, Props, StoredProps};
 
 const V09_TYPES: &[&str] = &[
     "createSurface",
@@ -395,13 +395,27 @@ fn is_shorthand(action: &Map<String, Value>) -> bool {
         && !action.contains_key("functionCall")
 }
 
-/// [`is_shorthand`] for a stored `action` property.
-pub(super) fn is_action_shorthand(action: Option<PropRef<'_>>) -> bool {
-    action.and_then(PropRef::as_object).is_some_and(|a| {
-        a.get("name").is_some_and(PropRef::is_string)
-            && !a.contains_key("event")
-            && !a.contains_key("functionCall")
-    })
+/// Whether [`component_fields`] would change or refuse a component whose properties were
+/// written straight into the stored form (`at_key`: a name starting with `@` was written, at
+/// any depth): v1.0 `@` names and catalog ids, the reserved `Surface`, and the action
+/// shorthand ([`is_shorthand`], read in place).
+pub(super) fn fields_would_change(
+    props: &StoredProps,
+    component: Option<&str>,
+    version: Version,
+    at_key: bool,
+) -> bool {
+    let v10 = version == Version::V1_0
+        && (at_key || props.contains_key("catalogId") || component == Some("Surface"));
+    let shorthand = props
+        .get("action")
+        .and_then(PropRef::as_object)
+        .is_some_and(|a| {
+            a.get("name").is_some_and(PropRef::is_string)
+                && !a.contains_key("event")
+                && !a.contains_key("functionCall")
+        });
+    v10 || shorthand
 }
 
 /// A component from its `id`, `component` and other properties (the fast path of

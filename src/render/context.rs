@@ -701,8 +701,13 @@ impl ComponentContext<'_, '_> {
         let Some(raw) = self.component.prop(name) else {
             return false;
         };
+        // Only a call can wait for an answer; its call object is kept per revision.
+        if !matches!(prop_kind(raw), PropDynamic::Call) {
+            return false;
+        }
+        let call = self.call_object(name, raw);
         self.with_eval(|cx| {
-            let _ = cx.resolve_prop(raw);
+            let _ = cx.resolve(&call);
             cx.is_pending()
         })
     }
