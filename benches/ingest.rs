@@ -54,7 +54,7 @@ fn main() {
     {
         let s = ingest_store(&doc);
         assert!(s.errors().is_empty(), "{:?}", &s.errors()[..1]);
-        let comps: usize = s.surfaces().map(|s| s.components.len()).sum();
+        let comps: usize = s.surfaces().map(|s| s.components().len()).sum();
         println!(
             "ingest stream: {} bytes, {lines} messages, {} surfaces, {comps} components",
             doc.len(),

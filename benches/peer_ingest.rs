@@ -109,7 +109,7 @@ fn main() {
     {
         let s = ours(&doc);
         assert!(s.errors().is_empty(), "{:?}", &s.errors()[..1]);
-        let comps: usize = s.surfaces().map(|s| s.components.len()).sum();
+        let comps: usize = s.surfaces().map(|s| s.components().len()).sum();
         assert_eq!(comps, surfaces * (4 * ROWS + 1));
         let p = peer(&doc);
         assert_eq!(p.model.len(), surfaces);

@@ -237,7 +237,7 @@ fn feed_all(bytes: &[u8]) -> usize {
         });
         black_box(s.on_item(item));
     }
-    s.store().surface("s").map_or(0, |x| x.components.len())
+    s.store().surface("s").map_or(0, |x| x.components().len())
 }
 
 fn groups(c: &mut criterion::Criterion) {

@@ -60,7 +60,7 @@ pub fn dump(store: &SurfaceStore, functions: &FunctionRegistry) -> Value {
 /// Dump one surface.
 pub fn dump_surface(store: &SurfaceStore, s: &Surface, functions: &FunctionRegistry) -> Value {
     let (tree, _errors) = resolve_tree(s, store.catalogs(), store.limits());
-    let mut ids: Vec<&str> = s.components.keys().collect();
+    let mut ids: Vec<&str> = s.components().keys().collect();
     ids.sort();
     let version = s.version.family();
     let theme = if version == Version::V1_0 {

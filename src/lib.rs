@@ -81,7 +81,7 @@ pub mod model;
 mod pointer;
 pub mod protocol;
 pub mod render;
-mod rpc;
+pub mod stored;
 pub mod stream;
 #[cfg(feature = "testing")]
 pub mod suite;

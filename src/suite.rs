@@ -924,7 +924,7 @@ fn resolve_surface(p: &Processor, s: &Surface) -> (Vec<(String, Resolved)>, Vec<
     if let Some(t) = &tree {
         walk(p, s, t, None, &mut out, &mut errors);
     }
-    for id in s.components.keys() {
+    for id in s.components().keys() {
         if !out.iter().any(|(x, _)| x == id)
             && let Some(r) = resolve_component(p, s, id, "/", &mut errors)
         {
@@ -1055,10 +1055,10 @@ fn check_surface(p: &Processor, sid: &str, exp: &Value) -> Check {
                     };
                     check_component(node, cexp).map_err(|r| format!("component {cid}: {r}"))?;
                 }
-                if val.is_array() && s.components.len() != items.len() {
+                if val.is_array() && s.components().len() != items.len() {
                     return Err(format!(
                         "{} components stored, {} expected",
-                        s.components.len(),
+                        s.components().len(),
                         items.len()
                     ));
                 }
@@ -1765,7 +1765,7 @@ impl Runner {
                 crate::protocol::Message::CallRendererFunction {
                     function_call_id,
                     call,
-                } => crate::rpc::answer_renderer_function_with(
+                } => crate::model::rpc::answer_renderer_function_with(
                     &function_call_id,
                     &call,
                     &catalog.catalogs(),

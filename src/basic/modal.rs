@@ -75,8 +75,11 @@ impl ComponentRenderer for Modal {
                 .max(0.0);
             let content = cx.child_id("content").map(str::to_owned);
             let content_key = cx.widget_id().with("a2ui-modal-content");
+            let origin = cx.origin().cloned();
             let shown = egui::Modal::new(cx.widget_id().with("a2ui-modal")).show(ui.ctx(), |ui| {
                 ui.set_width(width);
+                // The dialog covers the host's window: say whose it is, as the host knows.
+                crate::render::context::modal_attribution(ui, origin.as_ref());
                 if let Some(id) = &content {
                     let top_left = ui.available_rect_before_wrap().min;
                     let rect = Rect::from_min_size(

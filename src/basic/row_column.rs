@@ -73,7 +73,7 @@ struct ChildTraits {
 }
 
 fn child_traits(cx: &ComponentContext<'_, '_>, child_id: &str) -> ChildTraits {
-    let Some(c) = cx.surface().components.get(child_id) else {
+    let Some(c) = cx.surface().components().get(child_id) else {
         return ChildTraits {
             weight: 0.0,
             fills: true,

@@ -191,6 +191,19 @@ impl ComponentRenderer for TextField {
         let multiline = variant == "longText";
         let number = variant == "number";
         let obscured = variant == "obscured";
+        // Where an obscured field's text goes, as the host knows it (never the agent's
+        // word): drawn inside the field's right end, so a "Sign in to <your app>" dialog
+        // an agent draws still says whose it is.
+        let destination = obscured.then(|| {
+            let to = crate::render::context::obscured_destination(cx.origin());
+            let short: String = to.chars().take(28).collect();
+            let short = if short.len() < to.len() {
+                format!("{short}…")
+            } else {
+                short
+            };
+            (format!("\u{2192} {short}"), to)
+        });
         let edit_id = cx.widget_id().with("edit");
 
         let incoming = Incoming::of(ui);
@@ -268,6 +281,20 @@ impl ComponentRenderer for TextField {
                         bottom: bottom as i8,
                     }
                 };
+                // Room at the right end for the destination mark.
+                let mark = destination.as_ref().map(|(mark, _)| {
+                    ui.painter().layout_no_wrap(
+                        mark.clone(),
+                        egui::FontId::proportional((style.label.size - 2.0).max(9.0)),
+                        ui.visuals().weak_text_color(),
+                    )
+                });
+                let mut margin = margin;
+                if let Some(galley) = &mark {
+                    margin.right = (f32::from(margin.right) + galley.size().x + 6.0)
+                        .round()
+                        .clamp(8.0, 120.0) as i8;
+                }
                 edit = edit
                     .id(edit_id)
                     .background_color(palette.input)
@@ -282,7 +309,20 @@ impl ComponentRenderer for TextField {
                 if let Some(p) = &placeholder {
                     edit = edit.hint_text(p.clone());
                 }
-                edit.show(ui)
+                let output = edit.show(ui);
+                if let Some(galley) = mark {
+                    let rect = output.response.rect;
+                    let pos = egui::pos2(
+                        rect.right() - 8.0 - galley.size().x,
+                        rect.center().y - galley.size().y / 2.0,
+                    );
+                    ui.painter().with_clip_rect(rect).galley(
+                        pos,
+                        galley,
+                        ui.visuals().weak_text_color(),
+                    );
+                }
+                output
             };
             let fallback = if label_response.is_none() {
                 cx.fallback_name()
@@ -295,6 +335,16 @@ impl ComponentRenderer for TextField {
                 label_response.as_ref(),
                 &fallback,
             );
+            let response = match &destination {
+                Some((_, to)) => {
+                    let note = format!("What you type here is sent to {to}");
+                    ui.ctx().accesskit_node_builder(response.id, |node| {
+                        node.set_description(note.clone());
+                    });
+                    response.on_hover_text(note)
+                }
+                None => response,
+            };
 
             if response.changed() {
                 dirty = true;

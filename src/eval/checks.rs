@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::{EvalContext, coerce::truthy};
-use crate::model::PropRef;
+use crate::stored::PropRef;
 
 /// The outcome of one check rule.
 #[derive(Clone, Debug, PartialEq)]

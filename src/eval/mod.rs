@@ -47,9 +47,9 @@ pub use functions::{AllowedCallers, FnFunction, Function, FunctionRegistry};
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
-use crate::model::PropRef;
 use crate::pointer::{get_pointer, parse_pointer, resolve_path};
 use crate::protocol::Version;
+use crate::stored::PropRef;
 
 /// Everything needed to resolve a dynamic value: the data model, the scope of the component
 /// being resolved, the protocol version, the functions of the catalog, the locale, limits.

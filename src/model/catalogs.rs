@@ -16,32 +16,11 @@ use crate::eval::{Function, FunctionRegistry};
 use crate::protocol::{
     BASIC_CATALOG_V0_9, BASIC_CATALOG_V1_0, MINIMAL_CATALOG_V0_9, STANDARD_CATALOG_V0_8, Version,
 };
+pub use crate::stored::types::{BASIC_COMPONENTS, EXTENDED_COMPONENTS};
 
 /// The v0.8 minimal catalog id.
 pub const MINIMAL_CATALOG_V0_8: &str =
     "https://a2ui.org/specification/v0_8/catalogs/minimal/minimal_catalog.json";
-
-/// The 18 basic-catalog component types (v0.9 names).
-pub const BASIC_COMPONENTS: &[&str] = &[
-    "Text",
-    "Image",
-    "Icon",
-    "Video",
-    "AudioPlayer",
-    "Row",
-    "Column",
-    "List",
-    "Card",
-    "Tabs",
-    "Modal",
-    "Divider",
-    "Button",
-    "TextField",
-    "CheckBox",
-    "ChoicePicker",
-    "Slider",
-    "DateTimeInput",
-];
 
 /// The 14 functions the basic catalogs of v0.9 and v1.0 declare (`catalogs/basic/v1`).
 pub const BASIC_FUNCTIONS: &[&str] = &[
@@ -59,21 +38,6 @@ pub const BASIC_FUNCTIONS: &[&str] = &[
     "and",
     "or",
     "not",
-];
-
-/// The component types of the crate's extended catalog (feature `extended`; see
-/// `extended::COMPONENTS`). Named here too, in the egui-free model, so that stored
-/// components spell these types in one byte (`model::Component`).
-pub const EXTENDED_COMPONENTS: &[&str] = &[
-    "Table",
-    "Chart",
-    "Rating",
-    "DateRange",
-    "TimePicker",
-    "ColorPicker",
-    "Progress",
-    "Badge",
-    "Chip",
 ];
 
 /// The minimal catalog's components.

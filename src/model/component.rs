@@ -5,11 +5,11 @@ use std::borrow::Cow;
 use std::fmt;
 
 use super::Props;
-use super::compact::{
+use crate::protocol::V08Wire;
+use crate::stored::compact::{
     PropMap, PropRef, StoredProps, component_id, component_type, decode_component,
     encode_component, encode_component_stored, props_at, props_offset,
 };
-use crate::protocol::V08Wire;
 
 /// One component of a surface.
 ///

@@ -1,28 +1,30 @@
 //! The egui-free state of every surface: components, data models, and the resolved tree.
 
 mod catalogs;
-pub(crate) mod compact;
 mod component;
 mod component_map;
 pub(crate) mod data_model;
-mod props;
+mod origin;
+pub(crate) mod rpc;
 pub(crate) mod store;
 mod strict;
 mod surface;
 pub(crate) mod tree;
 
 pub use crate::error::Rejected;
+pub use crate::stored::{
+    IntoPropName, PropKind, PropList, PropListIter, PropMap, PropMapIter, PropName, PropNumber,
+    PropRef, Props, PropsIter, StoredProps,
+};
 pub use catalogs::{
     BASIC_COMPONENTS, BASIC_FUNCTIONS, CatalogInfo, Catalogs, Composition, EXTENDED_COMPONENTS,
     MINIMAL_COMPONENTS,
 };
-pub use compact::{
-    PropKind, PropList, PropListIter, PropMap, PropMapIter, PropNumber, PropRef, StoredProps,
-};
 pub use component::Component;
 pub use component_map::ComponentMap;
 pub use data_model::DataModel;
-pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
+pub(crate) use origin::one_line as origin_one_line;
+pub use origin::{AgentOrigin, MAX_ORIGIN_CHARS};
 pub use store::{Applied, StoreId, SurfaceStore};
 pub use strict::{STRICT_MAX_NESTING, check_call_catalogs};
 pub use surface::Surface;

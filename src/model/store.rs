@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::{Catalogs, Component, DataModel, Surface};
+use super::{AgentOrigin, Catalogs, Component, DataModel, Surface};
 use crate::action::Event;
 use crate::error::{A2uiError, Rejected};
 use crate::eval::agent_calls::AgentCalls;
@@ -91,6 +91,7 @@ pub(crate) struct FrameParts<'a> {
     pub catalogs: &'a Catalogs,
     pub limits: &'a Limits,
     pub agent_calls: &'a AgentCalls,
+    pub origin: Option<&'a AgentOrigin>,
 }
 
 /// Push `item`; a queue already holding `max` items first drops its oldest quarter (so a
@@ -131,6 +132,7 @@ pub struct SurfaceStore {
     messages_seen: usize,
     revision: u64,
     strict: bool,
+    origin: Option<Arc<AgentOrigin>>,
     #[cfg(feature = "validation")]
     validator: Option<Arc<crate::validate::SchemaValidator>>,
 }
@@ -179,6 +181,7 @@ impl Clone for SurfaceStore {
             messages_seen: self.messages_seen,
             revision: self.revision,
             strict: self.strict,
+            origin: self.origin.clone(),
             #[cfg(feature = "validation")]
             validator: self.validator.clone(),
         }
@@ -219,9 +222,26 @@ impl SurfaceStore {
             messages_seen: 0,
             revision: 0,
             strict: false,
+            origin: None,
             #[cfg(feature = "validation")]
             validator: None,
         }
+    }
+
+    /// Say who this store's surfaces come from (the transports set it from what they
+    /// connected to; a host feeding a store itself sets it). With an origin, the renderer
+    /// frames every surface of the store and labels it, its `Modal` dialogs and its obscured
+    /// text fields with the origin (see
+    /// [`RendererOptions::show_origin`](crate::RendererOptions::show_origin)): the agent
+    /// cannot draw outside that frame or name itself in it.
+    pub fn set_origin(&mut self, origin: Option<AgentOrigin>) {
+        self.origin = origin.map(Arc::new);
+        self.revision += 1;
+    }
+
+    /// Who this store's surfaces come from, when the host or transport said.
+    pub fn origin(&self) -> Option<&AgentOrigin> {
+        self.origin.as_deref()
     }
 
     /// The limits in force.
@@ -261,6 +281,28 @@ impl SurfaceStore {
         self.surfaces.get_mut(id)
     }
 
+    /// Remove components, as `(surface id, component id)` pairs: the one door for taking
+    /// components out of a surface outside a message (the model-text stream retires the
+    /// placeholders its later messages no longer refer to, see
+    /// [`ModelTextStream::take_retired`](crate::stream::ModelTextStream::take_retired)).
+    /// A surface whose components changed gets a new revision; unknown ids are skipped.
+    /// Returns how many components were removed.
+    pub fn retire(&mut self, ids: impl IntoIterator<Item = (String, String)>) -> usize {
+        let mut removed = 0;
+        for (sid, id) in ids {
+            let Some(s) = self.surfaces.get_mut(&sid) else {
+                continue;
+            };
+            if s.components().contains_key(&id) && s.components_mut().remove(&id).is_some() {
+                removed += 1;
+            }
+        }
+        if removed > 0 {
+            self.revision += 1;
+        }
+        removed
+    }
+
     /// A surface mutably together with what a frame's walk reads beside it (the catalogs,
     /// the limits, the pending agent calls), without cloning any.
     pub(crate) fn surface_frame_mut(&mut self, id: &str) -> Option<FrameParts<'_>> {
@@ -271,6 +313,7 @@ impl SurfaceStore {
             catalogs: &self.catalogs,
             limits: &self.limits,
             agent_calls: &self.agent_calls,
+            origin: self.origin.as_deref(),
         })
     }
 
@@ -515,7 +558,7 @@ impl SurfaceStore {
                 function_call_id,
                 call,
             } => {
-                let reply = crate::rpc::answer_renderer_function(
+                let reply = super::rpc::answer_renderer_function(
                     &function_call_id,
                     &call,
                     &self.catalogs,
@@ -534,7 +577,7 @@ impl SurfaceStore {
                 let reply = serde_json::json!({
                     "version": "v1.0",
                     "error": {
-                        "code": crate::rpc::INVALID_FUNCTION_CALL,
+                        "code": super::rpc::INVALID_FUNCTION_CALL,
                         "functionCallId": function_call_id,
                         "message": "no pending callAgentFunction has this id",
                     }
@@ -723,7 +766,7 @@ impl SurfaceStore {
                             )?;
                             let ty = d.wire_component().map(str::to_owned).or_else(|| {
                                 existing
-                                    .and_then(|s| s.components.get(&d.id))
+                                    .and_then(|s| s.components().get(&d.id))
                                     .map(|c| c.wire_component().to_owned())
                             });
                             if self.strict
@@ -739,7 +782,7 @@ impl SurfaceStore {
                     let cat = existing.and_then(|s| s.catalog_id.as_deref());
                     super::strict::check_type(cat, ty, &self.catalogs, &base())?;
                 }
-                let known = existing.and_then(|s| s.components.get(&d.id));
+                let known = existing.and_then(|s| s.components().get(&d.id));
                 if known.is_none() {
                     new_ids += 1;
                     if d.component.is_none() {
@@ -750,7 +793,7 @@ impl SurfaceStore {
                     }
                 }
             }
-            let total = existing.map_or(0, |s| s.components.len()) + new_ids;
+            let total = existing.map_or(0, |s| s.components().len()) + new_ids;
             if total > max {
                 return Err(A2uiError::LimitExceeded {
                     what: "max_components",
@@ -762,7 +805,7 @@ impl SurfaceStore {
         let strict = self.strict;
         let surface = self.target(surface_id, version)?;
         // Strict mode checks the topology of the result and rolls back when it fails.
-        let backup = strict.then(|| surface.components.clone());
+        let backup = strict.then(|| surface.components().clone());
         for d in defs {
             let ComponentDef {
                 id,
@@ -796,15 +839,14 @@ impl SurfaceStore {
                 Arc::new(c)
             };
             // Replace in place (keeping its first-arrival place) or append.
-            surface.components.upsert(&id, make);
+            surface.components_mut().upsert(&id, make);
         }
         if let Some(before) = backup
             && let Err(e) = super::strict::check_topology(surface)
         {
-            surface.components = before;
+            *surface.components_mut() = before;
             return Err(e);
         }
-        surface.components_revision += 1;
         Ok(())
     }
 }

@@ -252,15 +252,15 @@ fn static_children(c: &Component) -> Vec<&str> {
 pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
     let at = "/updateComponents/components";
     let root = surface.root_id.as_str();
-    if !surface.components.contains_key(root) {
+    if !surface.components().contains_key(root) {
         return Err(A2uiError::validation(
             at,
             format!("Missing root component: no component has the id {root:?}"),
         ));
     }
-    for (id, c) in surface.components.iter() {
+    for (id, c) in surface.components().iter() {
         for child in static_children(c) {
-            if !surface.components.contains_key(child) {
+            if !surface.components().contains_key(child) {
                 return Err(A2uiError::validation(
                     at,
                     format!("Dangling reference: {id:?} refers to {child:?}, which does not exist"),
@@ -274,7 +274,7 @@ pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
     state.insert(root, 1);
     while let Some((id, next)) = stack.pop() {
         let children = surface
-            .components
+            .components()
             .get(id)
             .map(|c| static_children(c))
             .unwrap_or_default();
@@ -292,7 +292,7 @@ pub(crate) fn check_topology(surface: &Surface) -> Result<(), A2uiError> {
             state.insert(id, 2);
         }
     }
-    if let Some(orphan) = surface.components.keys().find(|k| !state.contains_key(k)) {
+    if let Some(orphan) = surface.components().keys().find(|k| !state.contains_key(k)) {
         return Err(A2uiError::validation(
             at,
             format!("Orphaned component: {orphan:?} is not reachable from the root {root:?}"),

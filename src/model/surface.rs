@@ -26,12 +26,13 @@ pub struct Surface {
     /// v0.8: whether `beginRendering` has arrived (v0.9+: always true).
     pub began: bool,
     /// Components by id, in first-arrival order (shared so a frame can hold one while the
-    /// data model is written).
-    pub components: ComponentMap,
+    /// data model is written). Read with [`Self::components`]; written only through
+    /// [`Self::components_mut`], which bumps the revision.
+    components: ComponentMap,
     /// The data model.
     pub data: DataModel,
-    /// Bumped on every component change.
-    pub components_revision: u64,
+    /// Bumped on every component change (by [`Self::components_mut`]).
+    components_revision: u64,
     /// Unique to this surface for the life of the process (a surface deleted and created
     /// again under the same id gets a new one).
     serial: u64,
@@ -72,6 +73,24 @@ impl Surface {
     /// component exists.
     pub fn is_visible(&self) -> bool {
         self.began && self.components.contains_key(&self.root_id)
+    }
+
+    /// Components by id, in first-arrival order.
+    pub fn components(&self) -> &ComponentMap {
+        &self.components
+    }
+
+    /// The components, to change: bumps the components revision, so a writer cannot forget
+    /// to (the store's messages and [`SurfaceStore::retire`](super::SurfaceStore::retire)
+    /// are the writers).
+    pub(crate) fn components_mut(&mut self) -> &mut ComponentMap {
+        self.components_revision = self.components_revision.wrapping_add(1);
+        &mut self.components
+    }
+
+    /// Bumped on every component change.
+    pub fn components_revision(&self) -> u64 {
+        self.components_revision
     }
 
     /// A component by id.

@@ -379,7 +379,7 @@ pub fn resolve_tree(
     catalogs: &Catalogs,
     limits: &Limits,
 ) -> (Option<TreeNode>, Vec<A2uiError>) {
-    if !surface.components.contains_key(&surface.root_id) {
+    if !surface.components().contains_key(&surface.root_id) {
         return (None, Vec::new());
     }
     let mut walk = Walk {
@@ -410,7 +410,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn node(&mut self, r: &ChildRef, slot: Option<String>) -> TreeNode {
-        let component = self.surface.components.get(&r.id);
+        let component = self.surface.components().get(&r.id);
         let mut node = TreeNode {
             id: r.id.clone(),
             component: component.map(|c| c.wire_component().to_owned()),

@@ -2,7 +2,7 @@
 //! straight into an [`Envelope`], without building a `serde_json::Value` for the envelope,
 //! the message body, the component list or each component's `id`/`component`; a v0.9 /
 //! v1.0 component's properties are written straight into their stored form
-//! ([`StoredProps`](crate::model::StoredProps)).
+//! ([`StoredProps`](crate::stored::StoredProps)).
 //!
 //! It covers the bulk of a stream (versioned `updateComponents`, `updateDataModel` and
 //! `deleteSurface` whose `version` comes first; every v0.8 message: a `surfaceUpdate`'s
@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::v0_8_wire::Wire;
 use super::{ComponentDef, CreateSurface, DataWrite, Envelope, Message, Version, v0_8, v0_9};
-use crate::model::compact::{EncodeScratch, EncodeValue, Str};
+use crate::stored::compact::{EncodeScratch, EncodeValue, Str};
 
 /// The message, or `None` when the general path must decide.
 pub(super) fn parse(text: &str) -> Option<Envelope> {
@@ -969,7 +969,7 @@ mod tests {
                         "[a-z@]{0,6}",
                         proptest::sample::select(vec!["text", "path", "call", "action", "children", "name", "event"]).prop_map(str::to_owned),
                     ],
-                    crate::model::compact::tests::arb_json(),
+                    crate::stored::compact::tests::arb_json(),
                 ),
                 0..6,
             ),

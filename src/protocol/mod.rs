@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 pub(crate) use v0_8_wire::V08Wire;
 
 use crate::error::A2uiError;
-use crate::model::{Props, StoredProps};
+use crate::stored::{Props, StoredProps};
 
 /// The MIME type of A2UI payloads (v0.9.1 onwards).
 pub const MIME_TYPE: &str = "application/a2ui+json";

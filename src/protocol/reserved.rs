@@ -17,7 +17,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::A2uiError;
-use crate::model::Props;
+use crate::stored::Props;
 
 /// Component-level reserved keys: the `@` spelling and the bare key it stands for.
 pub const COMPONENT_KEYS: &[(&str, &str)] = &[

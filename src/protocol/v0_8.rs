@@ -18,7 +18,7 @@ use super::{
     only_keys, opt_str, req_obj, req_str, single_message_type,
 };
 use crate::error::A2uiError;
-use crate::model::{IntoPropName, PropName, Props};
+use crate::stored::{IntoPropName, PropName, Props};
 
 const TYPES: &[&str] = &[
     "beginRendering",

@@ -22,7 +22,7 @@ use std::num::NonZeroU64;
 
 use serde_json::{Map, Value};
 
-use crate::model::{IntoPropName, PropName, Props, StoredProps};
+use crate::stored::{IntoPropName, PropName, Props, StoredProps};
 
 /// At most this many normalised properties (the component-level `weight` included) are
 /// described by a recipe: two bits each below bit 62.

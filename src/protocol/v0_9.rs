@@ -13,7 +13,7 @@ use super::{
     req_obj, req_str, reserved, single_message_type,
 };
 use crate::error::A2uiError;
-use crate::model::{PropRef, Props, StoredProps};
+use crate::stored::{PropRef, Props, StoredProps};
 
 const V09_TYPES: &[&str] = &[
     "createSurface",

@@ -236,7 +236,7 @@ impl Catalog {
     pub fn add_definition(
         &mut self,
         doc: serde_json::Value,
-    ) -> Result<&mut Self, crate::A2uiError> {
+    ) -> Result<&mut Self, crate::error::A2uiError> {
         let mut probe = Catalogs::empty();
         let id = probe.register_definition(&doc)?;
         self.ids.push((id, Version::V1_0));
@@ -388,7 +388,7 @@ impl ComponentContext<'_, '_> {
     /// that is missing or of an unknown type). A container reads them to place the child:
     /// see [`ComponentTraits::fills_width`] and [`ComponentTraits::full_width`].
     pub fn child_traits(&self, child_id: &str) -> &ComponentTraits {
-        match self.frame.surface.components.get(child_id) {
+        match self.frame.surface.components().get(child_id) {
             Some(c) => self.frame.catalog.traits_or_default(c.component()),
             None => &DEFAULT_TRAITS,
         }
@@ -405,7 +405,7 @@ impl ComponentContext<'_, '_> {
     pub fn child_weight(&self, child_id: &str) -> f32 {
         self.frame
             .surface
-            .components
+            .components()
             .get(child_id)
             .map_or(0.0, |c| super::flex::weight_of(c))
     }

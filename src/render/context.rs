@@ -43,6 +43,8 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) box_override: Option<egui::Rect>,
     /// What this frame's walk works out once and reuses (derived egui styles).
     pub(crate) memo: FrameMemo,
+    /// Who the surface comes from, as the host or transport said (never the agent).
+    pub(crate) origin: Option<&'f crate::model::AgentOrigin>,
 }
 
 /// A component type's renderer and the AccessKit role of its node.
@@ -262,7 +264,7 @@ impl SurfaceFrame<'_> {
         // Whether `ui` is a flex slot made for this node alone (taken at once, so no
         // descendant mistakes it for its own).
         let bare_slot = self.memo.bare_slot.take() == Some(ui.unique_id());
-        let component = self.surface.components.get(id).cloned();
+        let component = self.surface.components().get(id).cloned();
         match self.guards.check(id, scope, component.is_some()) {
             NodeKind::Normal => {}
             NodeKind::OverBudget => {
@@ -302,7 +304,7 @@ impl SurfaceFrame<'_> {
                 None => "Surface".to_owned(),
                 Some(pid) => self
                     .surface
-                    .components
+                    .components()
                     .get(pid)
                     .map(|p| p.wire_component().to_owned())
                     .unwrap_or_default(),
@@ -463,29 +465,46 @@ fn error_placeholder(ui: &mut egui::Ui, text: &str) -> egui::Response {
         .response
 }
 
-/// The optional header with the agent's name and icon (`theme.agentDisplayName`,
-/// `theme.iconUrl`), drawn when either is set. The icon goes through the URL policy; a
-/// generic agent glyph stands in for a missing or refused one.
-pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &RendererOptions) {
-    let name = surface
+/// The agent's self-chosen name (`theme.agentDisplayName`), on one line, when it set one.
+fn self_chosen_name(surface: &Surface) -> Option<String> {
+    surface
         .theme
         .get("agentDisplayName")
         .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|n| !n.is_empty());
+        .map(crate::model::origin_one_line)
+        .filter(|n| !n.is_empty())
+}
+
+/// The header above a surface: the origin the host or transport set (when it did), the
+/// agent's icon (`theme.iconUrl`, through the URL policy; a generic agent glyph stands in
+/// for a missing or refused one) and the agent's self-chosen name
+/// (`theme.agentDisplayName`) shown only as such: "calls itself “…”". Without an origin it
+/// is drawn only when the agent set a name or icon (and then says "Agent").
+pub(crate) fn surface_header(
+    ui: &mut egui::Ui,
+    surface: &Surface,
+    options: &RendererOptions,
+    origin: Option<&crate::model::AgentOrigin>,
+) {
+    let self_named = self_chosen_name(surface);
     let icon = surface
         .theme
         .get("iconUrl")
         .and_then(Value::as_str)
         .filter(|u| !u.trim().is_empty());
-    if name.is_none() && icon.is_none() {
+    if origin.is_none() && self_named.is_none() && icon.is_none() {
         return;
     }
-    let name: String = name.unwrap_or("Agent").chars().take(80).collect();
+    let label = origin.map_or_else(|| "Agent".to_owned(), crate::model::AgentOrigin::label);
+    let claim = self_named.map(|n| format!("calls itself \u{201c}{n}\u{201d}"));
+    let a11y = match &claim {
+        Some(c) => format!("{label}, {c}"),
+        None => label.clone(),
+    };
     ui.horizontal(|ui| {
         ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
             node.set_role(egui::accesskit::Role::Banner);
-            node.set_label(name.clone());
+            node.set_label(a11y.clone());
         });
         ui.spacing_mut().item_spacing.x = 6.0;
         let side = 24.0;
@@ -524,9 +543,44 @@ pub(crate) fn surface_header(ui: &mut egui::Ui, surface: &Surface, options: &Ren
                     .circle_filled(rect.center(), side * 0.4, accent);
             }
         }
-        ui.label(egui::RichText::new(name).strong());
+        ui.add(egui::Label::new(egui::RichText::new(&label).strong()).truncate());
+        if let Some(claim) = &claim {
+            ui.add(egui::Label::new(egui::RichText::new(claim).weak()).truncate());
+        }
     });
     ui.separator();
+}
+
+/// The frame the host draws around a surface whose store has an origin: a border in the
+/// host's (not the agent's) colours, so the agent's UI has a visible edge it cannot draw
+/// outside of.
+pub(crate) fn origin_frame(ui: &egui::Ui) -> egui::Frame {
+    let visuals = ui.visuals();
+    egui::Frame::new()
+        .stroke(egui::Stroke::new(
+            1.0,
+            visuals.widgets.noninteractive.bg_stroke.color,
+        ))
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::same(6))
+}
+
+/// The line a `Modal` dialog starts with: whose dialog it is, as the host knows it.
+pub(crate) fn modal_attribution(ui: &mut egui::Ui, origin: Option<&crate::model::AgentOrigin>) {
+    let text = match origin {
+        Some(o) => format!("From {}", o.label()),
+        None => "From the agent".to_owned(),
+    };
+    ui.add(egui::Label::new(egui::RichText::new(text).small().weak()).truncate());
+    ui.separator();
+}
+
+/// Where the text typed into an obscured field goes, as the host knows it.
+pub(crate) fn obscured_destination(origin: Option<&crate::model::AgentOrigin>) -> String {
+    origin.map_or_else(
+        || "the agent".to_owned(),
+        |o| o.host().unwrap_or(o.name()).to_owned(),
+    )
 }
 
 /// What a [`ComponentRenderer`](super::catalog::ComponentRenderer) gets for one node:
@@ -550,6 +604,13 @@ impl ComponentContext<'_, '_> {
     /// Its id.
     pub fn id(&self) -> &str {
         self.component.id()
+    }
+
+    /// Who the surface comes from, as the host or transport set it on the store (never
+    /// the agent): what a component that sends the user's input somewhere names as its
+    /// destination. `None` when nobody set one.
+    pub fn origin(&self) -> Option<&crate::model::AgentOrigin> {
+        self.frame.origin
     }
 
     /// The data-context path (`/` outside templates).

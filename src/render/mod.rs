@@ -14,7 +14,7 @@
 
 pub(crate) mod a11y;
 pub(crate) mod catalog;
-mod context;
+pub(crate) mod context;
 pub(crate) mod flex;
 pub(crate) mod fonts;
 pub(crate) mod geometry;
@@ -45,8 +45,20 @@ use catalog::Catalog;
 
 /// Host settings for drawing.
 pub struct RendererOptions {
-    /// Draw a header with `theme.agentDisplayName` / `iconUrl` above each surface.
+    /// Draw a header with `theme.iconUrl` and the agent's self-chosen name
+    /// (`theme.agentDisplayName`, shown only as "calls itself …") above each surface that
+    /// sets either. A surface whose store has an [origin](crate::model::AgentOrigin) always
+    /// gets its header, see [`Self::show_origin`].
     pub show_surface_header: bool,
+    /// Frame and label every surface whose store has an
+    /// [`AgentOrigin`](crate::model::AgentOrigin) (the transports set one from what they
+    /// connected to; [`SurfaceStore::set_origin`](crate::SurfaceStore::set_origin) sets one
+    /// by hand): a border the agent cannot draw outside of, a header naming the origin, its
+    /// `Modal` dialogs headed "From <origin>", and its obscured text fields marked with where
+    /// their text goes. On by default; a host that draws its own attribution around each
+    /// surface turns it off. Surfaces of a store without an origin are drawn unframed (their
+    /// `Modal` dialogs and obscured fields still say "the agent").
+    pub show_origin: bool,
     /// Draw a visible placeholder for unknown component types (else draw nothing).
     pub show_unsupported: bool,
     /// The one policy for every URL: what may be opened (`openUrl`, Markdown links, media
@@ -97,6 +109,7 @@ impl Default for RendererOptions {
     fn default() -> Self {
         Self {
             show_surface_header: true,
+            show_origin: true,
             show_unsupported: true,
             url_policy: UrlPolicy::default(),
             install_fonts: true,
@@ -114,6 +127,7 @@ impl std::fmt::Debug for RendererOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RendererOptions")
             .field("show_surface_header", &self.show_surface_header)
+            .field("show_origin", &self.show_origin)
             .field("show_unsupported", &self.show_unsupported)
             .field("url_policy", &self.url_policy)
             .field("install_fonts", &self.install_fonts)
@@ -248,7 +262,7 @@ impl Renderer {
         chunk: &[u8],
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
         let events = stream.feed(chunk, |m| self.apply(m).into_result().map(drop));
-        stream.retire_placeholders(&mut self.store);
+        self.store.retire(stream.take_retired());
         events
     }
 
@@ -258,7 +272,7 @@ impl Renderer {
         stream: &mut crate::stream::model_text::ModelTextStream,
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
         let events = stream.finish(|m| self.apply(m).into_result().map(drop));
-        stream.retire_placeholders(&mut self.store);
+        self.store.retire(stream.take_retired());
         events
     }
 
@@ -552,6 +566,7 @@ impl DrawState {
             catalogs,
             limits,
             agent_calls,
+            origin,
         }) = store.surface_frame_mut(surface_id)
         else {
             return;
@@ -576,25 +591,34 @@ impl DrawState {
             // deleted).
             images::set_owner(ui.ctx(), Some(&owner), limits.max_image_cache_bytes);
             options.style.apply(ui);
-            if options.show_surface_header {
-                context::surface_header(ui, surface, options);
-            }
-            let mut frame = context::SurfaceFrame {
-                surface,
-                catalog,
-                catalogs,
-                options,
-                limits,
-                events: &mut state.events,
-                reported_unknown: &mut state.reported_unknown,
-                guards: crate::model::tree::NodeGuards::new(limits),
-                ctx: ui.ctx().clone(),
-                agent_calls,
-                geometry,
-                box_override: None,
-                memo: Default::default(),
+            let origin = origin.filter(|_| options.show_origin);
+            let draw = |ui: &mut egui::Ui| {
+                if options.show_surface_header || origin.is_some() {
+                    context::surface_header(ui, surface, options, origin);
+                }
+                let mut frame = context::SurfaceFrame {
+                    surface,
+                    catalog,
+                    catalogs,
+                    options,
+                    limits,
+                    events: &mut state.events,
+                    reported_unknown: &mut state.reported_unknown,
+                    guards: crate::model::tree::NodeGuards::new(limits),
+                    ctx: ui.ctx().clone(),
+                    agent_calls,
+                    geometry,
+                    box_override: None,
+                    memo: Default::default(),
+                    origin,
+                };
+                frame.node_ui(ui, &root, "/", None);
             };
-            frame.node_ui(ui, &root, "/", None);
+            if origin.is_some() {
+                context::origin_frame(ui).show(ui, draw);
+            } else {
+                draw(ui);
+            }
             images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);
         });
     }

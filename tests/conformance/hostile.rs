@@ -56,7 +56,7 @@ fn bystander_intact(r: &Renderer) {
     let b = r.store().surface("b").expect("bystander survives");
     assert!(b.is_visible());
     assert_eq!(b.data.get("/msg"), Some(&json!("still here")));
-    assert_eq!(b.components.len(), 1);
+    assert_eq!(b.components().len(), 1);
 }
 
 /// Error codes reported while applying the messages.
@@ -451,7 +451,7 @@ fn every_hostile_case_is_survived() {
             c.name
         );
         for s in r.store().surfaces() {
-            assert!(s.components.len() <= limits.max_components, "{}", c.name);
+            assert!(s.components().len() <= limits.max_components, "{}", c.name);
         }
     }
 }

@@ -216,7 +216,7 @@ fn a_strict_store_rejects_a_message_the_schema_forbids_and_keeps_the_rest() {
         .into_result()
         .expect_err("variant outside the enum");
     assert_eq!(err.code(), "VALIDATION_FAILED");
-    assert!(store.surface("s").expect("surface").components.is_empty());
+    assert!(store.surface("s").expect("surface").components().is_empty());
     let good = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
         {"id": "root", "component": "Text", "text": "x", "variant": "h2"}]}});
     store

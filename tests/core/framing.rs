@@ -141,7 +141,7 @@ fn a_stream_cut_mid_message_keeps_what_was_applied_and_a_resend_duplicates_nothi
     let resend = format!("{}\n{}\n", lines()[1], lines()[2]);
     s.feed_document(resend.as_bytes());
     let surface = s.surface("s").expect("surface");
-    assert_eq!(surface.components.len(), 1);
+    assert_eq!(surface.components().len(), 1);
     assert_eq!(surface.data.root(), &json!({"t": "hi"}));
 }
 

@@ -133,7 +133,7 @@ proptest! {
             prop_assert!(!e.error.to_string().is_empty());
         }
         for s in store.surfaces() {
-            prop_assert!(s.components.len() <= limits.max_components);
+            prop_assert!(s.components().len() <= limits.max_components);
             let (tree, _) = resolve_tree(s, store.catalogs(), store.limits());
             if let Some(t) = tree {
                 prop_assert_eq!(s.is_visible(), true);

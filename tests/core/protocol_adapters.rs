@@ -225,7 +225,7 @@ fn duplicate_ids_in_one_message_reject_the_whole_message() {
         err.path().as_deref(),
         Some("/updateComponents/components/1/id")
     );
-    assert!(s.surface("s").expect("s").components.is_empty());
+    assert!(s.surface("s").expect("s").components().is_empty());
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn stream_in_chunks(bytes: &[u8], chunk: usize) -> Streamed {
             && renderer
                 .store()
                 .surfaces()
-                .any(|s| s.is_visible() && !s.components.is_empty())
+                .any(|s| s.is_visible() && !s.components().is_empty())
         {
             out.first_visible_at = Some(fed);
         }
@@ -77,7 +77,7 @@ fn surface_ids(r: &Renderer) -> Vec<(String, Vec<String>)> {
         .surfaces()
         .map(|s| {
             let mut ids: Vec<String> = s
-                .components
+                .components()
                 .keys()
                 .filter(|k| !k.starts_with("loading_"))
                 .map(str::to_owned)
@@ -188,8 +188,8 @@ fn partial_surface_draws_mid_message() {
         .surface("booking")
         .expect("surface started");
     assert!(surface.is_visible());
-    assert!(surface.components.contains_key("title"));
-    assert!(!surface.components.contains_key("party"));
+    assert!(surface.components().contains_key("title"));
+    assert!(!surface.components().contains_key("party"));
     let ctx = egui::Context::default();
     let mut labels = Vec::new();
     let mut first = ctx.run_ui(egui::RawInput::default(), |ui| {
@@ -518,7 +518,7 @@ fn all_ids(r: &Renderer) -> Vec<(String, Vec<String>)> {
         .store()
         .surfaces()
         .map(|s| {
-            let mut ids: Vec<String> = s.components.keys().map(str::to_owned).collect();
+            let mut ids: Vec<String> = s.components().keys().map(str::to_owned).collect();
             ids.sort();
             (s.id.clone(), ids)
         })

@@ -114,7 +114,7 @@ fn state_of(r: &Renderer) -> State {
         .surfaces()
         .map(|s| {
             let components = s
-                .components
+                .components()
                 .values()
                 .map(|c| {
                     (

@@ -54,7 +54,7 @@ fn the_renderer_built_from_a_host_catalog_accepts_its_surfaces() {
     assert_eq!(codes(r.store()), Vec::<&str>::new());
     let s = r.store().surface("hud").expect("the surface exists");
     assert!(s.is_visible());
-    assert!(s.components.contains_key("g"));
+    assert!(s.components().contains_key("g"));
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn an_mcp_session_built_from_the_host_catalog_accepts_its_payload() {
         session
             .store()
             .surface("hud")
-            .is_some_and(|s| s.components.contains_key("g"))
+            .is_some_and(|s| s.components().contains_key("g"))
     );
 
     let mut basic = AppSession::new("call-2", "game", "show_hud", Catalogs::basic());

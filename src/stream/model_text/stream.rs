@@ -6,7 +6,6 @@ use serde_json::{Map, Value};
 use super::{Family, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, check};
 use crate::error::A2uiError;
 use crate::limits::Limits;
-use crate::model::SurfaceStore;
 
 /// What feeding model text produced, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,20 +168,10 @@ impl ModelTextStream {
     /// Placeholders the messages applied so far no longer refer to, as `(surface id,
     /// component id)`: a host that applies the messages to its own store through
     /// [`Self::feed`] removes them after each call ([`crate::Renderer::feed_model_text`]
-    /// does, see [`Self::retire_placeholders`]). Drained by this call.
+    /// does, through [`SurfaceStore::retire`](crate::SurfaceStore::retire)). Drained by this
+    /// call.
     pub fn take_retired(&mut self) -> Vec<(String, String)> {
         self.parser.take_retired_placeholders()
-    }
-
-    /// Remove the placeholders of [`Self::take_retired`] from `store`.
-    pub fn retire_placeholders(&mut self, store: &mut SurfaceStore) {
-        for (sid, id) in self.take_retired() {
-            if let Some(s) = store.surface_mut(&sid)
-                && s.components.remove(&id).is_some()
-            {
-                s.components_revision += 1;
-            }
-        }
     }
 
     /// Feed a chunk of model text (cut anywhere); each completed message goes through

@@ -41,11 +41,12 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Number, Value};
 
+use super::Props;
 use super::props::{known_index, known_name};
-use super::{BASIC_COMPONENTS, EXTENDED_COMPONENTS, Props};
+use super::types::{type_at, type_index};
 
 /// The marker of a name (or type) spelled out instead of interned.
-const OWNED: u8 = 0x7F;
+pub(super) const OWNED: u8 = 0x7F;
 
 const NULL: u8 = b'n';
 const TRUE: u8 = b't';
@@ -56,36 +57,6 @@ const FLOAT: u8 = b'd';
 const STR: u8 = b's';
 const ARR: u8 = b'a';
 const OBJ: u8 = b'o';
-
-/// v0.8's `MultipleChoice`, a type stored in one byte with the basic catalog's (v0.9 names)
-/// and the extended catalog's; others are spelled out.
-const MULTIPLE_CHOICE: &str = "MultipleChoice";
-
-/// The type stored as byte `i`: the basic catalog's types, `MultipleChoice`, then the
-/// extended catalog's.
-fn type_at(i: usize) -> Option<&'static str> {
-    let basic = BASIC_COMPONENTS.len();
-    match i.checked_sub(basic) {
-        None => BASIC_COMPONENTS.get(i).copied(),
-        Some(0) => Some(MULTIPLE_CHOICE),
-        Some(j) => EXTENDED_COMPONENTS.get(j - 1).copied(),
-    }
-}
-
-/// The byte type `s` is stored as, when it is one of [`type_at`]'s.
-fn type_index(s: &str) -> Option<u8> {
-    // Compare the bytes only where the lengths agree.
-    let same = |t: &&str| t.len() == s.len() && *t == s;
-    let basic = BASIC_COMPONENTS.len();
-    let i = if let Some(i) = BASIC_COMPONENTS.iter().position(same) {
-        i
-    } else if s == MULTIPLE_CHOICE {
-        basic
-    } else {
-        basic + 1 + EXTENDED_COMPONENTS.iter().position(same)?
-    };
-    u8::try_from(i).ok().filter(|i| *i < OWNED)
-}
 
 /// The digits of `v` as a varint (at most 11 bytes for a `u64`).
 fn varint_digits(mut v: u64) -> ([u8; 11], usize) {
@@ -1486,23 +1457,6 @@ pub(crate) mod tests {
         assert_eq!(one.get("a").map(PropRef::to_value), Some(json!(1)));
         assert_eq!(one.get("b").map(PropRef::to_value), Some(json!(1.0)));
         assert_ne!(one.get("a"), one.get("b"));
-    }
-
-    #[test]
-    fn every_one_byte_type_reads_back() {
-        let all: Vec<&str> = BASIC_COMPONENTS
-            .iter()
-            .chain([MULTIPLE_CHOICE].iter())
-            .chain(EXTENDED_COMPONENTS.iter())
-            .copied()
-            .collect();
-        assert!(all.len() < usize::from(OWNED));
-        for (i, t) in all.iter().enumerate() {
-            assert_eq!(type_index(t).map(usize::from), Some(i), "{t}");
-            assert_eq!(type_at(i), Some(*t));
-        }
-        assert_eq!(type_index("Surface"), None);
-        assert_eq!(type_at(all.len()), None);
     }
 
     #[test]

@@ -7,9 +7,9 @@
 
 use serde_json::{Value, json};
 
+use super::Catalogs;
 use crate::eval::{AllowedCallers, EvalContext};
 use crate::limits::Limits;
-use crate::model::Catalogs;
 use crate::protocol::Version;
 
 /// The code of a refused agent call.
@@ -96,7 +96,7 @@ pub fn answer_renderer_function_with(
             "functionCallId": function_call_id,
             "value": value,
         }}),
-        Err(crate::A2uiError::Expression { message, .. }) => {
+        Err(crate::error::A2uiError::Expression { message, .. }) => {
             error(function_call_id, EXECUTION_ERROR, message)
         }
         Err(e) => error(function_call_id, EXECUTION_ERROR, e.to_string()),
