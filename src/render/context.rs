@@ -571,7 +571,7 @@ pub(crate) fn modal_attribution(ui: &mut egui::Ui, origin: Option<&crate::model:
         Some(o) => format!("From {}", o.label()),
         None => "From the agent".to_owned(),
     };
-    ui.add(egui::Label::new(egui::RichText::new(text).small().weak()).truncate());
+    ui.add(egui::Label::new(egui::RichText::new(text).weak()).truncate());
     ui.separator();
 }
 

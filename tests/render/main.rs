@@ -11,6 +11,7 @@
 mod common;
 
 mod actions;
+mod agent_boundary;
 mod containers;
 mod content;
 mod contrast;

@@ -109,6 +109,14 @@ fn document(path: &str) -> String {
 }
 
 fn snapshot_harness(doc: &str, theme: egui::Theme) -> Harness<'static, State> {
+    snapshot_harness_with(renderer_with(doc), theme)
+}
+
+/// [`snapshot_harness`] over a renderer the test set up.
+fn snapshot_harness_with(
+    renderer: egui_a2ui::Renderer,
+    theme: egui::Theme,
+) -> Harness<'static, State> {
     let mut h = content_util::builder(420.0, 560.0)
         .with_theme(theme)
         .allow_missing_glyphs()
@@ -127,7 +135,7 @@ fn snapshot_harness(doc: &str, theme: egui::Theme) -> Harness<'static, State> {
                 });
             },
             State {
-                renderer: renderer_with(doc),
+                renderer,
                 events: Vec::new(),
             },
         );
@@ -157,6 +165,43 @@ fn representative_fixtures_match_their_light_and_dark_snapshots() {
             let mut h = snapshot_harness(doc, theme);
             results.add(h.try_snapshot_options(format!("{name}_{suffix}"), &options()));
         }
+    }
+    results.unwrap();
+}
+
+/// The agent boundary (issue 41): a surface of a store with a host-set origin, framed and
+/// headed by it, its Modal open with its attribution line and an obscured field marked
+/// with where its text goes.
+#[test]
+#[cfg_attr(
+    not(has_mesa_egl),
+    ignore = "Mesa EGL not found (libEGL.so.1, libEGL_mesa.so.0, swrast): apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri"
+)]
+fn an_agent_surface_with_its_origin_matches_its_snapshots() {
+    use egui_kittest::kittest::Queryable as _;
+    let doc = concat!(
+        r#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json","theme":{"agentDisplayName":"Your App Security"}}}"#,
+        "\n",
+        r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":["#,
+        r#"{"id":"root","component":"Modal","trigger":"open","content":"dialog"},"#,
+        r#"{"id":"open","component":"Button","child":"open-label","action":{"event":{"name":"noop"}}},"#,
+        r#"{"id":"open-label","component":"Text","text":"Session expired: continue"},"#,
+        r#"{"id":"dialog","component":"Column","children":["title","pw"]},"#,
+        r#"{"id":"title","component":"Text","text":"Sign in to Your App","variant":"h3"},"#,
+        r#"{"id":"pw","component":"TextField","label":"Password","variant":"obscured","value":{"path":"/pw"}}"#,
+        "]}}\n",
+    );
+    let mut results = SnapshotResults::new();
+    for (theme, suffix) in [(egui::Theme::Light, "light"), (egui::Theme::Dark, "dark")] {
+        let mut r = renderer_with(doc);
+        r.store_mut().set_origin(Some(
+            egui_a2ui::model::AgentOrigin::new("Travel agent")
+                .with_host("https://agents.example.com/a2a"),
+        ));
+        let mut h = snapshot_harness_with(r, theme);
+        h.get_by_label("Session expired: continue").click();
+        content_util::settle(&mut h);
+        results.add(h.try_snapshot_options(format!("agent_boundary_{suffix}"), &options()));
     }
     results.unwrap();
 }
