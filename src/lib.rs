@@ -65,6 +65,7 @@
 )]
 
 mod action;
+pub mod agent;
 mod basic;
 pub mod capabilities;
 pub mod catalog;
@@ -87,7 +88,6 @@ pub mod stream;
 pub mod suite;
 #[cfg(feature = "testing")]
 pub mod testing;
-#[cfg(feature = "__transport")]
 pub mod transport;
 mod url_policy;
 #[cfg(feature = "validation")]

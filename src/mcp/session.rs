@@ -560,6 +560,11 @@ impl SessionHub {
         self.sessions.values()
     }
 
+    /// Every open session, mutably (draw their stores), oldest first.
+    pub fn sessions_mut(&mut self) -> impl Iterator<Item = &mut AppSession> {
+        self.sessions.values_mut()
+    }
+
     /// An action on a surface of session `call_id` (see [`AppSession::on_action`]).
     pub fn on_action(
         &mut self,

@@ -1,3 +1,6 @@
+//! The turn, event and error types every [agent connection](crate::agent) shares (always
+//! built), and the transports (behind their features).
+//!
 //! Reaching agents over the transports they speak: [A2A](a2a) with the A2UI extension
 //! (feature `a2a`), [AG-UI](agui) (feature `agui`) and [MCP over Streamable HTTP](mcp)
 //! (feature `mcp-http`).
@@ -35,13 +38,16 @@ pub mod a2a;
 #[cfg(feature = "agui")]
 pub mod agui;
 mod click;
+#[cfg(feature = "__transport")]
 pub mod host;
+#[cfg(feature = "__transport")]
 mod http;
 #[cfg(feature = "mcp-http")]
 pub mod mcp;
 pub mod sse;
 
 pub use click::{click, find_action};
+#[cfg(feature = "__transport")]
 pub use http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
 
 /// Why a turn (or one part of it) failed. Every fault a peer can cause ends here: the host
