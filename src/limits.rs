@@ -127,7 +127,9 @@ pub struct Limits {
     /// upper bound on how many copies of its input it can build (`[@, @]` chained forty
     /// times describes 2^40 values).
     pub max_jmespath_fanout: usize,
-    /// JSON nodes of one value a data function returns (`jmespath`).
+    /// JSON nodes of one value a data function returns (`jmespath`, `split`,
+    /// `regexCapture`); a larger result is a `LIMIT_EXCEEDED` error, checked before it is
+    /// built.
     pub max_function_output_nodes: usize,
     /// Bytes of the strings one `regexCapture` / `regexReplace` / `split` call reads, and
     /// of the text `regexReplace` may build.

@@ -274,9 +274,32 @@ fn per_value(
         .map(Value::Array)
 }
 
+/// Count `nodes` more output values against `max_function_output_nodes`; `Err` (a typed
+/// `LIMIT_EXCEEDED`) before anything past the bound is built.
+fn charge_nodes(
+    cx: &EvalContext<'_>,
+    total: &mut usize,
+    nodes: usize,
+) -> Result<(), String> {
+    *total = total.saturating_add(nodes);
+    let max = cx.limits.max_function_output_nodes;
+    if *total > max {
+        return Err(over(cx, "max_function_output_nodes", max, *total));
+    }
+    Ok(())
+}
+
 fn split_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {
     let sep = str_arg(args, "separator")?.to_owned();
+    let mut nodes = 0usize;
     per_value(args, cx, |s| {
+        // Bounded before it is built: one value per part (per character for `""`).
+        let parts = if sep.is_empty() {
+            s.chars().count()
+        } else {
+            s.matches(sep.as_str()).count() + 1
+        };
+        charge_nodes(cx, &mut nodes, parts + 1)?;
         let parts: Vec<Value> = if sep.is_empty() {
             s.chars().map(|c| Value::String(c.to_string())).collect()
         } else {
@@ -290,7 +313,10 @@ fn split_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, St
 
 fn regex_capture_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {
     let re = compile_regex(str_arg(args, "pattern")?, cx.limits.max_regex_bytes)?;
+    let mut nodes = 0usize;
     per_value(args, cx, |s| {
+        // One value per capture group, counted before the captures are copied.
+        charge_nodes(cx, &mut nodes, re.captures_len())?;
         Ok(match re.captures(s) {
             None => Value::Null,
             Some(caps) => Value::Array(
