@@ -106,12 +106,6 @@ impl CallBudget {
             actual,
         })
     }
-
-    /// Calls counted so far (tests).
-    #[cfg(test)]
-    pub(crate) fn calls(&self) -> usize {
-        self.calls.get()
-    }
 }
 
 /// What a value copied out of the data model costs the budget: its memory estimate,
