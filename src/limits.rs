@@ -84,7 +84,8 @@ pub struct Limits {
     /// Size of one surface's whole data model, in bytes of memory (estimated, kept up to
     /// date at every write: every value is charged at least a `serde_json::Value` slot, see
     /// [`value_bytes`](crate::model::data_model::value_bytes)). A write that would grow the
-    /// model past it is rejected with `LIMIT_EXCEEDED` and the model stays as it was.
+    /// model past it is rejected with `LIMIT_EXCEEDED` and the model stays as it was. The
+    /// default, 128 MiB, holds an array of a million numbers (about 80 MB in memory).
     pub max_data_model_bytes: usize,
     /// Characters of one string drawn; longer strings are cut with an ellipsis.
     pub max_string_chars: usize,
@@ -194,7 +195,7 @@ impl Default for Limits {
             max_tree_depth: 200,
             max_nodes: 5_000,
             max_template_instances: 100_000,
-            max_data_model_bytes: 64 * 1024 * 1024,
+            max_data_model_bytes: 128 * 1024 * 1024,
             max_string_chars: 100_000,
             max_call_depth: 16,
             max_expression_depth: 10,

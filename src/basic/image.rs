@@ -118,7 +118,10 @@ pub(crate) fn media_image_ui(
     }
     let policy = &cx.options().url_policy;
     if policy.check_computed_media(spec.url).is_err() {
-        cx.report_once(&format!("computed-media:{name}"), computed_media_error(name));
+        cx.report_once(
+            &format!("computed-media:{name}"),
+            computed_media_error(name),
+        );
         return image_ui(ui, refuse_all(), spec);
     }
     let id = cx.widget_id().with(("a2ui-media-settle", name));

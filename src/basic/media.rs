@@ -322,7 +322,11 @@ mod playback {
                 // for computed media (see `UrlPolicy::allow_computed_media_hosts`).
                 let computed = super::super::image::is_computed(cx, "url")
                     && !url.is_empty()
-                    && cx.options().url_policy.check_computed_playable(&url).is_err();
+                    && cx
+                        .options()
+                        .url_policy
+                        .check_computed_playable(&url)
+                        .is_err();
                 let (player, fetching) = if computed {
                     cx.report_once(
                         "computed-media:url",

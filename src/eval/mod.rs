@@ -76,7 +76,11 @@ impl CallBudget {
     fn take_bytes(&self, bytes: usize, limits: &Limits) -> Result<(), A2uiError> {
         let n = self.bytes.get().saturating_add(bytes);
         self.bytes.set(n);
-        self.check("max_call_bytes_per_frame", n, limits.max_call_bytes_per_frame)
+        self.check(
+            "max_call_bytes_per_frame",
+            n,
+            limits.max_call_bytes_per_frame,
+        )
     }
 
     fn check(&self, what: &'static str, actual: usize, limit: usize) -> Result<(), A2uiError> {

@@ -514,12 +514,17 @@ mod tests {
     #[test]
     fn padding_nulls_are_charged_a_value_slot_each() {
         let mut m = DataModel::default();
-        m.set("/a/9999", Some(json!(1))).expect("within the index cap");
+        m.set("/a/9999", Some(json!(1)))
+            .expect("within the index cap");
         // 10,000 values now live in the array: the charge is at least their slots, and
         // within a small factor of them (the real memory).
         let slots = 10_000 * std::mem::size_of::<Value>();
         assert!(m.byte_size() >= slots, "{} < {slots}", m.byte_size());
-        assert!(m.byte_size() < 2 * slots, "{} >= 2 * {slots}", m.byte_size());
+        assert!(
+            m.byte_size() < 2 * slots,
+            "{} >= 2 * {slots}",
+            m.byte_size()
+        );
         assert_eq!(m.byte_size(), value_bytes(m.root()));
     }
 

@@ -584,7 +584,9 @@ fn the_frame_call_budget_reports_limit_exceeded_once() {
     r.apply(comps("x", json!(components)))
         .into_result()
         .expect("components");
-    r.apply(data("x", "/n", json!(60))).into_result().expect("data");
+    r.apply(data("x", "/n", json!(60)))
+        .into_result()
+        .expect("data");
     // Three frames, each past the budget: one report in all.
     let mut events = draw(&mut r);
     events.extend(draw(&mut r));
@@ -608,7 +610,11 @@ fn calls_within_the_frame_budget_report_nothing() {
     .into_result()
     .expect("components");
     let events = draw(&mut r);
-    assert_eq!(limit_errors(&events, "max_calls_per_frame"), 0, "{events:?}");
+    assert_eq!(
+        limit_errors(&events, "max_calls_per_frame"),
+        0,
+        "{events:?}"
+    );
 }
 
 #[test]
@@ -654,11 +660,12 @@ fn an_over_long_open_url_is_refused() {
             ui.label("opener")
         },
     );
-    let mut r = Renderer::with_limits(catalog, Limits::default())
-        .with_options(egui_a2ui::RendererOptions {
+    let mut r = Renderer::with_limits(catalog, Limits::default()).with_options(
+        egui_a2ui::RendererOptions {
             url_policy: egui_a2ui::UrlPolicy::default().with_user_activation(false),
             ..Default::default()
-        });
+        },
+    );
     r.apply(json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
         .into_result()
         .expect("create");
@@ -670,5 +677,8 @@ fn an_over_long_open_url_is_refused() {
         !events.iter().any(|e| matches!(e, Event::OpenUrl { .. })),
         "nothing opened"
     );
-    assert!(limit_errors(&events, "max_open_url_bytes") >= 1, "{events:?}");
+    assert!(
+        limit_errors(&events, "max_open_url_bytes") >= 1,
+        "{events:?}"
+    );
 }

@@ -574,9 +574,11 @@ fn the_store_wide_data_model_total_spans_surfaces() {
     assert!(s.total_data_bytes() <= limits.max_total_data_model_bytes);
     // An initial data model counts too.
     let e = s
-        .apply(json!({"version": "v1.0", "createSurface": {"surfaceId": "d",
+        .apply(
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "d",
             "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
-            "dataModel": {"v": "d".repeat(12_000)}}}))
+            "dataModel": {"v": "d".repeat(12_000)}}}),
+        )
         .into_result()
         .expect_err("initial model over the total");
     assert_eq!(e.code(), "LIMIT_EXCEEDED");

@@ -261,8 +261,12 @@ fn a_deny_list_hook_cannot_be_bypassed_by_number_forms_or_fullwidth_dots() {
     // The allow-list matches IDN entries in their punycode form.
     let idn = UrlPolicy::default().allow_hosts(["b\u{fc}cher.example"]);
     assert!(
-        idn.check("https://www.xn--bcher-kva.example/", egui_a2ui::UrlUse::Open, true)
-            .is_ok()
+        idn.check(
+            "https://www.xn--bcher-kva.example/",
+            egui_a2ui::UrlUse::Open,
+            true
+        )
+        .is_ok()
     );
 }
 

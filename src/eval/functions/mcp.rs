@@ -276,11 +276,7 @@ fn per_value(
 
 /// Count `nodes` more output values against `max_function_output_nodes`; `Err` (a typed
 /// `LIMIT_EXCEEDED`) before anything past the bound is built.
-fn charge_nodes(
-    cx: &EvalContext<'_>,
-    total: &mut usize,
-    nodes: usize,
-) -> Result<(), String> {
+fn charge_nodes(cx: &EvalContext<'_>, total: &mut usize, nodes: usize) -> Result<(), String> {
     *total = total.saturating_add(nodes);
     let max = cx.limits.max_function_output_nodes;
     if *total > max {

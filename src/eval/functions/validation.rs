@@ -101,7 +101,8 @@ impl RegexCache {
             self.map.remove(&oldest);
         }
         self.tick += 1;
-        self.map.insert((pattern.to_owned(), limit), (re, self.tick));
+        self.map
+            .insert((pattern.to_owned(), limit), (re, self.tick));
     }
 }
 
@@ -217,9 +218,15 @@ mod tests {
             compile_regex(&format!("cold-{i}"), limit).expect("compiles");
             compile_regex("hot-a", limit).expect("compiles");
             compile_regex("hot-b", limit).expect("compiles");
-            assert!(regex_cached("hot-a", limit) && regex_cached("hot-b", limit), "{i}");
+            assert!(
+                regex_cached("hot-a", limit) && regex_cached("hot-b", limit),
+                "{i}"
+            );
         }
-        assert!(!regex_cached("cold-0", limit), "the oldest one-off was dropped");
+        assert!(
+            !regex_cached("cold-0", limit),
+            "the oldest one-off was dropped"
+        );
         let len = REGEX_CACHE
             .get()
             .and_then(|c| c.lock().ok())
