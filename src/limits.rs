@@ -83,7 +83,7 @@ pub struct Limits {
     pub max_template_instances: usize,
     /// Size of one surface's whole data model, in bytes of memory (estimated, kept up to
     /// date at every write: every value is charged at least a `serde_json::Value` slot, see
-    /// [`value_bytes`](crate::model::data_model::value_bytes)). A write that would grow the
+    /// [`DataModel::byte_size`](crate::model::DataModel::byte_size)). A write that would grow the
     /// model past it is rejected with `LIMIT_EXCEEDED` and the model stays as it was. The
     /// default, 128 MiB, holds an array of a million numbers (about 80 MB in memory).
     pub max_data_model_bytes: usize,

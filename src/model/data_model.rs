@@ -22,8 +22,7 @@ pub const MAX_POINTER_SEGMENTS: usize = 256;
 
 /// A JSON document with JSON Pointer reads and writes, and its size kept up to date.
 ///
-/// The size ([`Self::byte_size`]) estimates the memory the document holds
-/// ([`value_bytes`]): every value, `null` included, is charged at least a
+/// The size ([`Self::byte_size`]) estimates the memory the document holds: every value, `null` included, is charged at least a
 /// `serde_json::Value` slot, so a write that pads arrays with thousands of `null`s is
 /// charged what they really take. Every write adjusts it by the size of what it adds and
 /// removes, so accounting never re-reads the whole model.
@@ -132,8 +131,9 @@ impl DataModel {
         }
     }
 
-    /// The estimated memory of the whole document, in bytes ([`value_bytes`]), kept up to
-    /// date by every write.
+    /// The estimated memory of the whole document, in bytes, kept up to date by every
+    /// write: each value is charged a `serde_json::Value` slot (`null`s included), strings
+    /// their bytes on top, object members their key and map entry.
     pub fn byte_size(&self) -> usize {
         self.bytes
     }
