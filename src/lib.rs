@@ -36,6 +36,12 @@
 //! that is free of egui. [`catalog`] and [`render`] are the egui side, [`mcp`] the MCP Apps
 //! bridge, and [`capabilities`] the metadata that travels with messages to the agent.
 //!
+//! Feature `http` (egui_extras' image fetcher) makes images load from the network with no
+//! user gesture: give [`RendererOptions::url_policy`] an allow-list
+//! ([`UrlPolicy::allow_hosts`]). Local and private addresses are refused for media by
+//! default, and media URLs computed from data (which could carry what the user types) load
+//! only from [`UrlPolicy::allow_computed_media_hosts`]; see [`UrlPolicy`].
+//!
 //! Every message goes through one path, [`SurfaceStore::apply`], which says what it did
 //! ([`model::Applied`]) and keeps what is owed to the agent (errors, RPC answers) for
 //! [`SurfaceStore::take_outgoing`]; every failure is one [`Rejected`] record. On the egui
@@ -100,6 +106,9 @@ pub use limits::Limits;
 pub use model::{Surface, SurfaceStore};
 pub use protocol::Version;
 pub use render::{ComponentContext, Renderer, RendererOptions, Style, install_fonts};
-pub use url_policy::{HostFilter, UrlPolicy, UrlRefusal, UrlTarget, UrlUse};
+pub use url_policy::{
+    HostFilter, UrlPolicy, UrlRefusal, UrlTarget, UrlUse, display_host, is_private_host,
+    normalize_host,
+};
 #[cfg(feature = "validation")]
 pub use validate::SchemaValidator;

@@ -81,9 +81,11 @@ pub struct Limits {
     pub max_nodes: usize,
     /// Template instances laid out per frame (lists beyond are virtualised or cut).
     pub max_template_instances: usize,
-    /// Size of one surface's whole data model, in bytes of its JSON text (estimated, kept
-    /// up to date at every write). A write that would grow the model past it is rejected
-    /// with `LIMIT_EXCEEDED` and the model stays as it was.
+    /// Size of one surface's whole data model, in bytes of memory (estimated, kept up to
+    /// date at every write: every value is charged at least a `serde_json::Value` slot, see
+    /// [`DataModel::byte_size`](crate::model::DataModel::byte_size)). A write that would grow the
+    /// model past it is rejected with `LIMIT_EXCEEDED` and the model stays as it was. The
+    /// default, 128 MiB, holds an array of a million numbers (about 80 MB in memory).
     pub max_data_model_bytes: usize,
     /// Characters of one string drawn; longer strings are cut with an ellipsis.
     pub max_string_chars: usize,
@@ -126,7 +128,9 @@ pub struct Limits {
     /// upper bound on how many copies of its input it can build (`[@, @]` chained forty
     /// times describes 2^40 values).
     pub max_jmespath_fanout: usize,
-    /// JSON nodes of one value a data function returns (`jmespath`).
+    /// JSON nodes of one value a data function returns (`jmespath`, `split`,
+    /// `regexCapture`); a larger result is a `LIMIT_EXCEEDED` error, checked before it is
+    /// built.
     pub max_function_output_nodes: usize,
     /// Bytes of the strings one `regexCapture` / `regexReplace` / `split` call reads, and
     /// of the text `regexReplace` may build.
@@ -159,6 +163,26 @@ pub struct Limits {
     /// Width and height, in pixels, of a video track (feature `media`): a file declaring
     /// a larger frame is refused before anything is decoded.
     pub max_media_dimension: u32,
+    /// Size of the data models of all surfaces of one store together, in the bytes
+    /// [`max_data_model_bytes`](Self::max_data_model_bytes) counts: a write (or an initial
+    /// model) that would grow the total past it is rejected with `LIMIT_EXCEEDED`
+    /// (`what: "max_total_data_model_bytes"`), so many surfaces each under their own cap
+    /// cannot add up to gigabytes.
+    pub max_total_data_model_bytes: usize,
+    /// Function calls evaluated while drawing one surface in one frame (nested calls and
+    /// checks each count). Past it a property resolves to its unresolved state (`null`,
+    /// drawn as a placeholder) for the rest of the frame, and one `LIMIT_EXCEEDED`
+    /// (`what: "max_calls_per_frame"`) is reported to the agent.
+    pub max_calls_per_frame: usize,
+    /// Bytes of data-model values copied into function arguments while drawing one surface
+    /// in one frame (a `{"path"}` argument is a copy of what it names). Past it calls fail
+    /// as with [`max_calls_per_frame`](Self::max_calls_per_frame) (`what:
+    /// "max_call_bytes_per_frame"`): 5,000 calls each reading a 3 MB string cannot copy
+    /// 15 GB a frame.
+    pub max_call_bytes_per_frame: usize,
+    /// Bytes of one URL handed to the host to open ([`Event::OpenUrl`](crate::Event)); a
+    /// longer one is refused with `LIMIT_EXCEEDED` (`what: "max_open_url_bytes"`).
+    pub max_open_url_bytes: usize,
 }
 
 impl Default for Limits {
@@ -171,7 +195,7 @@ impl Default for Limits {
             max_tree_depth: 200,
             max_nodes: 5_000,
             max_template_instances: 100_000,
-            max_data_model_bytes: 64 * 1024 * 1024,
+            max_data_model_bytes: 128 * 1024 * 1024,
             max_string_chars: 100_000,
             max_call_depth: 16,
             max_expression_depth: 10,
@@ -194,6 +218,10 @@ impl Default for Limits {
             max_rating_stars: 10,
             max_media_bytes: 128 * 1024 * 1024,
             max_media_dimension: 8192,
+            max_total_data_model_bytes: 256 * 1024 * 1024,
+            max_calls_per_frame: 50_000,
+            max_call_bytes_per_frame: 64 * 1024 * 1024,
+            max_open_url_bytes: 32 * 1024,
         }
     }
 }

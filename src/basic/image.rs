@@ -2,11 +2,135 @@
 //! placeholder while loading and a visible state when the [`UrlPolicy`] refuses the URL
 //! or loading fails.
 //!
+//! A URL computed from the data model (a binding or a function call) goes through the
+//! policy's computed-media rule and settles before it is fetched ([`media_image_ui`]).
+//!
 //! [`UrlPolicy`]: crate::url_policy::UrlPolicy
 
+use std::hash::{Hash as _, Hasher as _};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::error::A2uiError;
+use crate::eval::{PropDynamic, prop_kind};
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
-use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
+use crate::render::images::{BoxSize, Fit, ImageSpec, ImageState, image_ui, state_text};
+use crate::url_policy::UrlPolicy;
+
+/// Whether property `name` comes from the data model (a `{"path"}` binding or a
+/// `{"call"}`), rather than being a literal the agent wrote.
+pub(crate) fn is_computed(cx: &ComponentContext<'_, '_>, name: &str) -> bool {
+    cx.prop(name)
+        .is_some_and(|p| !matches!(prop_kind(p), PropDynamic::Literal))
+}
+
+/// A policy that refuses every media source: what a refused computed URL is drawn with
+/// (the image's blocked state, nothing requested).
+fn refuse_all() -> &'static UrlPolicy {
+    static POLICY: OnceLock<UrlPolicy> = OnceLock::new();
+    POLICY.get_or_init(|| UrlPolicy::default().with_media_schemes::<&str>([]))
+}
+
+/// The error reported to the agent for a refused computed media URL. It names neither the
+/// URL nor its host: both may hold what the user typed.
+pub(crate) fn computed_media_error(name: &str) -> A2uiError {
+    A2uiError::Expression {
+        expression: name.to_owned(),
+        message: "a media URL computed from the data model was refused: such URLs load only \
+                  from hosts the host app allowed for computed media"
+            .to_owned(),
+    }
+}
+
+/// Whether the URL a node's property `name` computes has stayed the same for `settle` (in
+/// the frame clock). A changed URL restarts the wait and asks for a repaint once it ends;
+/// so typing into a field the URL is built from fetches nothing until typing pauses.
+pub(crate) fn settled(ui: &egui::Ui, id: egui::Id, url: &str, settle: Duration) -> bool {
+    if settle.is_zero() {
+        return true;
+    }
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    url.hash(&mut hasher);
+    let hash = hasher.finish();
+    let now = ui.input(|i| i.time);
+    let since = ui.data_mut(|d| {
+        let entry = d.get_temp_mut_or_insert_with(id, || (hash, now));
+        if entry.0 != hash {
+            *entry = (hash, now);
+        }
+        entry.1
+    });
+    let left = settle.as_secs_f64() - (now - since);
+    if left <= 0.0 {
+        return true;
+    }
+    ui.ctx()
+        .request_repaint_after(Duration::from_secs_f64(left.min(3600.0)));
+    false
+}
+
+/// The loading placeholder of an image whose computed URL is still settling (nothing
+/// requested yet).
+fn settling_ui(ui: &mut egui::Ui, spec: &ImageSpec<'_>) -> (egui::Response, ImageState) {
+    let size = match spec.size {
+        BoxSize::Fixed(s) => s,
+        BoxSize::Flexible {
+            width,
+            placeholder_height,
+            ..
+        } => egui::vec2(width, placeholder_height),
+    };
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+    if ui.is_rect_visible(rect) {
+        ui.painter()
+            .rect_filled(rect, spec.corner_radius, ui.visuals().faint_bg_color);
+    }
+    let label = if spec.alt.is_empty() {
+        "Image".to_owned()
+    } else {
+        spec.alt.to_owned()
+    };
+    let enabled = ui.is_enabled();
+    response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, enabled, &label));
+    let state = ImageState::Loading;
+    let description = state_text(&state);
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_description(description);
+    });
+    (response, state)
+}
+
+/// Draw a media image whose URL is property `name` of the node (`Image.url`,
+/// `Video.posterUrl`). A literal URL is drawn under the URL policy as before. A URL
+/// computed from the data model must pass [`UrlPolicy::check_computed_media`] (refused:
+/// the blocked state, and one error to the agent) and must have stayed the same for the
+/// policy's settle time before it is fetched.
+pub(crate) fn media_image_ui(
+    ui: &mut egui::Ui,
+    cx: &mut ComponentContext<'_, '_>,
+    name: &str,
+    spec: &ImageSpec<'_>,
+) -> (egui::Response, ImageState) {
+    if !is_computed(cx, name) || spec.url.trim().is_empty() {
+        return image_ui(ui, &cx.options().url_policy, spec);
+    }
+    let policy = &cx.options().url_policy;
+    if policy.check_computed_media(spec.url).is_err() {
+        cx.report_once(
+            &format!("computed-media:{name}"),
+            computed_media_error(name),
+        );
+        return image_ui(ui, refuse_all(), spec);
+    }
+    let id = cx.widget_id().with(("a2ui-media-settle", name));
+    if settled(ui, id, spec.url, policy.computed_media_settle()) {
+        image_ui(ui, &cx.options().url_policy, spec)
+    } else {
+        settling_ui(ui, spec)
+    }
+}
 
 /// The `Image` component.
 pub struct Image;
@@ -67,6 +191,6 @@ impl ComponentRenderer for Image {
             circular,
             corner_radius: if variant == "icon" { 2.0 } else { 6.0 },
         };
-        image_ui(ui, &cx.options().url_policy, &spec).0
+        media_image_ui(ui, cx, "url", &spec).0
     }
 }

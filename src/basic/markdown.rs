@@ -521,7 +521,7 @@ fn block_ui(
                             // `.a2ui-text a { color: var(--a2ui-text-a-color, inherit) }`,
                             // underlined as browsers draw links.
                             let colour = ui.visuals().text_color();
-                            let r = link_ui(ui, job, size, colour).on_hover_text(url.as_str());
+                            let r = link_ui(ui, job, size, colour).on_hover_text(link_hover(url));
                             if r.clicked() {
                                 *clicked = Some(url.clone());
                             }
@@ -581,6 +581,17 @@ fn link_ui(
 /// 100, of 2048 units per em).
 const UNDERLINE_POSITION: f32 = 150.0 / 2048.0;
 const UNDERLINE_THICKNESS: f32 = 100.0 / 2048.0;
+
+/// A link's hover text: first the host the URL policy parsed (what would really be opened,
+/// punycode when the name mixes scripts: [`crate::url_policy::display_host`]), then the
+/// address, cut to 200 characters.
+fn link_hover(url: &str) -> String {
+    let shown: String = url.chars().take(200).collect();
+    match crate::url_policy::display_host(url) {
+        Some(host) => format!("Opens {host}\n{shown}"),
+        None => shown,
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -684,5 +695,13 @@ mod tests {
     fn very_many_blocks_are_cut() {
         let many = "para\n\n".repeat(MAX_BLOCKS * 3);
         assert!(parse(&many).len() <= MAX_BLOCKS + 1);
+    }
+
+    #[test]
+    fn a_link_hover_names_the_host_that_would_be_opened() {
+        let hover = link_hover("https://attacker.example\\@bank.com/x");
+        assert!(hover.starts_with("Opens attacker.example\n"), "{hover}");
+        let hover = link_hover("https://b\u{430}nk.com/");
+        assert!(hover.starts_with("Opens xn--"), "{hover}");
     }
 }

@@ -8,7 +8,7 @@
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
 use crate::render::icons::{icon_family, icon_font_ready};
-use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
+use crate::render::images::{BoxSize, Fit, ImageSpec};
 
 /// `Video` or `AudioPlayer`.
 pub enum Media {
@@ -18,20 +18,15 @@ pub enum Media {
     Audio,
 }
 
-/// The host of an `http(s)` URL (`www.example.com`), `None` for anything else.
-pub(crate) fn url_host(url: &str) -> Option<&str> {
-    let url = url.trim();
-    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        url.get(8..)?
-    } else if lower.starts_with("http://") {
-        url.get(7..)?
-    } else {
+/// The host of an `http(s)` URL as the URL policy reads it (`www.example.com`; see
+/// [`crate::url_policy::display_host`]: what would really be opened, punycode when the
+/// name mixes scripts), `None` for anything else.
+pub(crate) fn url_host(url: &str) -> Option<String> {
+    let scheme = crate::url_policy::scheme_of(url)?;
+    if !matches!(scheme.as_str(), "http" | "https") {
         return None;
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
-    let host = authority.rsplit('@').next().unwrap_or(authority);
-    (!host.is_empty()).then_some(host)
+    }
+    crate::url_policy::display_host(url)
 }
 
 impl ComponentRenderer for Media {
@@ -93,7 +88,7 @@ impl Media {
                         circular: false,
                         corner_radius: 4.0,
                     };
-                    image_ui(ui, &cx.options().url_policy, &spec);
+                    super::image::media_image_ui(ui, cx, "posterUrl", &spec);
                 }
                 ui.horizontal(|ui| {
                     let side = 28.0;
@@ -118,7 +113,7 @@ impl Media {
                                 ui.add(
                                     egui::Label::new(egui::RichText::new(&title).strong()).wrap(),
                                 );
-                                let source = host.unwrap_or("unsupported address");
+                                let source = host.as_deref().unwrap_or("unsupported address");
                                 ui.add(
                                     egui::Label::new(egui::RichText::new(source).weak()).truncate(),
                                 );
@@ -165,7 +160,7 @@ mod playback {
     };
     use crate::render::ComponentContext;
     use crate::render::icons::{icon_family, icon_font_ready};
-    use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
+    use crate::render::images::{BoxSize, Fit, ImageSpec};
 
     /// Passes a player survives without being drawn before it is stopped (a removed
     /// component stops playing, as a removed `<audio>` element does).
@@ -323,7 +318,29 @@ mod playback {
         let mut slot = match existing {
             Some(slot) if slot.url == url => slot,
             _ => {
-                let (player, fetching) = start(media, ui, cx, &url);
+                // A source computed from the data model plays only from a host allowed
+                // for computed media (see `UrlPolicy::allow_computed_media_hosts`).
+                let computed = super::super::image::is_computed(cx, "url")
+                    && !url.is_empty()
+                    && cx
+                        .options()
+                        .url_policy
+                        .check_computed_playable(&url)
+                        .is_err();
+                let (player, fetching) = if computed {
+                    cx.report_once(
+                        "computed-media:url",
+                        super::super::image::computed_media_error("url"),
+                    );
+                    (
+                        Err(MediaError::Refused(
+                            crate::url_policy::UrlRefusal::ComputedMedia,
+                        )),
+                        None,
+                    )
+                } else {
+                    start(media, ui, cx, &url)
+                };
                 Slot {
                     url: url.clone(),
                     player,
@@ -408,7 +425,7 @@ mod playback {
     /// (with a spinner while loading) before there is one.
     fn picture_ui(
         ui: &mut egui::Ui,
-        cx: &ComponentContext<'_, '_>,
+        cx: &mut ComponentContext<'_, '_>,
         slot: &mut Slot,
         s: &PlayerSnapshot,
         width: f32,
@@ -448,7 +465,7 @@ mod playback {
                     circular: false,
                     corner_radius: 4.0,
                 };
-                image_ui(ui, &cx.options().url_policy, &spec);
+                super::super::image::media_image_ui(ui, cx, "posterUrl", &spec);
             }
             (_, Some(texture)) => {
                 ui.add(egui::Image::new(texture).fit_to_exact_size(size))
@@ -469,7 +486,7 @@ mod playback {
 
     fn controls_ui(
         ui: &mut egui::Ui,
-        cx: &ComponentContext<'_, '_>,
+        cx: &mut ComponentContext<'_, '_>,
         media: &Media,
         slot: &mut Slot,
         s: &PlayerSnapshot,
@@ -596,15 +613,29 @@ mod tests {
     #[test]
     fn url_host_takes_the_authority_without_user_info() {
         assert_eq!(
-            url_host("https://www.example.com/a.mp4"),
+            url_host("https://www.example.com/a.mp4").as_deref(),
             Some("www.example.com")
         );
         assert_eq!(
-            url_host("HTTP://user:pw@cdn.test:8080?x"),
-            Some("cdn.test:8080")
+            url_host("HTTP://user:pw@cdn.test:8080?x").as_deref(),
+            Some("cdn.test")
         );
         assert_eq!(url_host("javascript:alert(1)"), None);
         assert_eq!(url_host("https://"), None);
         assert_eq!(url_host("é"), None);
+    }
+
+    #[test]
+    fn url_host_shows_the_host_that_would_be_opened() {
+        // One backslash ends the authority for browsers and for the policy.
+        assert_eq!(
+            url_host("https://attacker.example\\@bank.com/v.mp4").as_deref(),
+            Some("attacker.example")
+        );
+        // A Cyrillic letter among Latin ones: punycode, not a look-alike.
+        assert_eq!(
+            url_host("https://b\u{430}nk.com/v.mp4").as_deref(),
+            Some("xn--bnk-6cd.com")
+        );
     }
 }

@@ -51,6 +51,77 @@ use crate::pointer::{get_pointer, parse_pointer, resolve_path};
 use crate::protocol::Version;
 use crate::stored::PropRef;
 
+/// The work one surface frame may spend on function calls: calls evaluated
+/// ([`Limits::max_calls_per_frame`]) and bytes of data-model values copied into their
+/// arguments ([`Limits::max_call_bytes_per_frame`]). Shared by the evaluation contexts of
+/// one walk; past either limit calls fail with `LIMIT_EXCEEDED` (their binding resolves to
+/// `null`) and the budget remembers which limit was hit, for one report.
+#[derive(Debug, Default)]
+pub(crate) struct CallBudget {
+    calls: Cell<usize>,
+    bytes: Cell<usize>,
+    exceeded: Cell<Option<(&'static str, usize, usize)>>,
+    reported: Cell<bool>,
+}
+
+impl CallBudget {
+    /// Count one call; `Err` once past the limit.
+    fn take_call(&self, limits: &Limits) -> Result<(), A2uiError> {
+        let n = self.calls.get().saturating_add(1);
+        self.calls.set(n);
+        self.check("max_calls_per_frame", n, limits.max_calls_per_frame)
+    }
+
+    /// Count `bytes` copied into arguments; `Err` once past the limit.
+    fn take_bytes(&self, bytes: usize, limits: &Limits) -> Result<(), A2uiError> {
+        let n = self.bytes.get().saturating_add(bytes);
+        self.bytes.set(n);
+        self.check(
+            "max_call_bytes_per_frame",
+            n,
+            limits.max_call_bytes_per_frame,
+        )
+    }
+
+    fn check(&self, what: &'static str, actual: usize, limit: usize) -> Result<(), A2uiError> {
+        if actual <= limit {
+            return Ok(());
+        }
+        if self.exceeded.get().is_none() {
+            self.exceeded.set(Some((what, limit, actual)));
+        }
+        Err(A2uiError::LimitExceeded {
+            what,
+            limit,
+            actual,
+        })
+    }
+
+    /// The first limit exceeded, the first time it is asked (one report a frame).
+    pub(crate) fn take_report(&self) -> Option<A2uiError> {
+        if self.reported.get() {
+            return None;
+        }
+        let (what, limit, actual) = self.exceeded.get()?;
+        self.reported.set(true);
+        Some(A2uiError::LimitExceeded {
+            what,
+            limit,
+            actual,
+        })
+    }
+}
+
+/// What a value copied out of the data model costs the budget: its memory estimate,
+/// read in O(1) for a string and a scalar.
+fn copy_cost(v: &Value) -> usize {
+    match v {
+        Value::String(s) => s.len(),
+        Value::Array(_) | Value::Object(_) => crate::model::data_model::value_bytes(v),
+        _ => 0,
+    }
+}
+
 /// Everything needed to resolve a dynamic value: the data model, the scope of the component
 /// being resolved, the protocol version, the functions of the catalog, the locale, limits.
 pub struct EvalContext<'a> {
@@ -73,6 +144,8 @@ pub struct EvalContext<'a> {
     pub(crate) agent_calls: Option<(&'a agent_calls::AgentCalls, &'a str)>,
     pending: Cell<bool>,
     agent_caller: Cell<bool>,
+    /// The frame's call budget (the renderer's contexts have one; `None`: unbounded).
+    pub(crate) budget: Option<&'a CallBudget>,
 }
 
 impl<'a> EvalContext<'a> {
@@ -96,6 +169,7 @@ impl<'a> EvalContext<'a> {
             agent_calls: None,
             pending: Cell::new(false),
             agent_caller: Cell::new(false),
+            budget: None,
         }
     }
 
@@ -122,6 +196,7 @@ impl<'a> EvalContext<'a> {
             agent_calls: self.agent_calls,
             pending: Cell::new(false),
             agent_caller: Cell::new(false),
+            budget: self.budget,
         }
     }
 
@@ -144,8 +219,21 @@ impl<'a> EvalContext<'a> {
     }
 
     /// The value a binding path points at; `null` when it does not exist.
+    ///
+    /// Inside a function call's arguments the copy is charged to the frame's budget
+    /// ([`Limits::max_call_bytes_per_frame`]); past it the path resolves to `null`.
     pub fn resolve_path(&self, path: &str) -> Value {
-        self.lookup(path).cloned().unwrap_or(Value::Null)
+        let Some(v) = self.lookup(path) else {
+            return Value::Null;
+        };
+        if self.depth.get() > 0
+            && let Some(budget) = self.budget
+            && let Err(e) = budget.take_bytes(copy_cost(v), self.limits)
+        {
+            self.diagnose(e);
+            return Value::Null;
+        }
+        v.clone()
     }
 
     /// The value a binding path points at, borrowed from the data model (`None` when it
@@ -236,6 +324,9 @@ impl<'a> EvalContext<'a> {
                 limit: self.limits.max_call_depth,
                 actual: depth + 1,
             });
+        }
+        if let Some(budget) = self.budget {
+            budget.take_call(self.limits)?;
         }
         let expression_error = |message: String| A2uiError::Expression {
             expression: name.to_owned(),

@@ -22,9 +22,10 @@ pub const MAX_POINTER_SEGMENTS: usize = 256;
 
 /// A JSON document with JSON Pointer reads and writes, and its size kept up to date.
 ///
-/// The size ([`Self::byte_size`]) is the estimated length of the document's JSON text
-/// (strings, numbers and punctuation counted without serialising). Every write adjusts it by the size of what it adds and removes,
-/// so accounting never re-reads the whole model.
+/// The size ([`Self::byte_size`]) estimates the memory the document holds: every value, `null` included, is charged at least a
+/// `serde_json::Value` slot, so a write that pads arrays with thousands of `null`s is
+/// charged what they really take. Every write adjusts it by the size of what it adds and
+/// removes, so accounting never re-reads the whole model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataModel {
     root: Value,
@@ -38,10 +39,19 @@ impl Default for DataModel {
     }
 }
 
-/// The estimated length of a value's JSON text, as the data-model accounting counts it:
-/// strings count their UTF-8 bytes and quotes (escapes are not counted), numbers 12, `null`
-/// and booleans 5, and each member of an object its key and 4. Walked without recursion.
+/// The memory one value slot takes (`size_of::<serde_json::Value>()`): what every value
+/// in a data model is charged at least, the `null`s a write pads an array with included.
+pub const VALUE_SLOT_BYTES: usize = std::mem::size_of::<Value>();
+
+/// What one object member costs beyond its key's text and its value: the key's `String`
+/// and the map's hash and index entries.
+pub const MEMBER_BYTES: usize = std::mem::size_of::<String>() + 2 * std::mem::size_of::<usize>();
+
+/// The estimated memory of a value, as the data-model accounting counts it: each value
+/// one [`VALUE_SLOT_BYTES`] slot, strings their UTF-8 bytes on top, and each member of an
+/// object its key's bytes and [`MEMBER_BYTES`]. Walked without recursion.
 pub fn value_bytes(v: &Value) -> usize {
+    const SLOT: usize = VALUE_SLOT_BYTES;
     enum It<'a> {
         Array(std::slice::Iter<'a, Value>),
         Object(serde_json::map::Iter<'a>),
@@ -52,15 +62,14 @@ pub fn value_bytes(v: &Value) -> usize {
     loop {
         if let Some(v) = next.take() {
             match v {
-                Value::Null | Value::Bool(_) => total += 5,
-                Value::Number(_) => total += 12,
-                Value::String(s) => total += s.len() + 2,
+                Value::Null | Value::Bool(_) | Value::Number(_) => total += SLOT,
+                Value::String(s) => total += SLOT + s.len(),
                 Value::Array(a) => {
-                    total += 2;
+                    total += SLOT;
                     stack.push(It::Array(a.iter()));
                 }
                 Value::Object(m) => {
-                    total += 2;
+                    total += SLOT;
                     stack.push(It::Object(m.iter()));
                 }
             }
@@ -77,7 +86,7 @@ pub fn value_bytes(v: &Value) -> usize {
             },
             It::Object(it) => match it.next() {
                 Some((k, x)) => {
-                    total += k.len() + 4;
+                    total += k.len() + MEMBER_BYTES;
                     next = Some(x);
                 }
                 None => {
@@ -122,8 +131,9 @@ impl DataModel {
         }
     }
 
-    /// The estimated size of the whole document's JSON text, in bytes,
-    /// kept up to date by every write.
+    /// The estimated memory of the whole document, in bytes, kept up to date by every
+    /// write: each value is charged a `serde_json::Value` slot (`null`s included), strings
+    /// their bytes on top, object members their key and map entry.
     pub fn byte_size(&self) -> usize {
         self.bytes
     }
@@ -286,10 +296,11 @@ impl DataModel {
     /// The bytes a write adds and removes, walked without changing anything; mirrors what
     /// [`Self::write`] does (vivified containers, array padding, replaced values).
     fn write_cost(&self, segs: &[Cow<'_, str>], value: Option<&Value>) -> (usize, usize) {
+        const SLOT: usize = VALUE_SLOT_BYTES;
         let (mut added, mut removed) = (0usize, 0usize);
         let mut cur = if self.root.is_null() {
-            removed += 5;
-            added += 2;
+            removed += SLOT;
+            added += SLOT;
             Step::FreshObject
         } else {
             Step::Existing(&self.root)
@@ -306,13 +317,13 @@ impl DataModel {
             cur = match cur {
                 Step::Existing(Value::Object(m)) => match m.get(&**seg) {
                     Some(Value::Null) => {
-                        removed += 5;
-                        added += 2;
+                        removed += SLOT;
+                        added += SLOT;
                         next_fresh
                     }
                     Some(v) => Step::Existing(v),
                     None => {
-                        added += seg.len() + 4 + 2;
+                        added += seg.len() + MEMBER_BYTES + SLOT;
                         next_fresh
                     }
                 },
@@ -320,23 +331,23 @@ impl DataModel {
                     let idx = index(seg).unwrap_or(0);
                     match a.get(idx) {
                         Some(Value::Null) => {
-                            removed += 5;
-                            added += 2;
+                            removed += SLOT;
+                            added += SLOT;
                             next_fresh
                         }
                         Some(v) => Step::Existing(v),
                         None => {
-                            added += 5 * (idx - a.len()) + 2;
+                            added += SLOT * (idx - a.len()) + SLOT;
                             next_fresh
                         }
                     }
                 }
                 Step::FreshObject => {
-                    added += seg.len() + 4 + 2;
+                    added += seg.len() + MEMBER_BYTES + SLOT;
                     next_fresh
                 }
                 Step::FreshArray => {
-                    added += 5 * index(seg).unwrap_or(0) + 2;
+                    added += SLOT * index(seg).unwrap_or(0) + SLOT;
                     next_fresh
                 }
                 // Refused by `check_writable` before this is reached.
@@ -350,8 +361,8 @@ impl DataModel {
                     removed += value_bytes(old);
                     added += new;
                 }
-                (None, Some(_)) => added += key.len() + 4 + new,
-                (Some(old), None) => removed += key.len() + 4 + value_bytes(old),
+                (None, Some(_)) => added += key.len() + MEMBER_BYTES + new,
+                (Some(old), None) => removed += key.len() + MEMBER_BYTES + value_bytes(old),
                 (None, None) => {}
             },
             (Step::Existing(Value::Array(a)), _) => {
@@ -361,16 +372,16 @@ impl DataModel {
                         removed += value_bytes(old);
                         added += new;
                     }
-                    (None, Some(_)) => added += 5 * (idx - a.len()) + new,
+                    (None, Some(_)) => added += SLOT * (idx - a.len()) + new,
                     (Some(old), None) => {
                         removed += value_bytes(old);
-                        added += 5;
+                        added += SLOT;
                     }
                     (None, None) => {}
                 }
             }
-            (Step::FreshObject, Some(_)) => added += key.len() + 4 + new,
-            (Step::FreshArray, Some(_)) => added += 5 * index(key).unwrap_or(0) + new,
+            (Step::FreshObject, Some(_)) => added += key.len() + MEMBER_BYTES + new,
+            (Step::FreshArray, Some(_)) => added += SLOT * index(key).unwrap_or(0) + new,
             _ => {}
         }
         (added, removed)
@@ -465,21 +476,24 @@ mod tests {
 
     #[test]
     fn a_write_past_the_cap_is_refused_and_changes_nothing() {
+        let x = "x".repeat(300);
+        // Room for exactly three of these values.
+        let cap = value_bytes(&json!({"k0": x, "k1": x, "k2": x}));
         let mut m = DataModel::default();
         for i in 0..3 {
-            m.set_within(&format!("/k{i}"), Some(json!("x".repeat(300))), 1_000)
+            m.set_within(&format!("/k{i}"), Some(json!(x)), cap)
                 .expect("fits");
         }
         let before = m.clone();
         let e = m
-            .set_within("/k3", Some(json!("x".repeat(300))), 1_000)
+            .set_within("/k3", Some(json!(x)), cap)
             .expect_err("the fourth write does not fit");
         assert_eq!(e.code(), "LIMIT_EXCEEDED");
         assert_eq!(m, before, "the model stays as it was");
-        assert!(m.byte_size() <= 1_000);
+        assert!(m.byte_size() <= cap);
         // A write that shrinks the model passes, and makes room.
-        m.set_within("/k0", None, 1_000).expect("delete");
-        m.set_within("/k3", Some(json!("x".repeat(300))), 1_000)
+        m.set_within("/k0", None, cap).expect("delete");
+        m.set_within("/k3", Some(json!(x)), cap)
             .expect("fits again");
         assert_eq!(m.byte_size(), value_bytes(m.root()));
     }
@@ -495,5 +509,40 @@ mod tests {
         assert_eq!(m.root(), &json!({}));
         let ok = "/a".repeat(MAX_POINTER_SEGMENTS);
         m.set(&ok, Some(json!(1))).expect("at the cap");
+    }
+
+    #[test]
+    fn padding_nulls_are_charged_a_value_slot_each() {
+        let mut m = DataModel::default();
+        m.set("/a/9999", Some(json!(1)))
+            .expect("within the index cap");
+        // 10,000 values now live in the array: the charge is at least their slots, and
+        // within a small factor of them (the real memory).
+        let slots = 10_000 * std::mem::size_of::<Value>();
+        assert!(m.byte_size() >= slots, "{} < {slots}", m.byte_size());
+        assert!(
+            m.byte_size() < 2 * slots,
+            "{} >= 2 * {slots}",
+            m.byte_size()
+        );
+        assert_eq!(m.byte_size(), value_bytes(m.root()));
+    }
+
+    #[test]
+    fn the_255_segment_vivifying_write_is_refused_by_the_default_cap() {
+        // The review's M1 input: /a/9999/9999/... vivifies 254 arrays of 10,000 values.
+        let path = format!("/a{}", "/9999".repeat(254));
+        let mut m = DataModel::default();
+        let max = crate::Limits::default().max_data_model_bytes;
+        let e = m
+            .set_within(&path, Some(json!(1)), max)
+            .expect_err("about 2.5 million values do not fit the default cap");
+        assert_eq!(e.code(), "LIMIT_EXCEEDED");
+        assert_eq!(m.root(), &json!({}), "nothing was vivified");
+        // Without a cap, the charge is what the write really holds.
+        let mut m = DataModel::default();
+        m.set("/a/9999/9999", Some(json!(1))).expect("two levels");
+        let slots = 20_000 * std::mem::size_of::<Value>();
+        assert!(m.byte_size() >= slots);
     }
 }

@@ -541,9 +541,16 @@ impl SurfaceStore {
                         format!("{:?} is not a JSON pointer", w.path),
                     ));
                 }
+                // The store-wide cap: what the other surfaces hold leaves this one room.
+                let others = self.data_bytes_except(&surface_id);
+                let total = self.limits.max_total_data_model_bytes;
+                let room = total.saturating_sub(others);
                 let surface = self.target(&surface_id, version)?;
                 for w in writes {
-                    surface.data.set_within(&w.path, w.value, max)?;
+                    surface
+                        .data
+                        .set_within(&w.path, w.value, max.min(room))
+                        .map_err(|e| over_total(e, max, room, total, others))?;
                 }
                 Ok(Applied::Changed { surface_id })
             }
@@ -626,6 +633,15 @@ impl SurfaceStore {
         self.check_surface_count()?;
         if let Some(dm) = &cs.data_model {
             check_value_size(dm, &self.limits)?;
+            let others = self.data_bytes_except(&cs.surface_id);
+            let actual = others.saturating_add(super::data_model::value_bytes(dm));
+            if actual > self.limits.max_total_data_model_bytes {
+                return Err(A2uiError::LimitExceeded {
+                    what: "max_total_data_model_bytes",
+                    limit: self.limits.max_total_data_model_bytes,
+                    actual,
+                });
+            }
         }
         let mut s = Surface::new(cs.surface_id.clone(), version);
         s.began = true;
@@ -645,6 +661,25 @@ impl SurfaceStore {
             s.data = DataModel::new(dm);
         }
         Ok(())
+    }
+
+    /// The data-model bytes of every surface but `surface_id` (see
+    /// [`Limits::max_total_data_model_bytes`]).
+    fn data_bytes_except(&self, surface_id: &str) -> usize {
+        self.surfaces
+            .values()
+            .filter(|s| s.id != surface_id)
+            .map(|s| s.data.byte_size())
+            .fold(0usize, usize::saturating_add)
+    }
+
+    /// The data-model bytes of every surface together (see
+    /// [`Limits::max_total_data_model_bytes`]).
+    pub fn total_data_bytes(&self) -> usize {
+        self.surfaces
+            .values()
+            .map(|s| s.data.byte_size())
+            .fold(0usize, usize::saturating_add)
     }
 
     fn check_surface_count(&self) -> Result<(), A2uiError> {
@@ -856,6 +891,19 @@ fn mismatch(s: &Surface, version: Version) -> A2uiError {
         surface_id: s.id.clone(),
         surface_version: s.version.to_string(),
         message_version: version.to_string(),
+    }
+}
+
+/// A refused write's error named after the store-wide cap when that one, not the
+/// surface's, left too little room (`room` < `max`).
+fn over_total(e: A2uiError, max: usize, room: usize, total: usize, others: usize) -> A2uiError {
+    match e {
+        A2uiError::LimitExceeded { actual, .. } if room < max => A2uiError::LimitExceeded {
+            what: "max_total_data_model_bytes",
+            limit: total,
+            actual: others.saturating_add(actual),
+        },
+        e => e,
     }
 }
 

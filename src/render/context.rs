@@ -69,6 +69,9 @@ pub(crate) struct FrameMemo {
     /// The surface's resolution cache, taken out of egui memory on first use and put back
     /// when the frame ends (see [`ResolveCache`]).
     resolved: std::cell::RefCell<Option<ResolveCache>>,
+    /// The function calls this frame's walk may still evaluate
+    /// ([`Limits::max_calls_per_frame`], [`Limits::max_call_bytes_per_frame`]).
+    budget: crate::eval::CallBudget,
 }
 
 /// Resolution cached between frames for one surface: the display strings of properties
@@ -430,6 +433,10 @@ impl SurfaceFrame<'_> {
                 attributes.apply(ui.ctx(), wrapper, r.id);
             }
         }
+        // Past the frame's call budget: one LIMIT_EXCEEDED for the surface.
+        if let Some(e) = self.memo.budget.take_report() {
+            self.report_once("call-budget".to_owned(), e);
+        }
         r
     }
 }
@@ -753,6 +760,7 @@ impl ComponentContext<'_, '_> {
         .with_locale(&self.frame.options.locale);
         let mut cx = cx;
         cx.agent_calls = Some((self.frame.agent_calls, &self.frame.surface.id));
+        cx.budget = Some(&self.frame.memo.budget);
         f(&cx)
     }
 
@@ -1254,6 +1262,19 @@ impl ComponentContext<'_, '_> {
     /// assistive-technology action); a refused URL becomes an error event. The URL handed
     /// to the host is cleaned of the characters browsers ignore.
     pub fn open_url(&mut self, url: &str) -> bool {
+        let max = self.frame.limits.max_open_url_bytes;
+        if url.len() > max {
+            self.frame.events.push(Event::Error(Rejected::new(
+                Some(self.frame.surface.id.clone()),
+                self.frame.surface.version,
+                A2uiError::LimitExceeded {
+                    what: "max_open_url_bytes",
+                    limit: max,
+                    actual: url.len(),
+                },
+            )));
+            return false;
+        }
         let activated = crate::url_policy::user_activated(&self.frame.ctx);
         match self
             .frame

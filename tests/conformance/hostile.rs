@@ -552,3 +552,133 @@ fn image_cache_growth_is_bounded_and_released_with_the_surface() {
     draw_on(&mut r);
     bystander_intact(&r);
 }
+
+/// The `LIMIT_EXCEEDED` errors about `what` among `events`.
+fn limit_errors(events: &[Event], what: &str) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            matches!(e, Event::Error(r) if matches!(
+                &r.error,
+                egui_a2ui::A2uiError::LimitExceeded { what: w, .. } if *w == what
+            ))
+        })
+        .count()
+}
+
+#[test]
+fn the_frame_call_budget_reports_limit_exceeded_once() {
+    // The review's M3 shape, small: many nodes each evaluating calls every frame.
+    let limits = Limits {
+        max_calls_per_frame: 20,
+        ..Limits::default()
+    };
+    let mut r = renderer(limits);
+    let mut components = vec![json!({"id": "root", "component": "Column",
+        "children": (0..60).map(|i| format!("t{i}")).collect::<Vec<_>>()})];
+    for i in 0..60 {
+        components.push(json!({"id": format!("t{i}"), "component": "Text",
+            "text": {"call": "formatString", "args": {"value": format!("row {i} of ${{/n}}")}}}));
+    }
+    r.apply(create("x")).into_result().expect("create");
+    r.apply(comps("x", json!(components)))
+        .into_result()
+        .expect("components");
+    r.apply(data("x", "/n", json!(60)))
+        .into_result()
+        .expect("data");
+    // Three frames, each past the budget: one report in all.
+    let mut events = draw(&mut r);
+    events.extend(draw(&mut r));
+    assert_eq!(
+        limit_errors(&events, "max_calls_per_frame"),
+        1,
+        "{events:?}"
+    );
+    bystander_intact(&r);
+}
+
+#[test]
+fn calls_within_the_frame_budget_report_nothing() {
+    let mut r = renderer(Limits::default());
+    r.apply(create("x")).into_result().expect("create");
+    r.apply(comps(
+        "x",
+        json!([{"id": "root", "component": "Text",
+            "text": {"call": "formatString", "args": {"value": "n = ${/n}"}}}]),
+    ))
+    .into_result()
+    .expect("components");
+    let events = draw(&mut r);
+    assert_eq!(
+        limit_errors(&events, "max_calls_per_frame"),
+        0,
+        "{events:?}"
+    );
+}
+
+#[test]
+fn copies_into_call_arguments_are_bounded_per_frame() {
+    // A 1 MB string read by 40 calls a frame: 40 MB of copies against a 4 MB budget.
+    let limits = Limits {
+        max_call_bytes_per_frame: 4 * 1024 * 1024,
+        ..Limits::default()
+    };
+    let mut r = renderer(limits);
+    let mut components = vec![json!({"id": "root", "component": "Column",
+        "children": (0..40).map(|i| format!("t{i}")).collect::<Vec<_>>()})];
+    for i in 0..40 {
+        components.push(json!({"id": format!("t{i}"), "component": "Text",
+            "text": {"call": "length", "args": {"value": {"path": "/big"}, "min": i}}}));
+    }
+    r.apply(create("x")).into_result().expect("create");
+    r.apply(comps("x", json!(components)))
+        .into_result()
+        .expect("components");
+    r.apply(data("x", "/big", json!("b".repeat(1024 * 1024))))
+        .into_result()
+        .expect("data");
+    let events = draw(&mut r);
+    assert_eq!(
+        limit_errors(&events, "max_call_bytes_per_frame"),
+        1,
+        "{events:?}"
+    );
+}
+
+#[test]
+fn an_over_long_open_url_is_refused() {
+    use egui_a2ui::ComponentContext;
+    let cat = "https://example.com/catalogs/opener.json";
+    let long = format!("https://example.com/?q={}", "a".repeat(40 * 1024));
+    let mut catalog = Catalog::basic().with_catalog_id(cat, egui_a2ui::Version::V0_9);
+    let url = long.clone();
+    catalog.register(
+        "Opener",
+        move |ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>| {
+            cx.open_url(&url);
+            ui.label("opener")
+        },
+    );
+    let mut r = Renderer::with_limits(catalog, Limits::default()).with_options(
+        egui_a2ui::RendererOptions {
+            url_policy: egui_a2ui::UrlPolicy::default().with_user_activation(false),
+            ..Default::default()
+        },
+    );
+    r.apply(json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": cat}}))
+        .into_result()
+        .expect("create");
+    r.apply(comps("s", json!([{"id": "root", "component": "Opener"}])))
+        .into_result()
+        .expect("components");
+    let events = draw(&mut r);
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::OpenUrl { .. })),
+        "nothing opened"
+    );
+    assert!(
+        limit_errors(&events, "max_open_url_bytes") >= 1,
+        "{events:?}"
+    );
+}

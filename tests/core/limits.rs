@@ -503,3 +503,90 @@ fn the_image_cache_is_bounded_and_a_deleted_surface_releases_its_entries() {
     assert!(bytes <= cap, "{bytes} > {cap}");
     assert!((1..=5).contains(&entries), "{entries} entries");
 }
+
+// --- data model memory (review M1) -----------------------------------------------------
+
+#[test]
+fn the_255_segment_vivifying_write_is_refused_by_default() {
+    // 1,359 bytes that would vivify about 2.5 million values (over 80 MB of slots).
+    let path = format!("/a{}", "/9999".repeat(254));
+    let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), Limits::default());
+    s.apply(create("x")).into_result().expect("create");
+    let e = s
+        .apply(data("x", &path, json!(1)))
+        .into_result()
+        .expect_err("refused");
+    assert_eq!(e.code(), "LIMIT_EXCEEDED");
+    let x = s.surface("x").expect("x");
+    assert_eq!(x.data.root(), &json!({}), "nothing was vivified");
+}
+
+#[test]
+fn vivified_padding_is_charged_within_a_factor_of_its_memory() {
+    let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), Limits::default());
+    s.apply(create("x")).into_result().expect("create");
+    s.apply(data("x", "/a/9999/9999", json!(1)))
+        .into_result()
+        .expect("20,000 values fit");
+    let real = 20_000 * std::mem::size_of::<Value>();
+    let charged = s.surface("x").expect("x").data.byte_size();
+    assert!(
+        charged >= real && charged < 2 * real,
+        "charged {charged} for about {real} bytes of values"
+    );
+}
+
+#[test]
+fn the_store_wide_data_model_total_spans_surfaces() {
+    let limits = Limits {
+        max_data_model_bytes: 20_000,
+        max_total_data_model_bytes: 30_000,
+        ..Limits::default()
+    };
+    let mut s = SurfaceStore::with_config(egui_a2ui::model::Catalogs::basic(), limits.clone());
+    for id in ["a", "b", "c"] {
+        s.apply(create(id)).into_result().expect("create");
+    }
+    // Each write fits its own surface's cap; the second surface's fits the total too.
+    s.apply(data("a", "/v", json!("a".repeat(12_000))))
+        .into_result()
+        .expect("a fits");
+    s.apply(data("b", "/v", json!("b".repeat(12_000))))
+        .into_result()
+        .expect("b fits");
+    // The third surface's would take the store past its total.
+    let e = s
+        .apply(data("c", "/v", json!("c".repeat(12_000))))
+        .into_result()
+        .expect_err("over the store total");
+    assert!(
+        matches!(
+            e,
+            A2uiError::LimitExceeded {
+                what: "max_total_data_model_bytes",
+                limit: 30_000,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(s.surface("c").expect("c").data.get("/v"), None);
+    assert!(s.total_data_bytes() <= limits.max_total_data_model_bytes);
+    // An initial data model counts too.
+    let e = s
+        .apply(
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "d",
+            "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+            "dataModel": {"v": "d".repeat(12_000)}}}),
+        )
+        .into_result()
+        .expect_err("initial model over the total");
+    assert_eq!(e.code(), "LIMIT_EXCEEDED");
+    // Freeing one surface's data makes room again.
+    s.apply(json!({"version": "v0.9", "updateDataModel": {"surfaceId": "a", "path": "/v"}}))
+        .into_result()
+        .expect("delete");
+    s.apply(data("c", "/v", json!("c".repeat(12_000))))
+        .into_result()
+        .expect("fits now");
+}

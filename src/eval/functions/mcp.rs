@@ -274,9 +274,28 @@ fn per_value(
         .map(Value::Array)
 }
 
+/// Count `nodes` more output values against `max_function_output_nodes`; `Err` (a typed
+/// `LIMIT_EXCEEDED`) before anything past the bound is built.
+fn charge_nodes(cx: &EvalContext<'_>, total: &mut usize, nodes: usize) -> Result<(), String> {
+    *total = total.saturating_add(nodes);
+    let max = cx.limits.max_function_output_nodes;
+    if *total > max {
+        return Err(over(cx, "max_function_output_nodes", max, *total));
+    }
+    Ok(())
+}
+
 fn split_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {
     let sep = str_arg(args, "separator")?.to_owned();
+    let mut nodes = 0usize;
     per_value(args, cx, |s| {
+        // Bounded before it is built: one value per part (per character for `""`).
+        let parts = if sep.is_empty() {
+            s.chars().count()
+        } else {
+            s.matches(sep.as_str()).count() + 1
+        };
+        charge_nodes(cx, &mut nodes, parts + 1)?;
         let parts: Vec<Value> = if sep.is_empty() {
             s.chars().map(|c| Value::String(c.to_string())).collect()
         } else {
@@ -290,7 +309,10 @@ fn split_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, St
 
 fn regex_capture_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, String> {
     let re = compile_regex(str_arg(args, "pattern")?, cx.limits.max_regex_bytes)?;
+    let mut nodes = 0usize;
     per_value(args, cx, |s| {
+        // One value per capture group, counted before the captures are copied.
+        charge_nodes(cx, &mut nodes, re.captures_len())?;
         Ok(match re.captures(s) {
             None => Value::Null,
             Some(caps) => Value::Array(
@@ -320,4 +342,66 @@ fn regex_replace_fn(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<V
             re.replace_all(s, regex::NoExpand(replacement)).into_owned(),
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::eval::FunctionRegistry;
+    use crate::{Limits, Version};
+
+    fn args(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    #[test]
+    fn split_output_is_bounded_before_it_is_built() {
+        let limits = Limits {
+            max_function_output_nodes: 1_000,
+            ..Limits::default()
+        };
+        let (data, functions) = (json!({}), FunctionRegistry::empty());
+        let cx = EvalContext::new(&data, "/", Version::V0_9, &functions, &limits);
+        // `split ""` makes a value per character: 5,000 characters are past the bound.
+        let long = "x".repeat(5_000);
+        let e = split_fn(&args(json!({"value": long, "separator": ""})), &cx)
+            .expect_err("past max_function_output_nodes");
+        assert!(e.contains("max_function_output_nodes"), "{e}");
+        assert!(
+            cx.take_diagnostics()
+                .iter()
+                .any(|d| d.code() == "LIMIT_EXCEEDED")
+        );
+        // Across the values of an array too.
+        let many = vec![json!("a,b,c,d,e,f,g,h,i,j"); 200];
+        assert!(split_fn(&args(json!({"value": many, "separator": ","})), &cx).is_err());
+        // Within the bound it still splits.
+        assert_eq!(
+            split_fn(&args(json!({"value": "a,b", "separator": ","})), &cx),
+            Ok(json!(["a", "b"]))
+        );
+    }
+
+    #[test]
+    fn regex_capture_output_is_bounded() {
+        let limits = Limits {
+            max_function_output_nodes: 100,
+            ..Limits::default()
+        };
+        let (data, functions) = (json!({}), FunctionRegistry::empty());
+        let cx = EvalContext::new(&data, "/", Version::V0_9, &functions, &limits);
+        let values = vec![json!("ab"); 60];
+        let e = regex_capture_fn(&args(json!({"value": values, "pattern": "(a)(b)"})), &cx)
+            .expect_err("60 values x 3 nodes is past 100");
+        assert!(e.contains("max_function_output_nodes"), "{e}");
+        assert_eq!(
+            regex_capture_fn(&args(json!({"value": "ab", "pattern": "(a)(b)"})), &cx),
+            Ok(json!(["a", "b"]))
+        );
+    }
 }

@@ -70,29 +70,70 @@ fn required(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, St
     Ok(verdict(valid, cx))
 }
 
-/// Compiled patterns, keyed by pattern and size limit. Bounded: cleared when full.
-static REGEX_CACHE: OnceLock<Mutex<HashMap<(String, usize), Regex>>> = OnceLock::new();
+/// Compiled patterns, keyed by pattern and size limit, each with the tick it was last
+/// used at. Bounded: when full, the least recently used pattern is dropped, so the
+/// patterns a surface uses every frame stay compiled while a stream of one-off patterns
+/// passes through.
+#[derive(Default)]
+struct RegexCache {
+    map: HashMap<(String, usize), (Regex, u64)>,
+    tick: u64,
+}
+
+impl RegexCache {
+    fn get(&mut self, pattern: &str, limit: usize) -> Option<Regex> {
+        self.tick += 1;
+        let tick = self.tick;
+        // Keyed by an owned pattern: the lookup key is built once per call.
+        let (re, used) = self.map.get_mut(&(pattern.to_owned(), limit))?;
+        *used = tick;
+        Some(re.clone())
+    }
+
+    fn insert(&mut self, pattern: &str, limit: usize, re: Regex) {
+        if self.map.len() >= REGEX_CACHE_ENTRIES
+            && let Some(oldest) = self
+                .map
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone())
+        {
+            self.map.remove(&oldest);
+        }
+        self.tick += 1;
+        self.map
+            .insert((pattern.to_owned(), limit), (re, self.tick));
+    }
+}
+
+static REGEX_CACHE: OnceLock<Mutex<RegexCache>> = OnceLock::new();
 const REGEX_CACHE_ENTRIES: usize = 128;
 
-/// Compile `pattern` with a compiled-size limit of `limit` bytes, through a small cache.
+/// Whether `pattern` (compiled under `limit`) is in the regex cache (tests).
+#[cfg(test)]
+fn regex_cached(pattern: &str, limit: usize) -> bool {
+    REGEX_CACHE
+        .get()
+        .and_then(|c| c.lock().ok())
+        .is_some_and(|c| c.map.contains_key(&(pattern.to_owned(), limit)))
+}
+
+/// Compile `pattern` with a compiled-size limit of `limit` bytes, through a small LRU
+/// cache.
 pub fn compile_regex(pattern: &str, limit: usize) -> Result<Regex, String> {
-    let cache = REGEX_CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    let key = (pattern.to_owned(), limit);
-    if let Ok(map) = cache.lock()
-        && let Some(re) = map.get(&key)
+    let cache = REGEX_CACHE.get_or_init(|| Mutex::new(RegexCache::default()));
+    if let Ok(mut c) = cache.lock()
+        && let Some(re) = c.get(pattern, limit)
     {
-        return Ok(re.clone());
+        return Ok(re);
     }
     let re = RegexBuilder::new(pattern)
         .size_limit(limit)
         .dfa_size_limit(limit)
         .build()
         .map_err(|e| format!("invalid regex pattern {pattern:?}: {e}"))?;
-    if let Ok(mut map) = cache.lock() {
-        if map.len() >= REGEX_CACHE_ENTRIES {
-            map.clear();
-        }
-        map.insert(key, re.clone());
+    if let Ok(mut c) = cache.lock() {
+        c.insert(pattern, limit, re.clone());
     }
     Ok(re)
 }
@@ -159,4 +200,37 @@ fn email(args: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<Value, Strin
         }));
     }
     Ok(verdict(valid, cx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_regex_cache_keeps_hot_patterns_past_its_size() {
+        // A distinct limit keeps this test's entries apart from other tests' patterns.
+        let limit = 123_457;
+        compile_regex("hot-a", limit).expect("compiles");
+        compile_regex("hot-b", limit).expect("compiles");
+        // Three times the cache's size in one-off patterns, with the hot ones used in
+        // between (as a frame uses them): a clear-when-full cache would have dropped them.
+        for i in 0..REGEX_CACHE_ENTRIES * 3 {
+            compile_regex(&format!("cold-{i}"), limit).expect("compiles");
+            compile_regex("hot-a", limit).expect("compiles");
+            compile_regex("hot-b", limit).expect("compiles");
+            assert!(
+                regex_cached("hot-a", limit) && regex_cached("hot-b", limit),
+                "{i}"
+            );
+        }
+        assert!(
+            !regex_cached("cold-0", limit),
+            "the oldest one-off was dropped"
+        );
+        let len = REGEX_CACHE
+            .get()
+            .and_then(|c| c.lock().ok())
+            .map_or(0, |c| c.map.len());
+        assert!(len <= REGEX_CACHE_ENTRIES);
+    }
 }
