@@ -12,17 +12,17 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::error::A2uiError;
-use crate::eval::{PropDynamic, prop_kind};
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
 use crate::render::images::{BoxSize, Fit, ImageSpec, ImageState, image_ui, state_text};
 use crate::url_policy::UrlPolicy;
 
-/// Whether property `name` comes from the data model (a `{"path"}` binding or a
-/// `{"call"}`), rather than being a literal the agent wrote.
+/// Whether property `name` may carry what the user typed (see
+/// [`ComponentContext::may_carry_user_input`]): a function call, or a binding to a path the
+/// user wrote. A binding to data only the agent wrote is the agent's own word, as a literal
+/// is (the official examples bind `Image.url` so).
 pub(crate) fn is_computed(cx: &ComponentContext<'_, '_>, name: &str) -> bool {
-    cx.prop(name)
-        .is_some_and(|p| !matches!(prop_kind(p), PropDynamic::Literal))
+    cx.may_carry_user_input(name)
 }
 
 /// A policy that refuses every media source: what a refused computed URL is drawn with

@@ -31,7 +31,15 @@ pub struct DataModel {
     root: Value,
     revision: u64,
     bytes: usize,
+    /// The paths the user wrote (through an input), for the media rule: a URL bound to
+    /// what the user typed is computed from the user's input. `None` once more than
+    /// [`MAX_USER_PATHS`] were written: then every path counts as written (fails safe).
+    user_paths: Option<Vec<String>>,
 }
+
+/// The distinct paths a data model remembers the user wrote to (see
+/// [`DataModel::user_touched`]); past it every path counts as written.
+pub const MAX_USER_PATHS: usize = 256;
 
 impl Default for DataModel {
     fn default() -> Self {
@@ -128,7 +136,41 @@ impl DataModel {
             root,
             revision: 0,
             bytes,
+            user_paths: Some(Vec::new()),
         }
+    }
+
+    /// Remember that the user wrote `path` (an input's binding). Bounded: past
+    /// [`MAX_USER_PATHS`] distinct paths every path counts as written.
+    pub fn note_user_write(&mut self, path: &str) {
+        if let Some(paths) = &mut self.user_paths
+            && !paths.iter().any(|p| p == path)
+        {
+            if paths.len() >= MAX_USER_PATHS {
+                self.user_paths = None;
+            } else {
+                paths.push(path.to_owned());
+            }
+        }
+    }
+
+    /// Whether the value at `path` may hold what the user typed: the user wrote `path`, a
+    /// path inside it, or a path it is inside of.
+    pub fn user_touched(&self, path: &str) -> bool {
+        let Some(paths) = &self.user_paths else {
+            return true;
+        };
+        let within = |inner: &str, outer: &str| {
+            outer == "/"
+                || outer.is_empty()
+                || inner == outer
+                || inner
+                    .strip_prefix(outer)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        paths
+            .iter()
+            .any(|p| within(path, p) || within(p, path))
     }
 
     /// The estimated memory of the whole document, in bytes, kept up to date by every

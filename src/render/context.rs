@@ -994,6 +994,26 @@ impl ComponentContext<'_, '_> {
 
     /// The absolute data path a property is bound to, if it is a `{"path"}` binding.
     pub fn binding_path(&self, name: &str) -> Option<String> {
+        self.binding_path_inner(name)
+    }
+
+    /// Whether property `name` may carry what the user typed: a function call (it may read
+    /// any path), or a binding to a path the user wrote (or one inside or around it). A
+    /// literal, or a binding to data only the agent wrote, is the agent's own word.
+    pub fn may_carry_user_input(&self, name: &str) -> bool {
+        let Some(p) = self.component.prop(name) else {
+            return false;
+        };
+        match prop_kind(p) {
+            PropDynamic::Literal => false,
+            PropDynamic::Path(_) => self
+                .binding_path_inner(name)
+                .is_none_or(|path| self.frame.surface.data.user_touched(&path)),
+            _ => true,
+        }
+    }
+
+    fn binding_path_inner(&self, name: &str) -> Option<String> {
         match prop_kind(self.component.prop(name)?) {
             PropDynamic::Path(p) => Some(crate::model::data_model::resolve_path(p, &self.scope)),
             _ => None,
@@ -1014,6 +1034,7 @@ impl ComponentContext<'_, '_> {
     /// into local widget state. Never produces agent traffic.
     pub fn write(&mut self, ui: &egui::Ui, name: &str, value: Value) {
         if let Some(path) = self.binding_path(name) {
+            self.frame.surface.data.note_user_write(&path);
             match self.frame.surface.data.set(&path, Some(value.clone())) {
                 Ok(()) => {
                     self.frame.events.push(Event::DataChanged {

@@ -501,6 +501,8 @@ fn a_million_row_path_is_cut_at_the_template_instance_limit() {
     let limits = Limits {
         max_message_bytes: 64 * 1024 * 1024,
         max_line_bytes: 64 * 1024 * 1024,
+        // A million rows take about 185 MB of `Value`s (the data-model charge counts memory).
+        max_data_model_bytes: 256 * 1024 * 1024,
         ..Limits::default()
     };
     let mut h = harness_for(renderer_with_limits(&document, limits));

@@ -482,3 +482,49 @@ fn an_allowed_computed_image_url_is_fetched_once_typing_pauses_not_per_keystroke
     let (_h, loader) = counting_harness(UrlPolicy::default(), &literal);
     assert_eq!(loader.distinct(), ["https://img.example.invalid/logo.png"]);
 }
+
+#[test]
+fn an_image_bound_to_the_path_a_field_writes_stops_loading_once_the_user_types() {
+    // The agent pre-fills the field with the start of a URL: the obscured field shows only
+    // dots, and the Image bound to the same path would carry what the user types next.
+    let doc = v09_doc(
+        json!([
+            {"id": "root", "component": "Column", "children": ["pw", "px", "logo"]},
+            {"id": "pw", "component": "TextField", "label": "Password", "variant": "obscured",
+                "value": {"path": "/pw"}},
+            {"id": "px", "component": "Image", "variant": "icon", "description": "Pixel",
+                "url": {"path": "/pw"}},
+            {"id": "logo", "component": "Image", "variant": "icon", "description": "Logo",
+                "url": {"path": "/logo"}}
+        ]),
+        json!({"pw": "https://img.example.invalid/p.png?k=",
+               "logo": "https://img.example.invalid/logo.png"}),
+    );
+    let (mut h, loader) = counting_harness(UrlPolicy::default(), &doc);
+    // Bound to data only the agent wrote: the agent's own word, loaded as a literal is
+    // (the official examples bind Image.url so).
+    assert!(
+        loader
+            .distinct()
+            .iter()
+            .any(|u| u == "https://img.example.invalid/logo.png"),
+        "{:?}",
+        loader.distinct()
+    );
+    h.get_by_label("Password").click();
+    h.run_steps(2);
+    h.get_by_label("Password").type_text("hunter2");
+    h.run_steps(12);
+    assert!(
+        !loader.distinct().iter().any(|u| u.contains("hunter")),
+        "{:?}",
+        loader.distinct()
+    );
+    let state = h
+        .get_by_label("Pixel")
+        .accesskit_node()
+        .description()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(state.contains("blocked"), "{state}");
+}
