@@ -73,6 +73,11 @@ pub struct EvalContext<'a> {
     pub(crate) agent_calls: Option<(&'a agent_calls::AgentCalls, &'a str)>,
     pending: Cell<bool>,
     agent_caller: Cell<bool>,
+    /// The store whose surface is resolved (the renderer's contexts say).
+    store: Option<crate::model::StoreId>,
+    /// Whether a user gesture (a click, a key press) fired this evaluation: an action's
+    /// `functionCall` run from its handler.
+    user_gesture: bool,
 }
 
 impl<'a> EvalContext<'a> {
@@ -96,7 +101,34 @@ impl<'a> EvalContext<'a> {
             agent_calls: None,
             pending: Cell::new(false),
             agent_caller: Cell::new(false),
+            store: None,
+            user_gesture: false,
         }
+    }
+
+    /// The same context, resolving a surface of the store `store` (the renderer sets it;
+    /// `callMcpTool` serves only the stores bound to its server's sessions).
+    pub fn with_store(mut self, store: crate::model::StoreId) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// The same context, marked as run by a user gesture (the renderer marks an action's
+    /// `functionCall` fired by a click or key press). `callMcpTool` calls a tool that is
+    /// not read-only only then; otherwise the call waits for the host's approval.
+    pub fn with_user_gesture(mut self) -> Self {
+        self.user_gesture = true;
+        self
+    }
+
+    /// The store whose surface is resolved, when the context knows it.
+    pub fn store_id(&self) -> Option<crate::model::StoreId> {
+        self.store
+    }
+
+    /// Whether a user gesture fired this evaluation (see [`Self::with_user_gesture`]).
+    pub fn has_user_gesture(&self) -> bool {
+        self.user_gesture
     }
 
     /// The same context with another locale.
@@ -122,6 +154,8 @@ impl<'a> EvalContext<'a> {
             agent_calls: self.agent_calls,
             pending: Cell::new(false),
             agent_caller: Cell::new(false),
+            store: self.store,
+            user_gesture: self.user_gesture,
         }
     }
 

@@ -384,7 +384,7 @@ impl A2aSession {
         self.final_seen = false;
         let parts = match turn {
             Turn::Text(t) => {
-                self.core.transcript.push(TranscriptEntry {
+                self.core.push_transcript(TranscriptEntry {
                     role: Role::User,
                     text: t.clone(),
                     message_id: None,
@@ -611,7 +611,7 @@ impl A2aSession {
         let text = part.get("text").and_then(Value::as_str);
         if kind == Some("text") || (kind.is_none() && text.is_some()) {
             let t = text.unwrap_or_default().to_owned();
-            self.core.transcript.push(TranscriptEntry {
+            self.core.push_transcript(TranscriptEntry {
                 role: Role::Agent,
                 text: t.clone(),
                 message_id: None,

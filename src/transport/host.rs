@@ -47,6 +47,46 @@ impl SessionCore {
             state: None,
         }
     }
+
+    /// Hold the transcript to [`Limits::max_transcript_entries`](crate::Limits) and
+    /// [`Limits::max_transcript_bytes`](crate::Limits), dropping the oldest entries (the
+    /// newest always stays). Returns how many were dropped from the front.
+    pub(crate) fn bound_transcript(&mut self) -> usize {
+        let limits = self.store.limits();
+        let (max_n, max_bytes) = (limits.max_transcript_entries, limits.max_transcript_bytes);
+        let mut total: usize = self.transcript.iter().map(|e| e.text.len()).sum();
+        let mut drop = 0;
+        while self.transcript.len() - drop > 1
+            && (self.transcript.len() - drop > max_n || total > max_bytes)
+        {
+            total -= self.transcript.get(drop).map_or(0, |e| e.text.len());
+            drop += 1;
+        }
+        self.transcript.drain(..drop);
+        drop
+    }
+
+    /// Push a transcript entry, then [`Self::bound_transcript`].
+    pub(crate) fn push_transcript(&mut self, entry: TranscriptEntry) -> usize {
+        self.transcript.push(entry);
+        self.bound_transcript()
+    }
+}
+
+/// Append `delta` to `text`, stopping at `max` bytes (at a character boundary). Returns
+/// whether anything was cut.
+pub(crate) fn append_capped(text: &mut String, delta: &str, max: usize) -> bool {
+    let room = max.saturating_sub(text.len());
+    if delta.len() <= room {
+        text.push_str(delta);
+        return false;
+    }
+    let mut end = room;
+    while !delta.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.push_str(&delta[..end]);
+    true
 }
 
 /// A sans-IO session of an HTTP transport (A2A, AG-UI): what the drivers need of it. A
@@ -142,8 +182,62 @@ pub struct HttpHost<S> {
     replies: Receiver<Reply>,
     turn: u64,
     busy: bool,
-    log: Vec<TransportEvent>,
-    responses: Option<Vec<Value>>,
+    log: BoundedLog<TransportEvent>,
+    responses: Option<BoundedLog<Value>>,
+    /// `(max_host_log_entries, max_host_log_bytes)`.
+    log_caps: (usize, usize),
+}
+
+/// A log held to a number of entries and a number of bytes, oldest dropped (the newest
+/// always stays).
+#[derive(Debug)]
+struct BoundedLog<T> {
+    items: Vec<T>,
+    sizes: Vec<usize>,
+    bytes: usize,
+}
+
+impl<T> Default for BoundedLog<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            sizes: Vec::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<T> BoundedLog<T> {
+    fn push(&mut self, item: T, size: usize, (max_n, max_bytes): (usize, usize)) {
+        self.items.push(item);
+        self.sizes.push(size);
+        self.bytes = self.bytes.saturating_add(size);
+        let mut drop = 0;
+        while self.items.len() - drop > 1
+            && (self.items.len() - drop > max_n || self.bytes > max_bytes)
+        {
+            self.bytes -= self.sizes.get(drop).copied().unwrap_or(0);
+            drop += 1;
+        }
+        self.items.drain(..drop);
+        self.sizes.drain(..drop);
+    }
+
+    fn take(&mut self) -> Vec<T> {
+        self.sizes.clear();
+        self.bytes = 0;
+        std::mem::take(&mut self.items)
+    }
+}
+
+/// What one event weighs in the log: a request's body as serialized, any other event as
+/// its JSON line (both measured up to `cap`).
+fn event_bytes(e: &TransportEvent, cap: usize) -> usize {
+    let size = |v: &Value| super::http::json_size(v, cap).unwrap_or(cap);
+    match e {
+        TransportEvent::Request { method, body } => size(body).saturating_add(method.len()),
+        other => size(&other.to_json()),
+    }
 }
 
 impl<S> std::fmt::Debug for HttpHost<S> {
@@ -203,6 +297,10 @@ impl<S: HttpSession> HttpHost<S> {
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
+        let log_caps = (
+            options.limits.max_host_log_entries,
+            options.limits.max_host_log_bytes,
+        );
         let (jobs, replies) = spawn_io(options, repaint)?;
         Ok(Self {
             session: Some(session),
@@ -212,8 +310,9 @@ impl<S: HttpSession> HttpHost<S> {
             replies,
             turn: 0,
             busy: false,
-            log: Vec::new(),
+            log: BoundedLog::default(),
             responses: None,
+            log_caps,
         })
     }
 
@@ -225,6 +324,10 @@ impl<S: HttpSession> HttpHost<S> {
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
+        let log_caps = (
+            options.limits.max_host_log_entries,
+            options.limits.max_host_log_bytes,
+        );
         let (jobs, replies) = spawn_io(options, repaint)?;
         jobs.send(Job::Exchange {
             turn: 0,
@@ -239,8 +342,9 @@ impl<S: HttpSession> HttpHost<S> {
             replies,
             turn: 0,
             busy: true,
-            log: Vec::new(),
+            log: BoundedLog::default(),
             responses: None,
+            log_caps,
         })
     }
 
@@ -264,17 +368,27 @@ impl<S: HttpSession> HttpHost<S> {
         self.busy
     }
 
-    /// Every event so far, oldest first (requests included: the action log).
+    /// The events so far, oldest first (requests included: the action log). Bounded:
+    /// past [`Limits::max_host_log_entries`](crate::Limits::max_host_log_entries) events
+    /// or [`Limits::max_host_log_bytes`](crate::Limits::max_host_log_bytes) bytes (request
+    /// bodies as serialized, other events as their JSON line) the oldest are dropped. A
+    /// host that keeps a full history copies what [`Self::poll`] returns.
     pub fn log(&self) -> &[TransportEvent] {
-        &self.log
+        &self.log.items
+    }
+
+    fn log_event(&mut self, e: TransportEvent) {
+        let size = event_bytes(&e, self.log_caps.1);
+        self.log.push(e, size, self.log_caps);
     }
 
     /// Keep every JSON value the agent answers (the agent card, each event of a stream, a
     /// whole JSON answer) until [`Self::take_responses`] takes them: an action log's
-    /// "response" lines. Off by default (nothing is kept).
+    /// "response" lines. Off by default (nothing is kept). Held to the log's caps
+    /// ([`Self::log`]): past them the oldest are dropped.
     #[must_use]
     pub fn record_responses(mut self, on: bool) -> Self {
-        self.responses = on.then(Vec::new);
+        self.responses = on.then(BoundedLog::default);
         self
     }
 
@@ -283,13 +397,15 @@ impl<S: HttpSession> HttpHost<S> {
     pub fn take_responses(&mut self) -> Vec<Value> {
         self.responses
             .as_mut()
-            .map(std::mem::take)
+            .map(BoundedLog::take)
             .unwrap_or_default()
     }
 
     fn keep(&mut self, item: &Result<Value, TransportError>) {
+        let caps = self.log_caps;
         if let (Some(r), Ok(v)) = (self.responses.as_mut(), item) {
-            r.push(v.clone());
+            let size = super::http::json_size(v, caps.1).unwrap_or(caps.1);
+            r.push(v.clone(), size, caps);
         }
     }
 
@@ -303,7 +419,7 @@ impl<S: HttpSession> HttpHost<S> {
         };
         let method = session.method();
         let req = session.request(&turn)?;
-        self.log.push(TransportEvent::Request {
+        self.log_event(TransportEvent::Request {
             method,
             body: req.body.clone().unwrap_or(Value::Null),
         });
@@ -361,7 +477,9 @@ impl<S: HttpSession> HttpHost<S> {
                 _ => {} // a stale turn's leftovers
             }
         }
-        self.log.extend(out.iter().cloned());
+        for e in &out {
+            self.log_event(e.clone());
+        }
         out
     }
 }

@@ -41,7 +41,7 @@ impl ClientHandler for Handler {
 /// The `initialize` capabilities: the MCP Apps UI extension advertising native A2UI.
 pub fn client_capabilities() -> Result<ClientCapabilities, TransportError> {
     serde_json::from_value(UiExtensionSettings::native_a2ui().client_capabilities())
-        .map_err(|e| TransportError::Mcp(format!("capabilities: {e}")))
+        .map_err(|e| TransportError::Mcp(super::redact_urls_in(&format!("capabilities: {e}"))))
 }
 
 /// An MCP client (rmcp), connected and initialized.
@@ -82,10 +82,9 @@ impl McpClient {
         let handler = Handler {
             capabilities: client_capabilities()?,
         };
-        let service = handler
-            .serve(transport)
-            .await
-            .map_err(|e| TransportError::Mcp(format!("initialize failed: {e}")))?;
+        let service = handler.serve(transport).await.map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
+        })?;
         Ok(Self { service })
     }
 
@@ -103,24 +102,22 @@ impl McpClient {
 
     /// `tools/list` (every page), as `{"tools": [...]}`.
     pub async fn list_tools(&self) -> Result<Value, TransportError> {
-        let tools = self
-            .service
-            .list_all_tools()
-            .await
-            .map_err(|e| TransportError::Mcp(format!("tools/list failed: {e}")))?;
+        let tools = self.service.list_all_tools().await.map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!("tools/list failed: {e}")))
+        })?;
         Ok(json!({ "tools": tools }))
     }
 
     /// `tools/call` with these params (`{"name", "arguments", "_meta"?}`); the result as JSON.
     pub async fn call(&self, params: Value) -> Result<Value, TransportError> {
-        let p: CallToolRequestParams = serde_json::from_value(params)
-            .map_err(|e| TransportError::Mcp(format!("bad tools/call params: {e}")))?;
-        let r = self
-            .service
-            .peer()
-            .call_tool(p)
-            .await
-            .map_err(|e| TransportError::Mcp(format!("tools/call failed: {e}")))?;
+        let p: CallToolRequestParams = serde_json::from_value(params).map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!(
+                "bad tools/call params: {e}"
+            )))
+        })?;
+        let r = self.service.peer().call_tool(p).await.map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
+        })?;
         serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
     }
 
