@@ -106,6 +106,8 @@ pub struct AguiSession {
     activities: IndexMap<String, Activity>,
     messages: Vec<Value>,
     open_text: HashMap<String, usize>,
+    /// Text messages of this run cut at `max_transcript_bytes` (reported once each).
+    text_capped: Vec<String>,
     turn_error: Option<TransportError>,
 }
 
@@ -121,6 +123,7 @@ impl AguiSession {
             activities: IndexMap::new(),
             messages: Vec::new(),
             open_text: HashMap::new(),
+            text_capped: Vec::new(),
             turn_error: None,
         }
     }
@@ -186,6 +189,7 @@ impl AguiSession {
     pub fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
         self.turn_error = None;
         self.open_text.clear();
+        self.text_capped.clear();
         let run_id = fresh_id("run");
         let mut forwarded = super::outgoing_metadata(&self.catalog, &self.core.store);
         match turn {
@@ -282,8 +286,11 @@ impl AguiSession {
                     v.get("delta").and_then(Value::as_str),
                     self.core.transcript.get_mut(i),
                 ) {
-                    let full = e.text.len() >= max;
-                    if crate::transport::host::append_capped(&mut e.text, d, max) && !full {
+                    if crate::transport::host::append_capped(&mut e.text, d, max)
+                        && !self.text_capped.contains(&id)
+                    {
+                        // Told once per message.
+                        self.text_capped.push(id.clone());
                         events.push(TransportEvent::Notice(TransportError::TooLarge {
                             what: "text message",
                             limit: max,
