@@ -8,7 +8,8 @@
 //!   for a tool whose `_meta.ui.visibility` includes `app`, and only from a surface of a
 //!   store bound to this server ([`McpCatalog::bind_session`], [`McpCatalog::bind_store`]):
 //!   a surface of any other store (an A2A agent's, model text drawn with the same
-//!   [`Catalog`]) gets an error and nothing is sent. The first evaluation of a distinct
+//!   [`Catalog`]) gets an error and nothing is sent ([`McpCatalog::report_refusals`] owes
+//!   it to that store's agent). The first evaluation of a distinct
 //!   `(store, surface, tool, arguments)` makes a [`ToolCallRequest`] and resolves to
 //!   `null`, pending, until the host hands back the result ([`McpCatalog::on_result`]);
 //!   from then on the call resolves to the `CallToolResult`. The request goes out
@@ -111,12 +112,29 @@ struct State {
     stores: std::collections::HashSet<StoreId>,
     writes: Vec<McpWrite>,
     errors: Vec<McpError>,
+    /// Refusals owed to the agent of the store whose surface asked (reported by
+    /// [`McpCatalog::report_refusals`]), each `(store, surface, tool)` once.
+    refused: Vec<(StoreId, String, McpError)>,
+    refused_seen: std::collections::HashSet<(StoreId, String, String)>,
 }
 
 impl State {
     fn error(&mut self, e: McpError) {
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(e);
+        }
+    }
+
+    /// A refusal of `tool` for `surface` of `store`, owed to that store's agent once.
+    fn refuse(&mut self, store: Option<StoreId>, surface: &str, tool: &str, e: &McpError) {
+        let Some(store) = store else { return };
+        if self.refused_seen.len() < MAX_QUEUED_WRITES
+            && self
+                .refused_seen
+                .insert((store, surface.to_owned(), tool.to_owned()))
+            && self.refused.len() < MAX_ERRORS
+        {
+            self.refused.push((store, surface.to_owned(), e.clone()));
         }
     }
 
@@ -354,6 +372,40 @@ impl McpCatalog {
         std::mem::take(&mut self.lock().errors)
     }
 
+    /// Report the `callMcpTool` refusals met on `store`'s surfaces (a foreign surface, a
+    /// tool not on the server or not visible to apps) to that store's agent: each
+    /// `(surface, tool)` once, as an `Expression` error on the surface
+    /// ([`SurfaceStore::report`]; a [`DrawState`](crate::render::DrawState) then hands it
+    /// on with its events). A binding's failure is otherwise only seen by the host
+    /// ([`Self::take_errors`]). Returns how many were reported.
+    pub fn report_refusals(&self, store: &mut SurfaceStore) -> usize {
+        let id = store.id();
+        let mine: Vec<(String, McpError)> = {
+            let mut st = self.lock();
+            let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut st.refused)
+                .into_iter()
+                .partition(|(s, _, _)| *s == id);
+            st.refused = others;
+            mine.into_iter().map(|(_, sid, e)| (sid, e)).collect()
+        };
+        let mut n = 0;
+        for (sid, e) in mine {
+            let Some(version) = store.surface(&sid).map(|s| s.version) else {
+                continue;
+            };
+            store.report(crate::error::Rejected::new(
+                Some(sid),
+                version,
+                A2uiError::Expression {
+                    expression: "callMcpTool".into(),
+                    message: e.to_string(),
+                },
+            ));
+            n += 1;
+        }
+        n
+    }
+
     /// `tools/call` requests issued and not yet settled.
     pub fn pending_calls(&self) -> usize {
         self.lock()
@@ -403,9 +455,10 @@ impl Function for CallMcpTool {
         let Some(store) = store.filter(|s| st.stores.contains(s)) else {
             let e = McpError::ForeignSurface {
                 server_id: catalog.server_id.clone(),
-                surface_id,
+                surface_id: surface_id.clone(),
             };
             let text = e.to_string();
+            st.refuse(store, &surface_id, &name, &e);
             st.error(e);
             return Err(text);
         };
@@ -439,6 +492,7 @@ impl Function for CallMcpTool {
         };
         if let Some(e) = refusal {
             let text = e.to_string();
+            st.refuse(Some(store), &surface_id, &name, &e);
             st.error(e);
             return Err(text);
         }

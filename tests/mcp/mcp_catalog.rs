@@ -603,6 +603,10 @@ fn call_mcp_tool_from_a_foreign_surface_is_refused() {
             McpError::ForeignSurface { server_id, surface_id } if server_id == "mail" && surface_id == "s")),
         "{refusals:?}"
     );
+    // The host hands the refusal to the agent of the store that drew it, once.
+    assert_eq!(mcp.report_refusals(h.state_mut().renderer.store_mut()), 1);
+    h.run();
+    assert_eq!(mcp.report_refusals(h.state_mut().renderer.store_mut()), 0);
     let told = h.state().errors();
     assert!(
         told.iter().any(|e| e.contains("not a surface of server")),
