@@ -179,10 +179,10 @@ pub struct Limits {
     /// messages), all entries together; past it the oldest entries are dropped, and one
     /// streamed text message stops growing at this size.
     pub max_transcript_bytes: usize,
-    /// Events kept in an [`HttpHost`](crate::transport::host::HttpHost)'s log (and JSON
+    /// Events kept in a `transport::host::HttpHost`'s log (and JSON
     /// values kept by `record_responses`); past it the oldest are dropped.
     pub max_host_log_entries: usize,
-    /// Bytes of the events kept in an [`HttpHost`](crate::transport::host::HttpHost)'s
+    /// Bytes of the events kept in a `transport::host::HttpHost`'s
     /// log (request bodies as serialized, text, messages), all together; past it the
     /// oldest are dropped.
     pub max_host_log_bytes: usize,
