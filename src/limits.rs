@@ -183,6 +183,33 @@ pub struct Limits {
     /// Bytes of one URL handed to the host to open ([`Event::OpenUrl`](crate::Event)); a
     /// longer one is refused with `LIMIT_EXCEEDED` (`what: "max_open_url_bytes"`).
     pub max_open_url_bytes: usize,
+    /// Operations in one AG-UI `ACTIVITY_DELTA` JSON Patch (feature `agui`); a longer patch
+    /// is refused whole and the activity stays as it was. The activity's content is also
+    /// held to [`Self::max_message_bytes`] (as serialized) and [`Self::max_json_depth`]
+    /// after every operation, so `copy` and `move` cannot grow it past what one snapshot
+    /// may hold.
+    pub max_patch_ops: usize,
+    /// AG-UI activities (surface groups) one session keeps (feature `agui`); past it the
+    /// oldest is dropped with its surfaces.
+    pub max_activities: usize,
+    /// Bytes of the content of all AG-UI activities one session keeps, as serialized
+    /// (feature `agui`); past it the oldest activities are dropped with their surfaces
+    /// (the one just updated stays: it alone is held to [`Self::max_message_bytes`]).
+    pub max_activity_bytes: usize,
+    /// Entries of a transport session's transcript (and of the AG-UI thread messages sent
+    /// back on each run); past it the oldest are dropped.
+    pub max_transcript_entries: usize,
+    /// Bytes of text of a transport session's transcript (and of the AG-UI thread
+    /// messages), all entries together; past it the oldest entries are dropped, and one
+    /// streamed text message stops growing at this size.
+    pub max_transcript_bytes: usize,
+    /// Events kept in a `transport::host::HttpHost`'s log (and JSON
+    /// values kept by `record_responses`); past it the oldest are dropped.
+    pub max_host_log_entries: usize,
+    /// Bytes of the events kept in a `transport::host::HttpHost`'s
+    /// log (request bodies as serialized, text, messages), all together; past it the
+    /// oldest are dropped.
+    pub max_host_log_bytes: usize,
 }
 
 impl Default for Limits {
@@ -222,6 +249,13 @@ impl Default for Limits {
             max_calls_per_frame: 50_000,
             max_call_bytes_per_frame: 64 * 1024 * 1024,
             max_open_url_bytes: 32 * 1024,
+            max_patch_ops: 256,
+            max_activities: 64,
+            max_activity_bytes: 32 * 1024 * 1024,
+            max_transcript_entries: 1000,
+            max_transcript_bytes: 4 * 1024 * 1024,
+            max_host_log_entries: 1000,
+            max_host_log_bytes: 16 * 1024 * 1024,
         }
     }
 }

@@ -102,7 +102,10 @@ impl JsonlProcess {
             .name("egui_a2ui-jsonl-writer".into())
             .spawn(move || {
                 for line in out_rx {
-                    if writeln!(stdin, "{line}").and_then(|()| stdin.flush()).is_err() {
+                    if writeln!(stdin, "{line}")
+                        .and_then(|()| stdin.flush())
+                        .is_err()
+                    {
                         return;
                     }
                 }

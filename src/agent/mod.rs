@@ -134,7 +134,7 @@ pub enum ThreadEntry {
         /// What failed.
         error: TransportError,
         /// The turn that failed, to send again (a Retry button).
-        retry: Option<Turn>,
+        retry: Option<Box<Turn>>,
     },
     /// Something worth showing that did not end the turn (a rejected message, a part of the
     /// answer that could not be read).
@@ -236,7 +236,7 @@ impl Agent {
             if let Err(error) = self.send(Turn::Action(a.clone())) {
                 self.push(ThreadEntry::Error {
                     error,
-                    retry: Some(Turn::Action(a)),
+                    retry: Some(Box::new(Turn::Action(a))),
                 });
             }
         }
@@ -268,7 +268,9 @@ impl Agent {
                 TransportEvent::Text {
                     role: Role::Agent,
                     text,
-                } if !text.trim().is_empty() => self.push(ThreadEntry::Agent { text: text.clone() }),
+                } if !text.trim().is_empty() => {
+                    self.push(ThreadEntry::Agent { text: text.clone() })
+                }
                 TransportEvent::Rejected { error } => self.push(ThreadEntry::Notice {
                     text: error.to_string(),
                 }),
@@ -276,7 +278,7 @@ impl Agent {
                     text: error.to_string(),
                 }),
                 TransportEvent::TurnEnded { error: Some(error) } => {
-                    let retry = self.last_turn.clone();
+                    let retry = self.last_turn.clone().map(Box::new);
                     self.push(ThreadEntry::Error {
                         error: error.clone(),
                         retry,

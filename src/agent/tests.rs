@@ -100,8 +100,10 @@ fn surface(id: &str, text: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn the_thread_holds_user_text_agent_text_and_each_surface_once_where_it_was_created() {
-    let update = vec![json!({"version": "v0.9", "updateComponents": {"surfaceId": "a",
-        "components": [{"id": "root", "component": "Text", "text": "updated"}]}})];
+    let update = vec![
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "a",
+        "components": [{"id": "root", "component": "Text", "text": "updated"}]}}),
+    ];
     let mut agent = Agent::new(Scripted::new(vec![surface("a", "first"), update]));
     agent.send(Turn::Text("hello".into())).expect("send");
     assert!(agent.is_busy());
@@ -144,7 +146,7 @@ fn a_failed_turn_is_an_error_entry_with_its_turn_to_retry() {
         agent.thread().last(),
         Some(&ThreadEntry::Error {
             error: TransportError::Closed,
-            retry: Some(Turn::Text("hi".into()))
+            retry: Some(Box::new(Turn::Text("hi".into())))
         })
     );
     agent.retry().expect("retry");
@@ -173,7 +175,7 @@ fn a_turn_in_flight_refuses_the_next_and_an_action_refused_is_kept_as_an_error()
     agent.send_actions([action]);
     assert!(matches!(
         agent.thread().last(),
-        Some(ThreadEntry::Error { retry: Some(Turn::Action(_)), .. })
+        Some(ThreadEntry::Error { retry: Some(t), .. }) if matches!(**t, Turn::Action(_))
     ));
 }
 
@@ -232,13 +234,19 @@ fn a_jsonl_process_draws_its_output_and_reads_actions_on_stdin() {
     let store = agent.stores()[0];
     assert!(store.surface("s").is_some_and(|s| s.is_visible()));
     let origin = agent.origin().map(|o| o.label()).unwrap_or_default();
-    assert!(origin.starts_with("sh -c") && origin.ends_with(" · stdio"), "{origin}");
+    assert!(
+        origin.starts_with("sh -c") && origin.ends_with(" · stdio"),
+        "{origin}"
+    );
     agent.send(Turn::Text("hi".into())).expect("send");
     while store_has(&agent, "echo").is_none() && std::time::Instant::now() < deadline {
         let _ = agent.poll();
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    assert!(store_has(&agent, "echo").is_some(), "the process read its stdin");
+    assert!(
+        store_has(&agent, "echo").is_some(),
+        "the process read its stdin"
+    );
 }
 
 fn store_has(agent: &Agent, id: &str) -> Option<()> {

@@ -13,9 +13,7 @@ pub(super) fn connect(
     repaint: impl Fn() + Send + Sync + 'static,
 ) -> Result<Box<dyn AgentConnection>, TransportError> {
     let target = target.trim();
-    let (scheme, rest) = target
-        .split_once(':')
-        .ok_or_else(|| unsupported(target))?;
+    let (scheme, rest) = target.split_once(':').ok_or_else(|| unsupported(target))?;
     match scheme.to_ascii_lowercase().as_str() {
         #[cfg(feature = "a2a")]
         "a2a+http" | "a2a+https" => {
@@ -106,10 +104,12 @@ where
 
     fn origin(&self) -> Option<AgentOrigin> {
         let session = self.host.session()?;
-        Some(match session.agent_name().filter(|n| !n.trim().is_empty()) {
-            Some(name) => AgentOrigin::new(name).with_host(&self.endpoint),
-            None => AgentOrigin::from_endpoint(&self.endpoint)?,
-        })
+        Some(
+            match session.agent_name().filter(|n| !n.trim().is_empty()) {
+                Some(name) => AgentOrigin::new(name).with_host(&self.endpoint),
+                None => AgentOrigin::from_endpoint(&self.endpoint)?,
+            },
+        )
     }
 
     fn status(&self) -> ConnectionStatus {
@@ -219,7 +219,10 @@ mod tests {
 
     #[test]
     fn targets_name_their_transport_or_are_refused_with_the_forms() {
-        assert_eq!(strip_plus("a2a+https", "//h.example/x"), "https://h.example/x");
+        assert_eq!(
+            strip_plus("a2a+https", "//h.example/x"),
+            "https://h.example/x"
+        );
         assert_eq!(strip_plus("MCP+HTTP", "//h/mcp"), "http://h/mcp");
         let e = connect(
             "ftp://example.com",

@@ -146,6 +146,11 @@ pub struct EvalContext<'a> {
     agent_caller: Cell<bool>,
     /// The frame's call budget (the renderer's contexts have one; `None`: unbounded).
     pub(crate) budget: Option<&'a CallBudget>,
+    /// The store whose surface is resolved (the renderer's contexts say).
+    store: Option<crate::model::StoreId>,
+    /// Whether a user gesture (a click, a key press) fired this evaluation: an action's
+    /// `functionCall` run from its handler.
+    user_gesture: bool,
 }
 
 impl<'a> EvalContext<'a> {
@@ -170,7 +175,34 @@ impl<'a> EvalContext<'a> {
             pending: Cell::new(false),
             agent_caller: Cell::new(false),
             budget: None,
+            store: None,
+            user_gesture: false,
         }
+    }
+
+    /// The same context, resolving a surface of the store `store` (the renderer sets it;
+    /// `callMcpTool` serves only the stores bound to its server's sessions).
+    pub fn with_store(mut self, store: crate::model::StoreId) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// The same context, marked as run by a user gesture (the renderer marks an action's
+    /// `functionCall` fired by a click or key press). `callMcpTool` calls a tool that is
+    /// not read-only only then; otherwise the call waits for the host's approval.
+    pub fn with_user_gesture(mut self) -> Self {
+        self.user_gesture = true;
+        self
+    }
+
+    /// The store whose surface is resolved, when the context knows it.
+    pub fn store_id(&self) -> Option<crate::model::StoreId> {
+        self.store
+    }
+
+    /// Whether a user gesture fired this evaluation (see [`Self::with_user_gesture`]).
+    pub fn has_user_gesture(&self) -> bool {
+        self.user_gesture
     }
 
     /// The same context with another locale.
@@ -197,6 +229,8 @@ impl<'a> EvalContext<'a> {
             pending: Cell::new(false),
             agent_caller: Cell::new(false),
             budget: self.budget,
+            store: self.store,
+            user_gesture: self.user_gesture,
         }
     }
 

@@ -5,11 +5,21 @@
 //! [`Catalog`], through the crate's public component and function API:
 //!
 //! - `callMcpTool(name, arguments, targetDataPath?)`: a `tools/call` on this server, only
-//!   for a tool whose `_meta.ui.visibility` includes `app`. The first evaluation of a
-//!   distinct `(surface, tool, arguments)` queues a [`ToolCallRequest`]
-//!   ([`McpCatalog::take_requests`]) and resolves to `null`, pending, until the host hands
-//!   back the result ([`McpCatalog::on_result`]); from then on the call resolves to the
-//!   `CallToolResult`. With `targetDataPath`, the result is also written there as
+//!   for a tool whose `_meta.ui.visibility` includes `app`, and only from a surface of a
+//!   store bound to this server ([`McpCatalog::bind_session`], [`McpCatalog::bind_store`]):
+//!   a surface of any other store (an A2A agent's, model text drawn with the same
+//!   [`Catalog`]) gets an error and nothing is sent ([`McpCatalog::report_refusals`] owes
+//!   it to that store's agent). The first evaluation of a distinct
+//!   `(store, surface, tool, arguments)` makes a [`ToolCallRequest`] and resolves to
+//!   `null`, pending, until the host hands back the result ([`McpCatalog::on_result`]);
+//!   from then on the call resolves to the `CallToolResult`. The request goes out
+//!   ([`McpCatalog::take_requests`]) at once when the tool is read-only
+//!   (`annotations.readOnlyHint`) or the call was fired by a user gesture (an action's
+//!   `functionCall` run from a click or key press); any other call, such as a binding
+//!   evaluated while drawing, waits for the host: [`McpCatalog::awaiting_approval`] lists
+//!   them, [`McpCatalog::approve`] sends one, [`McpCatalog::deny`] fails it. A host should
+//!   still review what [`McpCatalog::take_requests`] returns before sending it: the
+//!   arguments come from the agent. With `targetDataPath`, the result is also written there as
 //!   `{toolInput, toolResult}` ([`McpCatalog::apply_writes`]). At most
 //!   [`Limits::max_mcp_tool_calls`](crate::Limits::max_mcp_tool_calls) distinct calls are
 //!   made, so a tool whose result feeds its own arguments stops with `LIMIT_EXCEEDED`.
@@ -34,11 +44,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value, json};
 
-use super::{CallRef, McpError, ToolCallRequest, ToolDirectory};
+use super::{AppSession, CallRef, McpError, ToolCallRequest, ToolDirectory};
 use crate::catalog::{Catalog, ComponentTraits};
 use crate::error::A2uiError;
 use crate::eval::{EvalContext, Function};
-use crate::model::SurfaceStore;
+use crate::model::{StoreId, SurfaceStore};
 use crate::protocol::Version;
 use crate::render::ComponentContext;
 
@@ -66,6 +76,9 @@ const MAX_ERRORS: usize = 64;
 /// One data-model write asked by `updateDataModel` or a `callMcpTool` `targetDataPath`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpWrite {
+    /// The store of the surface written, when the evaluation said
+    /// ([`McpCatalog::apply_writes`] applies a write only to that store).
+    pub store: Option<StoreId>,
     /// The surface written (empty when the evaluation did not say).
     pub surface_id: String,
     /// The absolute JSON pointer.
@@ -77,6 +90,7 @@ pub struct McpWrite {
 #[derive(Debug)]
 enum Entry {
     Pending {
+        store: Option<StoreId>,
         surface_id: String,
         arguments: Map<String, Value>,
         target: Option<String>,
@@ -92,14 +106,35 @@ struct State {
     by_seq: HashMap<u64, (String, String, String)>,
     next_seq: u64,
     outgoing: Vec<ToolCallRequest>,
+    /// Calls made without a gesture to a tool that is not read-only: the host decides.
+    awaiting: Vec<ToolCallRequest>,
+    /// The stores whose surfaces may call this server's tools.
+    stores: std::collections::HashSet<StoreId>,
     writes: Vec<McpWrite>,
     errors: Vec<McpError>,
+    /// Refusals owed to the agent of the store whose surface asked (reported by
+    /// [`McpCatalog::report_refusals`]), each `(store, surface, tool)` once.
+    refused: Vec<(StoreId, String, McpError)>,
+    refused_seen: std::collections::HashSet<(StoreId, String, String)>,
 }
 
 impl State {
     fn error(&mut self, e: McpError) {
         if self.errors.len() < MAX_ERRORS {
             self.errors.push(e);
+        }
+    }
+
+    /// A refusal of `tool` for `surface` of `store`, owed to that store's agent once.
+    fn refuse(&mut self, store: Option<StoreId>, surface: &str, tool: &str, e: &McpError) {
+        let Some(store) = store else { return };
+        if self.refused_seen.len() < MAX_QUEUED_WRITES
+            && self
+                .refused_seen
+                .insert((store, surface.to_owned(), tool.to_owned()))
+            && self.refused.len() < MAX_ERRORS
+        {
+            self.refused.push((store, surface.to_owned(), e.clone()));
         }
     }
 
@@ -168,10 +203,80 @@ impl McpCatalog {
         Ok(())
     }
 
-    /// The `tools/call` requests the catalog's functions made since the last call: send
-    /// each on this server and hand its result to [`Self::on_result`].
+    /// The `tools/call` requests the catalog's functions made since the last call, and
+    /// those the host approved: send each on this server and hand its result to
+    /// [`Self::on_result`]. Each is a call to a read-only tool, one fired by a user
+    /// gesture, or one approved; its arguments still come from the agent (review them
+    /// as the host's policy wants).
     pub fn take_requests(&self) -> Vec<ToolCallRequest> {
         std::mem::take(&mut self.lock().outgoing)
+    }
+
+    /// Let the surfaces of `store` call this server's tools (a store whose surfaces all
+    /// come from this server: an [`AppSession`]'s, or a host's own).
+    pub fn bind_store(&self, store: StoreId) {
+        self.lock().stores.insert(store);
+    }
+
+    /// Stop serving the surfaces of `store`.
+    pub fn unbind_store(&self, store: StoreId) {
+        self.lock().stores.remove(&store);
+    }
+
+    /// Let the surfaces of `session` call this server's tools ([`Self::bind_store`] of
+    /// its store). A session of another server is refused.
+    pub fn bind_session(&self, session: &AppSession) -> Result<(), McpError> {
+        if session.server_id() != self.server_id {
+            return Err(McpError::SessionOfAnotherServer {
+                server_id: self.server_id.clone(),
+                session_id: session.id().to_owned(),
+                session_server: session.server_id().to_owned(),
+            });
+        }
+        self.bind_store(session.store().id());
+        Ok(())
+    }
+
+    /// The calls waiting for the host's approval, oldest first: made without a user
+    /// gesture (a binding evaluated while drawing) to a tool the server does not mark
+    /// read-only. Each stays pending (its binding `null`) until [`Self::approve`] or
+    /// [`Self::deny`]; at most
+    /// [`Limits::max_mcp_tool_calls`](crate::Limits::max_mcp_tool_calls) calls are made
+    /// in all.
+    pub fn awaiting_approval(&self) -> Vec<ToolCallRequest> {
+        self.lock().awaiting.clone()
+    }
+
+    /// Approve a call from [`Self::awaiting_approval`]: it goes out with the next
+    /// [`Self::take_requests`].
+    pub fn approve(&self, call: &CallRef) -> Result<(), McpError> {
+        let mut st = self.lock();
+        let i = self.awaiting_index(&st, call)?;
+        let req = st.awaiting.remove(i);
+        st.outgoing.push(req);
+        Ok(())
+    }
+
+    /// Deny a call from [`Self::awaiting_approval`]: nothing is sent and the call fails
+    /// (its binding resolves to `null` with an error).
+    pub fn deny(&self, call: &CallRef) -> Result<(), McpError> {
+        {
+            let mut st = self.lock();
+            let i = self.awaiting_index(&st, call)?;
+            st.awaiting.remove(i);
+        }
+        self.settle(call, Err("the host did not approve the call".to_owned()))
+    }
+
+    fn awaiting_index(&self, st: &State, call: &CallRef) -> Result<usize, McpError> {
+        st.awaiting
+            .iter()
+            .position(|r| r.call_ref == *call)
+            .ok_or_else(|| McpError::UnknownCall {
+                session_id: self.session_id.clone(),
+                owner: call.session_id.clone(),
+                seq: call.seq,
+            })
     }
 
     /// The result of a request from [`Self::take_requests`] (a `CallToolResult` JSON
@@ -198,18 +303,21 @@ impl McpCatalog {
         }
         let key = st.by_seq.remove(&call.seq).ok_or_else(unknown)?;
         let Some(Entry::Pending {
+            store,
             surface_id,
             arguments,
             target,
-            ..
         }) = st.calls.remove(&key)
         else {
             return Err(unknown());
         };
+        // A result for a call still awaiting approval was never asked for.
+        st.awaiting.retain(|r| r.call_ref != *call);
         let entry = match result {
             Ok(v) => {
                 if let Some(path) = target {
                     st.write(McpWrite {
+                        store,
                         surface_id,
                         path,
                         value: json!({"toolInput": arguments, "toolResult": v.clone()}),
@@ -228,12 +336,21 @@ impl McpCatalog {
         std::mem::take(&mut self.lock().writes)
     }
 
-    /// Apply the queued writes to the surfaces of `store` that exist, each as a v1.0
-    /// `updateDataModel` through the store's one apply path (so limits apply); returns
-    /// the errors met. A write that changes nothing is skipped.
+    /// Apply the queued writes made from `store`'s surfaces (or whose store is not known)
+    /// to the surfaces of `store` that exist, each as a v1.0 `updateDataModel` through
+    /// the store's one apply path (so limits apply); returns the errors met. A write that
+    /// changes nothing is skipped; writes made from another store stay queued for it.
     pub fn apply_writes(&self, store: &mut SurfaceStore) -> Vec<A2uiError> {
         let mut errors = Vec::new();
-        for w in self.take_writes() {
+        let mine = {
+            let mut st = self.lock();
+            let (mine, others) = std::mem::take(&mut st.writes)
+                .into_iter()
+                .partition(|w: &McpWrite| w.store.is_none_or(|s| s == store.id()));
+            st.writes = others;
+            mine
+        };
+        for w in mine {
             let Some(surface) = store.surface(&w.surface_id) else {
                 continue;
             };
@@ -253,6 +370,40 @@ impl McpCatalog {
     /// not visible to apps, the call limit).
     pub fn take_errors(&self) -> Vec<McpError> {
         std::mem::take(&mut self.lock().errors)
+    }
+
+    /// Report the `callMcpTool` refusals met on `store`'s surfaces (a foreign surface, a
+    /// tool not on the server or not visible to apps) to that store's agent: each
+    /// `(surface, tool)` once, as an `Expression` error on the surface
+    /// ([`SurfaceStore::report`]; a [`DrawState`](crate::render::DrawState) then hands it
+    /// on with its events). A binding's failure is otherwise only seen by the host
+    /// ([`Self::take_errors`]). Returns how many were reported.
+    pub fn report_refusals(&self, store: &mut SurfaceStore) -> usize {
+        let id = store.id();
+        let mine: Vec<(String, McpError)> = {
+            let mut st = self.lock();
+            let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut st.refused)
+                .into_iter()
+                .partition(|(s, _, _)| *s == id);
+            st.refused = others;
+            mine.into_iter().map(|(_, sid, e)| (sid, e)).collect()
+        };
+        let mut n = 0;
+        for (sid, e) in mine {
+            let Some(version) = store.surface(&sid).map(|s| s.version) else {
+                continue;
+            };
+            store.report(crate::error::Rejected::new(
+                Some(sid),
+                version,
+                A2uiError::Expression {
+                    expression: "callMcpTool".into(),
+                    message: e.to_string(),
+                },
+            ));
+            n += 1;
+        }
+        n
     }
 
     /// `tools/call` requests issued and not yet settled.
@@ -297,13 +448,25 @@ impl Function for CallMcpTool {
             _ => None,
         };
         let surface_id = cx.surface_id().unwrap_or_default().to_owned();
+        let catalog = &self.0;
+        let mut st = catalog.lock();
+        // Only the surfaces of this server's own sessions may call its tools.
+        let store = cx.store_id();
+        let Some(store) = store.filter(|s| st.stores.contains(s)) else {
+            let e = McpError::ForeignSurface {
+                server_id: catalog.server_id.clone(),
+                surface_id: surface_id.clone(),
+            };
+            let text = e.to_string();
+            st.refuse(store, &surface_id, &name, &e);
+            st.error(e);
+            return Err(text);
+        };
         let key = (
-            surface_id.clone(),
+            format!("{store:?}/{surface_id}"),
             name.clone(),
             Value::Object(arguments.clone()).to_string(),
         );
-        let catalog = &self.0;
-        let mut st = catalog.lock();
         match st.calls.get(&key) {
             Some(Entry::Done(v)) => return Ok(v.clone()),
             Some(Entry::Failed(m)) => return Err(format!("tool {name:?} failed: {m}")),
@@ -313,18 +476,23 @@ impl Function for CallMcpTool {
             }
             None => {}
         }
-        let refusal = match st.tools.get(&catalog.server_id, &name) {
-            None => Some(McpError::ToolNotOnServer {
-                server_id: catalog.server_id.clone(),
-                tool: name.clone(),
-            }),
-            Some(t) if !t.visibility.app => {
-                Some(McpError::ToolNotAppVisible { tool: name.clone() })
-            }
-            Some(_) => None,
+        let (refusal, read_only) = match st.tools.get(&catalog.server_id, &name) {
+            None => (
+                Some(McpError::ToolNotOnServer {
+                    server_id: catalog.server_id.clone(),
+                    tool: name.clone(),
+                }),
+                false,
+            ),
+            Some(t) if !t.visibility.app => (
+                Some(McpError::ToolNotAppVisible { tool: name.clone() }),
+                false,
+            ),
+            Some(t) => (None, t.read_only),
         };
         if let Some(e) = refusal {
             let text = e.to_string();
+            st.refuse(Some(store), &surface_id, &name, &e);
             st.error(e);
             return Err(text);
         }
@@ -343,7 +511,7 @@ impl Function for CallMcpTool {
         let seq = st.next_seq;
         st.next_seq += 1;
         st.by_seq.insert(seq, key.clone());
-        st.outgoing.push(ToolCallRequest {
+        let request = ToolCallRequest {
             call_ref: CallRef {
                 session_id: catalog.session_id.clone(),
                 seq,
@@ -353,10 +521,17 @@ impl Function for CallMcpTool {
             name,
             arguments: arguments.clone(),
             meta: Map::new(),
-        });
+        };
+        // Without a gesture only a read-only tool is called; the host approves the rest.
+        if read_only || cx.has_user_gesture() {
+            st.outgoing.push(request);
+        } else {
+            st.awaiting.push(request);
+        }
         st.calls.insert(
             key,
             Entry::Pending {
+                store: Some(store),
                 surface_id,
                 arguments,
                 target,
@@ -387,6 +562,7 @@ impl Function for UpdateDataModel {
         let mut st = self.0.lock();
         for (path, value) in updates {
             st.write(McpWrite {
+                store: cx.store_id(),
                 surface_id: surface_id.clone(),
                 path: cx.absolute_path(path),
                 value: value.clone(),

@@ -68,6 +68,30 @@ pub enum McpError {
         limit: usize,
     },
 
+    /// `callMcpTool` evaluated on a surface of a store not bound to this server's
+    /// sessions (an A2A agent's surface, model text drawn with the same catalog): nothing
+    /// is sent.
+    #[error(
+        "callMcpTool from surface {surface_id:?}, which is not a surface of server {server_id:?}; not called"
+    )]
+    ForeignSurface {
+        /// The catalog's server.
+        server_id: String,
+        /// The surface that asked.
+        surface_id: String,
+    },
+
+    /// A session of another server was bound to an MCP catalog.
+    #[error("session {session_id} belongs to server {session_server:?}, not {server_id:?}")]
+    SessionOfAnotherServer {
+        /// The catalog's server.
+        server_id: String,
+        /// The session.
+        session_id: String,
+        /// The session's server.
+        session_server: String,
+    },
+
     /// A value could not be converted to or from an rmcp type.
     #[error("rmcp conversion failed: {0}")]
     Conversion(String),

@@ -50,6 +50,11 @@ pub struct ToolUiMeta {
     pub rejected_resource_uri: Option<String>,
     /// `_meta.ui.visibility`.
     pub visibility: Visibility,
+    /// `annotations.readOnlyHint` is `true`: the server says the tool changes nothing.
+    /// `callMcpTool` may call such a tool while drawing, without a user gesture; any other
+    /// tool called that way waits for the host's approval
+    /// ([`McpCatalog::approve`](crate::mcp::McpCatalog::approve)).
+    pub read_only: bool,
 }
 
 impl ToolUiMeta {
@@ -75,6 +80,11 @@ impl ToolUiMeta {
             resource_uri,
             rejected_resource_uri,
             visibility: Visibility::from_value(ui.and_then(|u| u.get("visibility"))),
+            read_only: tool
+                .get("annotations")
+                .and_then(|a| a.get("readOnlyHint"))
+                .and_then(Value::as_bool)
+                == Some(true),
         })
     }
 }

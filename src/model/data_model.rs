@@ -168,9 +168,7 @@ impl DataModel {
                     .strip_prefix(outer)
                     .is_some_and(|rest| rest.starts_with('/'))
         };
-        paths
-            .iter()
-            .any(|p| within(path, p) || within(p, path))
+        paths.iter().any(|p| within(path, p) || within(p, path))
     }
 
     /// The estimated memory of the whole document, in bytes, kept up to date by every

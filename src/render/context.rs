@@ -36,6 +36,8 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) ctx: egui::Context,
     /// v1.0 remote function calls.
     pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
+    /// The store drawn (evaluation contexts carry it: `callMcpTool` checks it).
+    pub(crate) store_id: crate::model::StoreId,
     /// Where drawn instances are recorded, when the host asked for geometry.
     pub(crate) geometry: Option<&'f mut Vec<super::DrawnInstance>>,
     /// The box the node being drawn reported as its own (see
@@ -750,6 +752,11 @@ impl ComponentContext<'_, '_> {
 
     /// Evaluate with an [`EvalContext`] at this node's scope.
     pub fn with_eval<R>(&self, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
+        self.with_eval_as(false, f)
+    }
+
+    /// [`Self::with_eval`], the context marked as run by a user gesture when `gesture`.
+    fn with_eval_as<R>(&self, gesture: bool, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
         let cx = EvalContext::new(
             self.frame.surface.data.root(),
             &self.scope,
@@ -757,8 +764,9 @@ impl ComponentContext<'_, '_> {
             self.frame.catalog.functions(),
             self.frame.limits,
         )
-        .with_locale(&self.frame.options.locale);
-        let mut cx = cx;
+        .with_locale(&self.frame.options.locale)
+        .with_store(self.frame.store_id);
+        let mut cx = if gesture { cx.with_user_gesture() } else { cx };
         cx.agent_calls = Some((self.frame.agent_calls, &self.frame.surface.id));
         cx.budget = Some(&self.frame.memo.budget);
         f(&cx)
@@ -1009,7 +1017,7 @@ impl ComponentContext<'_, '_> {
             PropDynamic::Path(_) => self
                 .binding_path_inner(name)
                 .is_none_or(|path| self.frame.surface.data.user_touched(&path)),
-            _ => true,
+            PropDynamic::Call => true,
         }
     }
 
@@ -1256,7 +1264,10 @@ impl ComponentContext<'_, '_> {
                 });
                 return self.open_url(&url);
             }
-            let result = self.with_eval(|cx| cx.call(fc));
+            // A call run from the handler of a click or key press carries the gesture
+            // (`callMcpTool` needs it for a tool that is not read-only).
+            let gesture = crate::url_policy::user_activated(&self.frame.ctx);
+            let result = self.with_eval_as(gesture, |cx| cx.call(fc));
             if let Err(e) = result {
                 self.report_once(&format!("call:{call}"), e);
                 return false;

@@ -607,6 +607,7 @@ impl DrawState {
                     guards: crate::model::tree::NodeGuards::new(limits),
                     ctx: ui.ctx().clone(),
                     agent_calls,
+                    store_id,
                     geometry,
                     box_override: None,
                     memo: Default::default(),

@@ -384,7 +384,7 @@ impl A2aSession {
         self.final_seen = false;
         let parts = match turn {
             Turn::Text(t) => {
-                self.core.transcript.push(TranscriptEntry {
+                self.core.push_transcript(TranscriptEntry {
                     role: Role::User,
                     text: t.clone(),
                     message_id: None,
@@ -455,6 +455,31 @@ impl A2aSession {
             } else {
                 ResponseKind::Json
             },
+        })
+    }
+
+    /// The request that cancels the current task (`tasks/cancel` in 0.3, `CancelTask` in
+    /// 1.0), when there is a task to cancel.
+    pub fn cancel_request(&mut self) -> Option<HttpRequest> {
+        let task = self.task_id.clone()?;
+        let id = self.next_id;
+        self.next_id += 1;
+        let method = match self.card.dialect {
+            Dialect::V0_3 => "tasks/cancel",
+            Dialect::V1_0 => "CancelTask",
+        };
+        let body = json!({
+            "jsonrpc": "2.0", "id": id, "method": method, "params": {"id": task},
+        });
+        let mut headers = Vec::new();
+        if self.card.dialect == Dialect::V1_0 {
+            headers.push(("A2A-Version".to_owned(), "1.0".to_owned()));
+        }
+        Some(HttpRequest {
+            url: self.card.rpc_url.clone(),
+            headers,
+            body: Some(body),
+            expect: ResponseKind::Json,
         })
     }
 
@@ -611,7 +636,7 @@ impl A2aSession {
         let text = part.get("text").and_then(Value::as_str);
         if kind == Some("text") || (kind.is_none() && text.is_some()) {
             let t = text.unwrap_or_default().to_owned();
-            self.core.transcript.push(TranscriptEntry {
+            self.core.push_transcript(TranscriptEntry {
                 role: Role::Agent,
                 text: t.clone(),
                 message_id: None,
@@ -798,6 +823,12 @@ impl super::host::HttpSession for A2aSession {
     }
     fn core_mut(&mut self) -> &mut super::host::SessionCore {
         &mut self.core
+    }
+    fn cancel_request(&mut self) -> Option<HttpRequest> {
+        A2aSession::cancel_request(self)
+    }
+    fn ids(&self) -> (Option<String>, Option<String>) {
+        (self.task_id.clone(), self.context_id.clone())
     }
 }
 

@@ -57,6 +57,8 @@ pub const OPERATIONS_KEY: &str = "a2ui_operations";
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Activity {
     content: Value,
+    /// An upper bound of `content`'s serialized size.
+    bytes: usize,
     applied: usize,
     surfaces: Vec<String>,
     lifecycle: Option<Lifecycle>,
@@ -96,7 +98,7 @@ enum Change {
 /// The sans-IO AG-UI conversation (one thread).
 #[derive(Debug)]
 pub struct AguiSession {
-    url: String,
+    url: super::redact::HostUrl,
     catalog: Catalog,
     core: SessionCore,
     thread_id: String,
@@ -104,6 +106,8 @@ pub struct AguiSession {
     activities: IndexMap<String, Activity>,
     messages: Vec<Value>,
     open_text: HashMap<String, usize>,
+    /// Text messages of this run cut at `max_transcript_bytes` (reported once each).
+    text_capped: Vec<String>,
     turn_error: Option<TransportError>,
 }
 
@@ -111,7 +115,7 @@ impl AguiSession {
     /// A new thread with the AG-UI endpoint at `url`, drawing with `catalog`.
     pub fn new(url: &str, catalog: Catalog) -> Self {
         Self {
-            url: url.to_owned(),
+            url: super::redact::HostUrl(url.to_owned()),
             core: SessionCore::new(SurfaceStore::new(catalog.catalogs())),
             catalog,
             thread_id: fresh_id("thread"),
@@ -119,6 +123,7 @@ impl AguiSession {
             activities: IndexMap::new(),
             messages: Vec::new(),
             open_text: HashMap::new(),
+            text_capped: Vec::new(),
             turn_error: None,
         }
     }
@@ -184,13 +189,15 @@ impl AguiSession {
     pub fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
         self.turn_error = None;
         self.open_text.clear();
+        self.text_capped.clear();
         let run_id = fresh_id("run");
         let mut forwarded = super::outgoing_metadata(&self.catalog, &self.core.store);
         match turn {
             Turn::Text(t) => {
                 self.messages
                     .push(json!({"id": fresh_id("user"), "role": "user", "content": t}));
-                self.core.transcript.push(TranscriptEntry {
+                self.bound_messages();
+                self.core.push_transcript(TranscriptEntry {
                     role: Role::User,
                     text: t.clone(),
                     message_id: None,
@@ -219,7 +226,7 @@ impl AguiSession {
             "tools": [], "context": [], "state": {}, "forwardedProps": Value::Object(forwarded),
         });
         Ok(HttpRequest {
-            url: self.url.clone(),
+            url: self.url.0.clone(),
             headers: Vec::new(),
             body: Some(body),
             expect: ResponseKind::Sse,
@@ -260,19 +267,37 @@ impl AguiSession {
             }
             "TEXT_MESSAGE_START" | "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
                 let id = str_of("messageId").unwrap_or_else(|| "text".into());
-                let i = *self.open_text.entry(id.clone()).or_insert_with(|| {
-                    self.core.transcript.push(TranscriptEntry {
-                        role: Role::Agent,
-                        text: String::new(),
-                        message_id: Some(id.clone()),
-                    });
-                    self.core.transcript.len() - 1
-                });
+                let i = match self.open_text.get(&id) {
+                    Some(i) => *i,
+                    None => {
+                        let dropped = self.core.push_transcript(TranscriptEntry {
+                            role: Role::Agent,
+                            text: String::new(),
+                            message_id: Some(id.clone()),
+                        });
+                        self.shift_open_text(dropped);
+                        let i = self.core.transcript.len().saturating_sub(1);
+                        self.open_text.insert(id.clone(), i);
+                        i
+                    }
+                };
+                let max = self.core.store.limits().max_transcript_bytes;
                 if let (Some(d), Some(e)) = (
                     v.get("delta").and_then(Value::as_str),
                     self.core.transcript.get_mut(i),
                 ) {
-                    e.text.push_str(d);
+                    if crate::transport::host::append_capped(&mut e.text, d, max)
+                        && !self.text_capped.contains(&id)
+                    {
+                        // Told once per message.
+                        self.text_capped.push(id.clone());
+                        events.push(TransportEvent::Notice(TransportError::TooLarge {
+                            what: "text message",
+                            limit: max,
+                        }));
+                    }
+                    let dropped = self.core.bound_transcript();
+                    self.shift_open_text(dropped);
                 }
             }
             "TEXT_MESSAGE_END" => {
@@ -283,6 +308,7 @@ impl AguiSession {
                     let text = e.text.clone();
                     self.messages
                         .push(json!({"id": id, "role": "assistant", "content": text}));
+                    self.bound_messages();
                     events.push(TransportEvent::Text {
                         role: Role::Agent,
                         text,
@@ -303,7 +329,7 @@ impl AguiSession {
         let mut error = outcome.err().or_else(|| self.turn_error.take());
         if error.is_none() && self.core.state == Some(TaskState::Working) {
             error = Some(TransportError::Interrupted {
-                url: self.url.clone(),
+                url: super::redact_url(&self.url.0),
                 message: "the run's stream ended before RUN_FINISHED".into(),
             });
         }
@@ -315,6 +341,35 @@ impl AguiSession {
         }
         events.push(TransportEvent::TurnEnded { error });
         events
+    }
+
+    /// `dropped` entries left the front of the transcript: the open text messages' indices
+    /// move down, and one whose entry went is forgotten.
+    fn shift_open_text(&mut self, dropped: usize) {
+        if dropped > 0 {
+            self.open_text.retain(|_, i| {
+                let keep = *i >= dropped;
+                *i = i.saturating_sub(dropped);
+                keep
+            });
+        }
+    }
+
+    /// Hold the thread's messages (sent back on every run) to the transcript caps, oldest
+    /// dropped (the newest always stays).
+    fn bound_messages(&mut self) {
+        let limits = self.core.store.limits();
+        let (max_n, max_bytes) = (limits.max_transcript_entries, limits.max_transcript_bytes);
+        let len = |m: &Value| m.get("content").and_then(Value::as_str).map_or(0, str::len);
+        let mut total: usize = self.messages.iter().map(len).sum();
+        let mut drop = 0;
+        while self.messages.len() - drop > 1
+            && (self.messages.len() - drop > max_n || total > max_bytes)
+        {
+            total -= self.messages.get(drop).map_or(0, len);
+            drop += 1;
+        }
+        self.messages.drain(..drop);
     }
 
     fn set_state(&mut self, state: TaskState, events: &mut Vec<TransportEvent>) {
@@ -342,6 +397,10 @@ impl AguiSession {
         if !replace && !activity.content.is_null() {
             return; // "leave what is already there"
         }
+        // One event's content: within the event cap already; measured (up to the same
+        // cap) for the activities' total.
+        let cap = self.core.store.limits().max_message_bytes;
+        activity.bytes = super::http::json_size(&content, cap).unwrap_or(cap);
         let old = std::mem::replace(&mut activity.content, content);
         let change = match (ops_of(&old), ops_of(&activity.content)) {
             (Some(o), Some(n)) if o.len() == activity.applied && n.starts_with(o) => Change::Append,
@@ -349,6 +408,34 @@ impl AguiSession {
             _ => Change::Rebuild,
         };
         self.reconcile(id, change, events);
+        self.bound_activities(id);
+    }
+
+    /// Drop the oldest activities (and their surfaces) past
+    /// [`Limits::max_activities`](crate::Limits::max_activities) or
+    /// [`Limits::max_activity_bytes`](crate::Limits::max_activity_bytes); `keep` (the one
+    /// just updated) stays.
+    fn bound_activities(&mut self, keep: &str) {
+        let limits = self.core.store.limits();
+        let (max_n, max_bytes) = (limits.max_activities, limits.max_activity_bytes);
+        let mut total: usize = self.activities.values().map(|a| a.bytes).sum();
+        // Bounded: each pass removes one activity.
+        while self.activities.len() > max_n.max(1) || total > max_bytes {
+            let Some(oldest) = self.activities.keys().find(|k| *k != keep).cloned() else {
+                break;
+            };
+            let Some(gone) = self.activities.shift_remove(&oldest) else {
+                break;
+            };
+            total = total.saturating_sub(gone.bytes);
+            for sid in gone.surfaces {
+                if let Some(version) = self.core.store.surface(&sid).map(|s| s.version) {
+                    let _ = self.core.store.apply(
+                        json!({"version": version.as_str(), "deleteSurface": {"surfaceId": sid}}),
+                    );
+                }
+            }
+        }
     }
 
     fn on_delta(&mut self, v: &Value, events: &mut Vec<TransportEvent>) {
@@ -391,10 +478,23 @@ impl AguiSession {
                 }
                 _ => false,
             });
-        // `json_patch::patch` undoes a partly applied patch on error.
-        if let Err(e) = json_patch::patch(&mut activity.content, &patch.0) {
-            events.push(notice(e.to_string()));
-            return;
+        // Applied one operation at a time under the caps (size, depth, operations); a
+        // refused patch leaves the content as it was.
+        match super::patch::apply_bounded(&mut activity.content, &patch.0, self.core.store.limits())
+        {
+            Ok(bytes) => activity.bytes = bytes,
+            Err(super::patch::PatchRefusal::Invalid(m)) => {
+                events.push(notice(m));
+                return;
+            }
+            Err(super::patch::PatchRefusal::Limit { what, limit }) => {
+                events.push(TransportEvent::Notice(TransportError::PatchLimit {
+                    message_id: id.to_owned(),
+                    what,
+                    limit,
+                }));
+                return;
+            }
         }
         let change = if appends {
             Change::Append
@@ -402,6 +502,7 @@ impl AguiSession {
             Change::Rebuild
         };
         self.reconcile(id, change, events);
+        self.bound_activities(id);
     }
 
     fn reconcile(&mut self, id: &str, change: Change, events: &mut Vec<TransportEvent>) {

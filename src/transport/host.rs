@@ -47,6 +47,46 @@ impl SessionCore {
             state: None,
         }
     }
+
+    /// Hold the transcript to [`Limits::max_transcript_entries`](crate::Limits) and
+    /// [`Limits::max_transcript_bytes`](crate::Limits), dropping the oldest entries (the
+    /// newest always stays). Returns how many were dropped from the front.
+    pub(crate) fn bound_transcript(&mut self) -> usize {
+        let limits = self.store.limits();
+        let (max_n, max_bytes) = (limits.max_transcript_entries, limits.max_transcript_bytes);
+        let mut total: usize = self.transcript.iter().map(|e| e.text.len()).sum();
+        let mut drop = 0;
+        while self.transcript.len() - drop > 1
+            && (self.transcript.len() - drop > max_n || total > max_bytes)
+        {
+            total -= self.transcript.get(drop).map_or(0, |e| e.text.len());
+            drop += 1;
+        }
+        self.transcript.drain(..drop);
+        drop
+    }
+
+    /// Push a transcript entry, then [`Self::bound_transcript`].
+    pub(crate) fn push_transcript(&mut self, entry: TranscriptEntry) -> usize {
+        self.transcript.push(entry);
+        self.bound_transcript()
+    }
+}
+
+/// Append `delta` to `text`, stopping at `max` bytes (at a character boundary). Returns
+/// whether anything was cut.
+pub(crate) fn append_capped(text: &mut String, delta: &str, max: usize) -> bool {
+    let room = max.saturating_sub(text.len());
+    if delta.len() <= room {
+        text.push_str(delta);
+        return false;
+    }
+    let mut end = room;
+    while !delta.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.push_str(&delta[..end]);
+    true
 }
 
 /// A sans-IO session of an HTTP transport (A2A, AG-UI): what the drivers need of it. A
@@ -65,6 +105,16 @@ pub trait HttpSession {
     fn core(&self) -> &SessionCore;
     /// The store, transcript and state, mutably.
     fn core_mut(&mut self) -> &mut SessionCore;
+    /// The request that tells the agent to stop the turn in flight (A2A `tasks/cancel` /
+    /// `CancelTask` for the current task), when the protocol has one. Closing the stream
+    /// is all an AG-UI run needs.
+    fn cancel_request(&mut self) -> Option<HttpRequest> {
+        None
+    }
+    /// The task (or run) and context (or thread) ids of the turn in flight, for events.
+    fn ids(&self) -> (Option<String>, Option<String>) {
+        (None, None)
+    }
     /// The surfaces.
     fn store(&self) -> &SurfaceStore {
         &self.core().store
@@ -123,7 +173,14 @@ pub(crate) async fn drive<S: HttpSession>(
 }
 
 enum Job {
-    Exchange { turn: u64, req: HttpRequest },
+    Exchange {
+        turn: u64,
+        req: HttpRequest,
+    },
+    /// A request whose answer nobody waits for (A2A `tasks/cancel`).
+    Fire {
+        req: HttpRequest,
+    },
 }
 
 enum Reply {
@@ -142,8 +199,66 @@ pub struct HttpHost<S> {
     replies: Receiver<Reply>,
     turn: u64,
     busy: bool,
-    log: Vec<TransportEvent>,
-    responses: Option<Vec<Value>>,
+    log: BoundedLog<TransportEvent>,
+    responses: Option<BoundedLog<Value>>,
+    /// `(max_host_log_entries, max_host_log_bytes)`.
+    log_caps: (usize, usize),
+    /// The turn the I/O thread must stop (see [`HttpHost::cancel`]).
+    cancel: tokio::sync::watch::Sender<u64>,
+    /// Events made on the UI thread (a cancel), handed out by the next poll.
+    queued: Vec<TransportEvent>,
+}
+
+/// A log held to a number of entries and a number of bytes, oldest dropped (the newest
+/// always stays).
+#[derive(Debug)]
+struct BoundedLog<T> {
+    items: Vec<T>,
+    sizes: Vec<usize>,
+    bytes: usize,
+}
+
+impl<T> Default for BoundedLog<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            sizes: Vec::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<T> BoundedLog<T> {
+    fn push(&mut self, item: T, size: usize, (max_n, max_bytes): (usize, usize)) {
+        self.items.push(item);
+        self.sizes.push(size);
+        self.bytes = self.bytes.saturating_add(size);
+        let mut drop = 0;
+        while self.items.len() - drop > 1
+            && (self.items.len() - drop > max_n || self.bytes > max_bytes)
+        {
+            self.bytes -= self.sizes.get(drop).copied().unwrap_or(0);
+            drop += 1;
+        }
+        self.items.drain(..drop);
+        self.sizes.drain(..drop);
+    }
+
+    fn take(&mut self) -> Vec<T> {
+        self.sizes.clear();
+        self.bytes = 0;
+        std::mem::take(&mut self.items)
+    }
+}
+
+/// What one event weighs in the log: a request's body as serialized, any other event as
+/// its JSON line (both measured up to `cap`).
+fn event_bytes(e: &TransportEvent, cap: usize) -> usize {
+    let size = |v: &Value| super::http::json_size(v, cap).unwrap_or(cap);
+    match e {
+        TransportEvent::Request { method, body } => size(body).saturating_add(method.len()),
+        other => size(&other.to_json()),
+    }
 }
 
 impl<S> std::fmt::Debug for HttpHost<S> {
@@ -156,11 +271,18 @@ impl<S> std::fmt::Debug for HttpHost<S> {
     }
 }
 
+type Io = (
+    UnboundedSender<Job>,
+    Receiver<Reply>,
+    tokio::sync::watch::Sender<u64>,
+);
+
 fn spawn_io(
     options: TransportOptions,
     repaint: impl Fn() + Send + 'static,
-) -> Result<(UnboundedSender<Job>, Receiver<Reply>), TransportError> {
+) -> Result<Io, TransportError> {
     let http = HttpClient::new(options)?;
+    let (cancel_tx, cancel) = tokio::sync::watch::channel(0u64);
     let (jobs, mut job_rx): (UnboundedSender<Job>, UnboundedReceiver<Job>) = unbounded_channel();
     let (reply_tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
     std::thread::Builder::new()
@@ -177,22 +299,40 @@ fn spawn_io(
             let repaint = std::sync::Arc::new(repaint);
             rt.block_on(async move {
                 // Bounded by the UI: the loop ends when the host (the sender) is dropped.
-                while let Some(Job::Exchange { turn, req }) = job_rx.recv().await {
+                while let Some(job) = job_rx.recv().await {
+                    let (turn, req) = match job {
+                        Job::Exchange { turn, req } => (turn, req),
+                        Job::Fire { req } => {
+                            let _ = http.exchange(&req, |_| {}).await;
+                            continue;
+                        }
+                    };
                     let tx = reply_tx.clone();
                     let repaint = repaint.clone();
-                    let outcome = http
-                        .exchange(&req, |item| {
-                            let _ = tx.send(Reply::Item(turn, item));
-                            repaint();
-                        })
-                        .await;
+                    let exchange = http.exchange(&req, |item| {
+                        let _ = tx.send(Reply::Item(turn, item));
+                        repaint();
+                    });
+                    let mut cancelled = cancel.clone();
+                    let stop = async move {
+                        // Ends when this turn is cancelled (or the host is gone).
+                        while *cancelled.borrow_and_update() != turn {
+                            if cancelled.changed().await.is_err() {
+                                std::future::pending::<()>().await;
+                            }
+                        }
+                    };
+                    let outcome = tokio::select! {
+                        outcome = exchange => outcome,
+                        () = stop => Err(TransportError::Action("the turn was cancelled".into())),
+                    };
                     let _ = tx.send(Reply::Done(turn, outcome));
                     repaint();
                 }
             });
         })
         .map_err(|_| TransportError::Closed)?;
-    Ok((jobs, replies))
+    Ok((jobs, replies, cancel_tx))
 }
 
 impl<S: HttpSession> HttpHost<S> {
@@ -203,7 +343,11 @@ impl<S: HttpSession> HttpHost<S> {
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
-        let (jobs, replies) = spawn_io(options, repaint)?;
+        let log_caps = (
+            options.limits.max_host_log_entries,
+            options.limits.max_host_log_bytes,
+        );
+        let (jobs, replies, cancel) = spawn_io(options, repaint)?;
         Ok(Self {
             session: Some(session),
             build: None,
@@ -212,8 +356,11 @@ impl<S: HttpSession> HttpHost<S> {
             replies,
             turn: 0,
             busy: false,
-            log: Vec::new(),
+            log: BoundedLog::default(),
             responses: None,
+            log_caps,
+            cancel,
+            queued: Vec::new(),
         })
     }
 
@@ -225,7 +372,11 @@ impl<S: HttpSession> HttpHost<S> {
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
-        let (jobs, replies) = spawn_io(options, repaint)?;
+        let log_caps = (
+            options.limits.max_host_log_entries,
+            options.limits.max_host_log_bytes,
+        );
+        let (jobs, replies, cancel) = spawn_io(options, repaint)?;
         jobs.send(Job::Exchange {
             turn: 0,
             req: discovery,
@@ -239,8 +390,11 @@ impl<S: HttpSession> HttpHost<S> {
             replies,
             turn: 0,
             busy: true,
-            log: Vec::new(),
+            log: BoundedLog::default(),
             responses: None,
+            log_caps,
+            cancel,
+            queued: Vec::new(),
         })
     }
 
@@ -264,17 +418,27 @@ impl<S: HttpSession> HttpHost<S> {
         self.busy
     }
 
-    /// Every event so far, oldest first (requests included: the action log).
+    /// The events so far, oldest first (requests included: the action log). Bounded:
+    /// past [`Limits::max_host_log_entries`](crate::Limits::max_host_log_entries) events
+    /// or [`Limits::max_host_log_bytes`](crate::Limits::max_host_log_bytes) bytes (request
+    /// bodies as serialized, other events as their JSON line) the oldest are dropped. A
+    /// host that keeps a full history copies what [`Self::poll`] returns.
     pub fn log(&self) -> &[TransportEvent] {
-        &self.log
+        &self.log.items
+    }
+
+    fn log_event(&mut self, e: TransportEvent) {
+        let size = event_bytes(&e, self.log_caps.1);
+        self.log.push(e, size, self.log_caps);
     }
 
     /// Keep every JSON value the agent answers (the agent card, each event of a stream, a
     /// whole JSON answer) until [`Self::take_responses`] takes them: an action log's
-    /// "response" lines. Off by default (nothing is kept).
+    /// "response" lines. Off by default (nothing is kept). Held to the log's caps
+    /// ([`Self::log`]): past them the oldest are dropped.
     #[must_use]
     pub fn record_responses(mut self, on: bool) -> Self {
-        self.responses = on.then(Vec::new);
+        self.responses = on.then(BoundedLog::default);
         self
     }
 
@@ -283,13 +447,15 @@ impl<S: HttpSession> HttpHost<S> {
     pub fn take_responses(&mut self) -> Vec<Value> {
         self.responses
             .as_mut()
-            .map(std::mem::take)
+            .map(BoundedLog::take)
             .unwrap_or_default()
     }
 
     fn keep(&mut self, item: &Result<Value, TransportError>) {
+        let caps = self.log_caps;
         if let (Some(r), Ok(v)) = (self.responses.as_mut(), item) {
-            r.push(v.clone());
+            let size = super::http::json_size(v, caps.1).unwrap_or(caps.1);
+            r.push(v.clone(), size, caps);
         }
     }
 
@@ -303,7 +469,7 @@ impl<S: HttpSession> HttpHost<S> {
         };
         let method = session.method();
         let req = session.request(&turn)?;
-        self.log.push(TransportEvent::Request {
+        self.log_event(TransportEvent::Request {
             method,
             body: req.body.clone().unwrap_or(Value::Null),
         });
@@ -318,10 +484,53 @@ impl<S: HttpSession> HttpHost<S> {
         Ok(())
     }
 
+    /// Stop the turn in flight: its exchange is dropped on the I/O thread (closing an SSE
+    /// stream, which is how an AG-UI run is aborted), what the protocol has for a cancel is
+    /// sent ([`HttpSession::cancel_request`]: A2A `tasks/cancel` / `CancelTask`), later
+    /// replies of the turn are ignored, and the state becomes [`TaskState::Canceled`]
+    /// (reported by the next [`Self::poll`]). With no turn in flight it does nothing.
+    pub fn cancel(&mut self) -> Result<(), TransportError> {
+        if !self.busy || self.turn == 0 {
+            return Ok(());
+        }
+        let _ = self.cancel.send(self.turn);
+        // Replies of the cancelled turn are stale from here on.
+        self.turn += 1;
+        self.busy = false;
+        let Some(session) = self.session.as_mut() else {
+            return Ok(());
+        };
+        let request = session.cancel_request();
+        session.core_mut().state = Some(TaskState::Canceled);
+        let (task_id, context_id) = session.ids();
+        self.queued.push(TransportEvent::State {
+            state: TaskState::Canceled,
+            task_id,
+            context_id,
+        });
+        self.queued.push(TransportEvent::TurnEnded { error: None });
+        if let Some(req) = request {
+            self.queued.push(TransportEvent::Request {
+                method: req
+                    .body
+                    .as_ref()
+                    .and_then(|b| b.get("method"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("cancel")
+                    .to_owned(),
+                body: req.body.clone().unwrap_or(Value::Null),
+            });
+            self.jobs
+                .send(Job::Fire { req })
+                .map_err(|_| TransportError::Closed)?;
+        }
+        Ok(())
+    }
+
     /// Apply what arrived since the last call; returns the new events (also kept in
     /// [`Self::log`]). Call once a frame.
     pub fn poll(&mut self) -> Vec<TransportEvent> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.queued);
         // Bounded: at most what is queued now.
         while let Ok(reply) = self.replies.try_recv() {
             match reply {
@@ -361,7 +570,9 @@ impl<S: HttpSession> HttpHost<S> {
                 _ => {} // a stale turn's leftovers
             }
         }
-        self.log.extend(out.iter().cloned());
+        for e in &out {
+            self.log_event(e.clone());
+        }
         out
     }
 }

@@ -8,6 +8,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 
 use super::TransportError;
+use super::redact::{redact_url, redact_urls_in};
 use super::sse::SseDecoder;
 use crate::Limits;
 
@@ -22,7 +23,10 @@ pub enum ResponseKind {
 }
 
 /// One HTTP request a sans-IO session wants sent. `body: None` is a `GET`.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Its `Debug` shows the URL without userinfo, query or fragment and the header names
+/// without their values (`<redacted>`): a header may carry a credential.
+#[derive(Clone, PartialEq)]
 pub struct HttpRequest {
     /// The address.
     pub url: String,
@@ -32,6 +36,25 @@ pub struct HttpRequest {
     pub body: Option<Value>,
     /// What to expect back.
     pub expect: ResponseKind,
+}
+
+impl std::fmt::Debug for HttpRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Headers<'a>(&'a [(String, String)]);
+        impl std::fmt::Debug for Headers<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_list()
+                    .entries(self.0.iter().map(|(n, _)| (n, "<redacted>")))
+                    .finish()
+            }
+        }
+        f.debug_struct("HttpRequest")
+            .field("url", &redact_url(&self.url))
+            .field("headers", &Headers(&self.headers))
+            .field("body", &self.body)
+            .field("expect", &self.expect)
+            .finish()
+    }
 }
 
 impl HttpRequest {
@@ -106,7 +129,8 @@ impl HttpClient {
         req: &HttpRequest,
         mut on_item: impl FnMut(Result<Value, TransportError>),
     ) -> Result<(), TransportError> {
-        let url = req.url.clone();
+        // Errors name the endpoint without the credentials a URL may carry.
+        let url = redact_url(&req.url);
         let accept = match req.expect {
             ResponseKind::Json => "application/json",
             ResponseKind::Sse => "text/event-stream",
@@ -230,10 +254,38 @@ impl HttpClient {
             .await?;
         out.unwrap_or_else(|| {
             Err(TransportError::MalformedPayload(format!(
-                "no document from {url}"
+                "no document from {}",
+                redact_url(url)
             )))
         })
     }
+}
+
+/// An `io::Write` that only counts, and fails once past `cap` (so serializing stops early).
+struct Counter {
+    n: usize,
+    cap: usize,
+}
+
+impl std::io::Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.n = self.n.saturating_add(buf.len());
+        if self.n > self.cap {
+            Err(std::io::Error::other("over the cap"))
+        } else {
+            Ok(buf.len())
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The serialized size of `v` in bytes, or `None` once it passes `cap` (counting stops
+/// there: the cost is at most `cap` bytes of output).
+pub(crate) fn json_size(v: &Value, cap: usize) -> Option<usize> {
+    let mut c = Counter { n: 0, cap };
+    serde_json::to_writer(&mut c, v).ok().map(|()| c.n)
 }
 
 /// The reqwest client every transport uses.
@@ -251,12 +303,17 @@ pub(crate) fn reqwest_client(
         .build()
         .map_err(|e| TransportError::Connect {
             url: String::new(),
-            message: format!("cannot build the HTTP client: {e}"),
+            message: redact_urls_in(&format!("cannot build the HTTP client: {e}")),
         })
 }
 
-/// An error with its sources (reqwest's own message is terse: "error sending request").
+/// An error with its sources (reqwest's own message is terse: "error sending request"),
+/// any URL in it redacted ([`redact_urls_in`]).
 fn error_chain(e: &dyn std::error::Error) -> String {
+    redact_urls_in(&error_chain_raw(e))
+}
+
+fn error_chain_raw(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut src = e.source();
     let mut n = 0;

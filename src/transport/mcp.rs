@@ -41,7 +41,7 @@ impl ClientHandler for Handler {
 /// The `initialize` capabilities: the MCP Apps UI extension advertising native A2UI.
 pub fn client_capabilities() -> Result<ClientCapabilities, TransportError> {
     serde_json::from_value(UiExtensionSettings::native_a2ui().client_capabilities())
-        .map_err(|e| TransportError::Mcp(format!("capabilities: {e}")))
+        .map_err(|e| TransportError::Mcp(super::redact_urls_in(&format!("capabilities: {e}"))))
 }
 
 /// An MCP client (rmcp), connected and initialized.
@@ -82,10 +82,9 @@ impl McpClient {
         let handler = Handler {
             capabilities: client_capabilities()?,
         };
-        let service = handler
-            .serve(transport)
-            .await
-            .map_err(|e| TransportError::Mcp(format!("initialize failed: {e}")))?;
+        let service = handler.serve(transport).await.map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
+        })?;
         Ok(Self { service })
     }
 
@@ -103,24 +102,22 @@ impl McpClient {
 
     /// `tools/list` (every page), as `{"tools": [...]}`.
     pub async fn list_tools(&self) -> Result<Value, TransportError> {
-        let tools = self
-            .service
-            .list_all_tools()
-            .await
-            .map_err(|e| TransportError::Mcp(format!("tools/list failed: {e}")))?;
+        let tools = self.service.list_all_tools().await.map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!("tools/list failed: {e}")))
+        })?;
         Ok(json!({ "tools": tools }))
     }
 
     /// `tools/call` with these params (`{"name", "arguments", "_meta"?}`); the result as JSON.
     pub async fn call(&self, params: Value) -> Result<Value, TransportError> {
-        let p: CallToolRequestParams = serde_json::from_value(params)
-            .map_err(|e| TransportError::Mcp(format!("bad tools/call params: {e}")))?;
-        let r = self
-            .service
-            .peer()
-            .call_tool(p)
-            .await
-            .map_err(|e| TransportError::Mcp(format!("tools/call failed: {e}")))?;
+        let p: CallToolRequestParams = serde_json::from_value(params).map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!(
+                "bad tools/call params: {e}"
+            )))
+        })?;
+        let r = self.service.peer().call_tool(p).await.map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
+        })?;
         serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
     }
 
@@ -556,6 +553,10 @@ pub struct McpHost {
     error: Option<TransportError>,
     log: Vec<TransportEvent>,
     responses: Option<Vec<Value>>,
+    /// The call id the I/O thread must drop (see [`McpHost::cancel`]).
+    cancel: tokio::sync::watch::Sender<u64>,
+    /// Events made on the UI thread (a cancel), handed out by the next poll.
+    queued: Vec<TransportEvent>,
 }
 
 impl std::fmt::Debug for McpHost {
@@ -580,6 +581,7 @@ impl McpHost {
         let (tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
         let url = url.to_owned();
         let opts = options.clone();
+        let (cancel, cancelled) = tokio::sync::watch::channel(0u64);
         std::thread::Builder::new()
             .name("egui_a2ui-mcp".into())
             .spawn(move || {
@@ -608,7 +610,20 @@ impl McpHost {
                     }
                     // Bounded by the UI: ends when the host (the sender) is dropped.
                     while let Some(Command::Call { id, params }) = cmd_rx.recv().await {
-                        let result = client.call(params).await;
+                        let mut cancelled = cancelled.clone();
+                        let stop = async move {
+                            while *cancelled.borrow_and_update() != id {
+                                if cancelled.changed().await.is_err() {
+                                    std::future::pending::<()>().await;
+                                }
+                            }
+                        };
+                        // Dropping the call future makes rmcp send `notifications/cancelled`
+                        // for its request.
+                        let result = tokio::select! {
+                            result = client.call(params) => result,
+                            () = stop => Err(TransportError::Action("the call was cancelled".into())),
+                        };
                         send(Reply::CallDone { id, result });
                     }
                     client.close().await;
@@ -627,7 +642,28 @@ impl McpHost {
             error: None,
             log: Vec::new(),
             responses: None,
+            cancel,
+            queued: Vec::new(),
         })
+    }
+
+    /// Stop the call in flight: the `tools/call` is dropped on the I/O thread, which sends
+    /// the server `notifications/cancelled` for it; its result, if one still comes, is
+    /// ignored, and the state becomes [`TaskState::Canceled`] (reported by the next
+    /// [`Self::poll`]). With no call in flight it does nothing.
+    pub fn cancel(&mut self) -> Result<(), TransportError> {
+        let Some((id, _call)) = self.pending.take() else {
+            return Ok(());
+        };
+        let _ = self.cancel.send(id);
+        self.conversation.state = Some(TaskState::Canceled);
+        self.queued.push(TransportEvent::State {
+            state: TaskState::Canceled,
+            task_id: None,
+            context_id: None,
+        });
+        self.queued.push(TransportEvent::TurnEnded { error: None });
+        Ok(())
     }
 
     /// Keep every answer (the `tools/list` result, each `tools/call` result) until
@@ -703,7 +739,7 @@ impl McpHost {
 
     /// Apply what arrived; call once a frame.
     pub fn poll(&mut self) -> Vec<TransportEvent> {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.queued);
         while let Ok(r) = self.replies.try_recv() {
             match r {
                 Reply::Connected { server, tools } => {

@@ -44,11 +44,15 @@ pub mod host;
 mod http;
 #[cfg(feature = "mcp-http")]
 pub mod mcp;
+#[cfg(feature = "agui")]
+mod patch;
+mod redact;
 pub mod sse;
 
 pub use click::{click, find_action};
 #[cfg(feature = "__transport")]
 pub use http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
+pub use redact::{redact_url, redact_urls_in};
 
 /// Why a turn (or one part of it) failed. Every fault a peer can cause ends here: the host
 /// shows it, keeps the surfaces it has, and can start the next turn.
@@ -135,6 +139,18 @@ pub enum TransportError {
         message_id: String,
         /// Why.
         message: String,
+    },
+    /// An AG-UI JSON patch refused because applying it would pass one of the
+    /// [`Limits`](crate::Limits) caps (`max_patch_ops`, `max_message_bytes` of content,
+    /// `max_json_depth`, or the measuring work of one patch); the activity is unchanged.
+    #[error("ACTIVITY_DELTA for {message_id} refused: over {what} ({limit})")]
+    PatchLimit {
+        /// The activity message.
+        message_id: String,
+        /// The cap: `max_patch_ops`, `max_message_bytes`, `max_json_depth` or `patch work`.
+        what: &'static str,
+        /// Its value.
+        limit: usize,
     },
     /// The MCP client failed (initialize, `tools/list`, `tools/call`).
     #[error("MCP: {0}")]
@@ -401,6 +417,7 @@ pub fn error_json(e: &TransportError) -> Value {
         TransportError::Unsupported(_) => "unsupported",
         TransportError::RunError { .. } => "runError",
         TransportError::Patch { .. } => "patch",
+        TransportError::PatchLimit { .. } => "patchLimit",
         TransportError::Mcp(_) => "mcp",
         TransportError::Action(_) => "action",
         TransportError::Closed => "closed",

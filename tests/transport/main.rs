@@ -11,4 +11,5 @@ mod common;
 
 mod a2ui_agent_cli;
 mod transport_faults;
+mod transport_hostile;
 mod transports;
