@@ -136,6 +136,14 @@ pub enum ThreadEntry {
         /// The turn that failed, to send again (a Retry button).
         retry: Option<Box<Turn>>,
     },
+    /// An AG-UI A2UI activity still being built: drawn as a skeleton with its progress (or
+    /// its errors when it failed) until its surfaces arrive; updated in place.
+    Activity {
+        /// The activity's message id.
+        activity_id: String,
+        /// Its lifecycle status; `None` once its surfaces arrived.
+        status: Option<crate::transport::Lifecycle>,
+    },
     /// Something worth showing that did not end the turn (a rejected message, a part of the
     /// answer that could not be read).
     Notice {
@@ -284,9 +292,22 @@ impl Agent {
                         retry,
                     });
                 }
+                TransportEvent::Lifecycle {
+                    activity_id,
+                    status,
+                } => self.note_activity(activity_id, Some(status.clone())),
                 _ => {}
             }
             if matches!(e, TransportEvent::Applied { .. }) {
+                // Operations arrived: activities still building have their surfaces now
+                // (a failed one stays failed).
+                for entry in &mut self.thread {
+                    if let ThreadEntry::Activity { status, .. } = entry
+                        && status.as_ref().is_some_and(|s| !s.is_failed())
+                    {
+                        *status = None;
+                    }
+                }
                 self.note_new_surfaces();
             }
         }
@@ -303,6 +324,24 @@ impl Agent {
             }
         }
         events
+    }
+
+    fn note_activity(&mut self, id: &str, new: Option<crate::transport::Lifecycle>) {
+        for entry in self.thread.iter_mut().rev() {
+            if let ThreadEntry::Activity {
+                activity_id,
+                status,
+            } = entry
+                && activity_id == id
+            {
+                *status = new;
+                return;
+            }
+        }
+        self.push(ThreadEntry::Activity {
+            activity_id: id.to_owned(),
+            status: new,
+        });
     }
 
     fn note_new_surfaces(&mut self) {
