@@ -40,6 +40,8 @@
 
 mod conversation;
 mod jsonl;
+#[cfg(feature = "testing")]
+mod scripted;
 #[cfg(feature = "__transport")]
 mod transports;
 
@@ -50,6 +52,8 @@ pub use conversation::{
     surface_messages,
 };
 pub use jsonl::JsonlProcess;
+#[cfg(feature = "testing")]
+pub use scripted::{Script, ScriptedConnection};
 
 use crate::action::ActionEvent;
 use crate::model::{AgentOrigin, StoreId, SurfaceStore};

@@ -341,6 +341,9 @@ impl<'a> AgentPanel<'a> {
         if !actions.is_empty() && !agent.is_read_only() {
             agent.send_actions(actions);
         }
+        // A turn started this frame (the prompt, an action) counts as in flight: the
+        // prompt takes the focus back when it ends.
+        state.was_busy = agent.is_busy();
         out
     }
 }
@@ -462,7 +465,11 @@ fn thread_ui(
                     changed = true;
                 }
             }
-            ui.set_min_size(egui::vec2(width, total));
+            // The whole thread's height (the entries not drawn are space).
+            ui.expand_to_include_rect(egui::Rect::from_min_size(
+                origin,
+                egui::vec2(width, total),
+            ));
             if thread_len == 0 && tail.is_none() {
                 let text = if surfaces_only {
                     "No surfaces yet"

@@ -30,6 +30,7 @@ mod inputs;
 mod layout;
 mod layout_examples;
 mod look;
+mod agent_panel;
 mod render_smoke;
 mod snapshots;
 mod url_policy;
