@@ -58,7 +58,12 @@ fn conversation(turns: usize, surfaces: usize) -> Agent {
     agent
 }
 
-fn panel_frame(ctx: &egui::Context, input: &egui::RawInput, agent: &mut Agent, state: &mut PanelState) {
+fn panel_frame(
+    ctx: &egui::Context,
+    input: &egui::RawInput,
+    agent: &mut Agent,
+    state: &mut PanelState,
+) {
     frame(ctx, input, |ui| {
         let out = AgentPanel::new(agent, state).show(ui);
         std::hint::black_box(out.events.len());
@@ -101,8 +106,18 @@ fn main() {
         || panel_frame(&sctx, &input, &mut short, &mut short_state),
     );
     let name = format!("{long_turns} turns / {long_surfaces} surfaces");
-    summary("agent_panel", &format!("{name}: us per frame"), us(p.a), None);
-    summary("agent_panel", "10 turns / 2 surfaces: us per frame", us(p.b), None);
+    summary(
+        "agent_panel",
+        &format!("{name}: us per frame"),
+        us(p.a),
+        None,
+    );
+    summary(
+        "agent_panel",
+        "10 turns / 2 surfaces: us per frame",
+        us(p.b),
+        None,
+    );
     summary(
         "agent_panel",
         &format!("{name} / 10 turns, per frame"),

@@ -48,7 +48,9 @@ pub enum RestoreError {
     #[error("not an egui_a2ui conversation document")]
     NotAConversation,
     /// A conversation of a version this crate does not read.
-    #[error("conversation version {found} is not supported (this crate reads version {CONVERSATION_VERSION})")]
+    #[error(
+        "conversation version {found} is not supported (this crate reads version {CONVERSATION_VERSION})"
+    )]
     Version {
         /// The version found.
         found: String,
@@ -245,8 +247,11 @@ impl Agent {
     /// with [`Agent::restore`].
     pub fn save(&self) -> String {
         let stores = self.stores();
-        let index: HashMap<StoreId, usize> =
-            stores.iter().enumerate().map(|(i, s)| (s.id(), i)).collect();
+        let index: HashMap<StoreId, usize> = stores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id(), i))
+            .collect();
         let entries: Vec<Value> = self
             .thread
             .iter()
@@ -304,7 +309,10 @@ impl Agent {
                 limit: MAX_CONVERSATION_BYTES,
             });
         }
-        let mut lines = doc.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let mut lines = doc
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
         let (_, header) = lines.next().ok_or(RestoreError::NotAConversation)?;
         let line_bound = limits.max_message_bytes;
         if header.len() > line_bound {
@@ -410,9 +418,15 @@ impl Agent {
                     .ok_or_else(|| bad(&format!("an entry without its {key:?}")))
             };
             let entry = match e.get("type").and_then(Value::as_str) {
-                Some("user") => ThreadEntry::User { text: text("text")? },
-                Some("agent") => ThreadEntry::Agent { text: text("text")? },
-                Some("notice") => ThreadEntry::Notice { text: text("text")? },
+                Some("user") => ThreadEntry::User {
+                    text: text("text")?,
+                },
+                Some("agent") => ThreadEntry::Agent {
+                    text: text("text")?,
+                },
+                Some("notice") => ThreadEntry::Notice {
+                    text: text("text")?,
+                },
                 Some("action") => ThreadEntry::UserAction {
                     name: text("name")?,
                     surface_id: text("surfaceId")?,

@@ -310,7 +310,6 @@ impl<'a> AgentPanel<'a> {
             response: ui.response(),
         };
         let height = max_height.map_or(ui.available_height(), |h| h.min(ui.available_height()));
-        let width = ui.available_width();
         let inner = ui.push_id(("egui_a2ui::AgentPanel", id_salt), |ui| {
             ui.set_max_height(height);
             ui.vertical(|ui| {
@@ -327,7 +326,6 @@ impl<'a> AgentPanel<'a> {
             });
         });
         out.response = inner.response;
-        let _ = width;
 
         // Actions from live surfaces go back to the agent by themselves.
         let actions: Vec<crate::ActionEvent> = out
@@ -353,7 +351,11 @@ fn bottom_height(ui: &egui::Ui) -> f32 {
     let row = ui.spacing().interact_size.y;
     let body = ui.text_style_height(&egui::TextStyle::Body);
     // Separator, state line, a two-row prompt with its margins, spacing.
-    8.0 + row + 2.0 * body + 2.0 * ui.spacing().button_padding.y + 16.0 + 3.0 * ui.spacing().item_spacing.y
+    8.0 + row
+        + 2.0 * body
+        + 2.0 * ui.spacing().button_padding.y
+        + 16.0
+        + 3.0 * ui.spacing().item_spacing.y
 }
 
 fn thread_ui(
@@ -381,7 +383,11 @@ fn thread_ui(
             state.sync(agent, width, body);
             let thread_len = agent.thread().len();
             let visible = |e: &ThreadEntry| -> bool {
-                !surfaces_only || matches!(e, ThreadEntry::Surface { .. } | ThreadEntry::Activity { .. })
+                !surfaces_only
+                    || matches!(
+                        e,
+                        ThreadEntry::Surface { .. } | ThreadEntry::Activity { .. }
+                    )
             };
             // Top of each entry (content coordinates).
             let mut tops = Vec::with_capacity(thread_len);
@@ -396,7 +402,11 @@ fn thread_ui(
                 }
             }
             let tail_top = y;
-            let total = y + if tail.is_some() { state.tail_height } else { 0.0 };
+            let total = y + if tail.is_some() {
+                state.tail_height
+            } else {
+                0.0
+            };
             let origin = ui.max_rect().min;
             let thread_id = ui.unique_id();
             ui.ctx().accesskit_node_builder(thread_id, |node| {
@@ -432,7 +442,17 @@ fn thread_ui(
                         .layout(egui::Layout::top_down(egui::Align::Min))
                         .accessibility_role(A11yRole::ListItem)
                         .accessibility_label(label),
-                    |ui| entry_ui(ui, &entry, i + 1 == thread_len, agent, state, surfaces_only, out),
+                    |ui| {
+                        entry_ui(
+                            ui,
+                            &entry,
+                            i + 1 == thread_len,
+                            agent,
+                            state,
+                            surfaces_only,
+                            out,
+                        )
+                    },
                 );
                 let measured = r.response.rect.height();
                 if let (Some(hh), Some(m)) = (state.heights.get_mut(i), state.measured.get_mut(i)) {
@@ -466,10 +486,7 @@ fn thread_ui(
                 }
             }
             // The whole thread's height (the entries not drawn are space).
-            ui.expand_to_include_rect(egui::Rect::from_min_size(
-                origin,
-                egui::vec2(width, total),
-            ));
+            ui.expand_to_include_rect(egui::Rect::from_min_size(origin, egui::vec2(width, total)));
             if thread_len == 0 && tail.is_none() {
                 let text = if surfaces_only {
                     "No surfaces yet"
@@ -535,7 +552,10 @@ fn entry_ui(
                     .inner_margin(egui::Margin::symmetric(10, 6))
                     .show(ui, |ui| {
                         ui.set_max_width(ui.available_width() * 0.8);
-                        ui.add(egui::Label::new(text.as_str()).wrap());
+                        let size = state.draw.options().style.body.size;
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(text.as_str()).size(size)).wrap(),
+                        );
                     });
             });
         }
@@ -718,12 +738,17 @@ fn prompt_ui(
 ) {
     let status = agent.status();
     let enabled = !agent.is_read_only()
-        && !matches!(status, ConnectionStatus::Connecting | ConnectionStatus::Failed(_));
+        && !matches!(
+            status,
+            ConnectionStatus::Connecting | ConnectionStatus::Failed(_)
+        );
     let can_send = enabled && status == ConnectionStatus::Ready;
     ui.horizontal(|ui| {
         let send_width = 64.0;
+        let size = state.draw.options().style.body.size;
         let edit = egui::TextEdit::multiline(&mut state.prompt)
             .id_salt("prompt")
+            .font(egui::FontId::proportional(size))
             .hint_text(hint)
             .desired_rows(2)
             .desired_width(ui.available_width() - send_width - ui.spacing().item_spacing.x)
@@ -737,8 +762,8 @@ fn prompt_ui(
             r.request_focus();
             state.focus_prompt = false;
         }
-        let enter = r.has_focus()
-            && ui.input(|i| i.key_pressed(egui::Key::Enter) && !i.modifiers.shift);
+        let enter =
+            r.has_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter) && !i.modifiers.shift);
         let button = ui.add_enabled(
             can_send && !state.prompt.trim().is_empty(),
             egui::Button::new("Send").min_size(egui::vec2(send_width, r.rect.height())),

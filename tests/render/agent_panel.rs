@@ -333,11 +333,11 @@ fn a_saved_conversation_restores_with_the_same_surfaces_drawn_read_only() {
     let saved = h.state().agent.save();
     assert!(saved.starts_with(r#"{"format":"egui_a2ui.conversation","version":1"#));
     let before = surfaces_dump(&h.state().agent);
-    assert!(
-        before
-            .iter()
-            .any(|s| s["dataModel"]["name"].as_str().is_some_and(|n| n.contains("Lovelace")))
-    );
+    assert!(before.iter().any(|s| {
+        s["dataModel"]["name"]
+            .as_str()
+            .is_some_and(|n| n.contains("Lovelace"))
+    }));
 
     let mut restored = Agent::restore(&saved, &Catalog::basic()).expect("restore");
     assert_eq!(surfaces_dump(&restored), before, "the same dump");
@@ -359,7 +359,9 @@ fn a_saved_conversation_restores_with_the_same_surfaces_drawn_read_only() {
         "past buttons are disabled"
     );
     assert!(
-        h.get_by_role(Role::TextInput).accesskit_node().is_disabled(),
+        h.get_by_role(Role::TextInput)
+            .accesskit_node()
+            .is_disabled(),
         "past inputs are disabled"
     );
     assert!(
@@ -380,7 +382,10 @@ fn a_saved_conversation_restores_with_the_same_surfaces_drawn_read_only() {
     settle(&mut h);
     type_and_enter(&mut h, "again");
     settle(&mut h);
-    assert_eq!(script.lock().unwrap().sent, vec![Turn::Text("again".into())]);
+    assert_eq!(
+        script.lock().unwrap().sent,
+        vec![Turn::Text("again".into())]
+    );
     h.get_by_label("A new answer");
     assert!(
         h.get_by_role_and_label(Role::Button, "Book a table")
@@ -473,9 +478,7 @@ fn hostile_conversation_files_are_typed_errors() {
     ));
     // Too many stores, a huge line, a huge document, deep nesting.
     assert!(matches!(
-        restore(
-            r#"{"format":"egui_a2ui.conversation","version":1,"stores":1000000000}"#
-        ),
+        restore(r#"{"format":"egui_a2ui.conversation","version":1,"stores":1000000000}"#),
         Some(RestoreError::TooLarge { .. })
     ));
     let huge_line = format!(
@@ -525,6 +528,10 @@ mod snapshots {
         settle(&mut h);
         h.get_by_role(Role::MultilineTextInput).focus();
         h.get_by_role(Role::MultilineTextInput).type_text("Thanks!");
+        h.get_all_by_label("Here you go.")
+            .next()
+            .expect("prose")
+            .hover();
         settle(&mut h);
         h
     }

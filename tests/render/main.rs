@@ -12,6 +12,7 @@ mod common;
 
 mod actions;
 mod agent_boundary;
+mod agent_panel;
 mod containers;
 mod content;
 mod contrast;
@@ -30,7 +31,6 @@ mod inputs;
 mod layout;
 mod layout_examples;
 mod look;
-mod agent_panel;
 mod render_smoke;
 mod snapshots;
 mod url_policy;
