@@ -21,12 +21,17 @@ struct App {
 
 /// Step the harness until `label` is drawn (bounded).
 fn wait_for(h: &mut Harness<'_, App>, label: &str) {
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(20);
     while h.query_by_label(label).is_none() && Instant::now() < deadline {
         h.run_steps(1);
         std::thread::sleep(Duration::from_millis(20));
     }
-    h.get_by_label(label);
+    assert!(
+        h.query_by_label(label).is_some(),
+        "{label:?} not drawn; status {:?}, thread {:#?}",
+        h.state().agent.status(),
+        h.state().agent.thread()
+    );
 }
 
 #[test]
