@@ -278,7 +278,12 @@ impl A2aSession {
     pub fn new(card: AgentCard, catalog: Catalog) -> Result<Self, TransportError> {
         let extension = card.negotiate(&catalog)?.clone();
         let streaming = card.streaming;
-        let store = Store::new(catalog.catalogs());
+        let mut store = Store::new(catalog.catalogs());
+        // Who the surfaces come from, as the card and its endpoint say (the renderer frames
+        // and labels every surface with it).
+        store.set_origin(Some(
+            crate::model::AgentOrigin::new(&card.name).with_host(&card.rpc_url),
+        ));
         Ok(Self {
             card,
             extension,
