@@ -598,7 +598,7 @@ impl McpHost {
         let url_for_origin = url.to_owned();
         let url = url.to_owned();
         let opts = options.clone();
-        let (cancel, cancelled) = tokio::sync::watch::channel(0u64);
+        let (cancel, cancelled) = tokio::sync::watch::channel(u64::MAX);
         std::thread::Builder::new()
             .name("egui_a2ui-mcp".into())
             .spawn(move || {
