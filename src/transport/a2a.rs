@@ -464,9 +464,10 @@ impl A2aSession {
     }
 
     /// The request that cancels the current task (`tasks/cancel` in 0.3, `CancelTask` in
-    /// 1.0), when there is a task to cancel.
+    /// 1.0), when there is a task to cancel. The task is over for this session: the next
+    /// turn starts a new one (in the same context).
     pub fn cancel_request(&mut self) -> Option<HttpRequest> {
-        let task = self.task_id.clone()?;
+        let task = self.task_id.take()?;
         let id = self.next_id;
         self.next_id += 1;
         let method = match self.card.dialect {

@@ -501,9 +501,9 @@ impl<S: HttpSession> HttpHost<S> {
         let Some(session) = self.session.as_mut() else {
             return Ok(());
         };
+        let (task_id, context_id) = session.ids();
         let request = session.cancel_request();
         session.core_mut().state = Some(TaskState::Canceled);
-        let (task_id, context_id) = session.ids();
         self.queued.push(TransportEvent::State {
             state: TaskState::Canceled,
             task_id,
