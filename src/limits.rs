@@ -159,6 +159,16 @@ pub struct Limits {
     /// Width and height, in pixels, of a video track (feature `media`): a file declaring
     /// a larger frame is refused before anything is decoded.
     pub max_media_dimension: u32,
+    /// Width and height, in pixels, of one raster image (`Image`, posters, the surface
+    /// header's icon, nested `data:` images inside an SVG): a PNG or JPEG declaring a
+    /// larger side is refused before it is decoded (`LIMIT_EXCEEDED`, reported once).
+    /// Pictures are also drawn no larger than the GPU's `max_texture_side`: a larger raster
+    /// image is downscaled, an SVG is rasterised to fit, on both axes.
+    pub max_image_dimension: u32,
+    /// Bytes of one encoded image (a `data:` image once decoded, a fetched file) and of
+    /// an svgz once inflated; with the `http` feature also the most one image fetch
+    /// reads (`LIMIT_EXCEEDED`).
+    pub max_image_bytes: usize,
 }
 
 impl Default for Limits {
@@ -194,6 +204,8 @@ impl Default for Limits {
             max_rating_stars: 10,
             max_media_bytes: 128 * 1024 * 1024,
             max_media_dimension: 8192,
+            max_image_dimension: 8192,
+            max_image_bytes: 32 * 1024 * 1024,
         }
     }
 }

@@ -1,12 +1,14 @@
 //! `Image`: `fit` and `variant` sizes, loaded asynchronously through egui's loaders, with a
 //! placeholder while loading and a visible state when the [`UrlPolicy`] refuses the URL
-//! or loading fails.
+//! or loading fails. A picture the image loader refuses (over the size caps, an SVG
+//! `<image href>` outside itself) or cannot decode is reported to the agent once per URL
+//! (`LIMIT_EXCEEDED` or `VALIDATION_FAILED`); see [`crate::render::images`].
 //!
 //! [`UrlPolicy`]: crate::url_policy::UrlPolicy
 
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
-use crate::render::images::{BoxSize, Fit, ImageSpec, image_ui};
+use crate::render::images::{BoxSize, Fit, ImageSpec, ImageState, image_ui, load_error};
 
 /// The `Image` component.
 pub struct Image;
@@ -67,6 +69,18 @@ impl ComponentRenderer for Image {
             circular,
             corner_radius: if variant == "icon" { 2.0 } else { 6.0 },
         };
-        image_ui(ui, &cx.options().url_policy, &spec).0
+        let (response, state) = image_ui(ui, &cx.options().url_policy, &spec);
+        // A refused or undecodable picture is the agent's to fix: tell it once per URL
+        // (the key is a hash, so a long `data:` URL is not kept).
+        if matches!(state, ImageState::Failed(_))
+            && let Some(error) = load_error(ui.ctx(), spec.url)
+        {
+            let mut h = std::hash::DefaultHasher::new();
+            std::hash::Hash::hash(spec.url, &mut h);
+            let key = format!("image:{:016x}", std::hash::Hasher::finish(&h));
+            let id = cx.id().to_owned();
+            cx.report_once(&key, error.to_a2ui(&id));
+        }
+        response
     }
 }
