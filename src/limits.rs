@@ -51,6 +51,7 @@
 /// | `eval::expression::MAX_PARTS` | 1,000 | parts of one `formatString` template |
 /// | `formatNumber` `MAX_DECIMALS` | 100 | decimals asked of `formatNumber` |
 /// | `images::MAX_DATA_URI_LEN` | 16 MiB | one `data:` image URI |
+/// | `images::MAX_SVG_ELEMENTS` / `MAX_SVG_DEPTH` | 200,000 / 256 | elements (`<use>` expanded) and nesting of one SVG image |
 /// | `Icon` `MAX_SVG_PATH` | 32 KiB | one custom icon path |
 /// | `ChoicePicker` `MAX_OPTIONS` / `MAX_CHIPS` | 10,000 / 200 | options listed / drawn as chips |
 /// | `Slider` `MAX_STEPS` | 10^9 | steps of one slider |

@@ -45,9 +45,13 @@
 //!   once per URL: `LIMIT_EXCEEDED` (`max_image_dimension`, `max_image_bytes`) or
 //!   `VALIDATION_FAILED` (href refused, bad data).
 //!
-//! What remains: a valid SVG within the byte cap may still take seconds of a worker
-//! thread and a few hundred MiB to parse (many elements, deep `<use>` reuse); it cannot
-//! stall the UI thread.
+//! - **Bounded SVG structure.** An SVG whose elements, every `<use>` expanded, are more
+//!   than [`MAX_SVG_ELEMENTS`] (200,000) or nest deeper than [`MAX_SVG_DEPTH`] (256), or
+//!   whose `<use>` refers to itself, is refused before usvg converts it.
+//!
+//! What remains: a valid SVG within these caps may still take a worker thread seconds and
+//! some hundred MiB (e.g. markers repeated on a long path); it cannot stall the UI
+//! thread.
 //!
 //! The `data:` cache is bounded by bytes ([`crate::Limits::max_image_cache_bytes`]), least
 //! recently drawn first out, and the entries a deleted surface drew are dropped with it;
@@ -64,7 +68,10 @@ use crate::url_policy::UrlPolicy;
 mod decode;
 mod loader;
 
-pub use decode::{ImageCaps, ImageError, ImageKind, decode_image, inflate_capped, sniff};
+pub use decode::{
+    ImageCaps, ImageError, ImageKind, MAX_SVG_DEPTH, MAX_SVG_ELEMENTS, decode_image,
+    inflate_capped, sniff,
+};
 pub use loader::SafeImageLoader;
 
 /// The largest `data:` URI we decode (longer ones fail to load instead).
@@ -635,8 +642,13 @@ pub fn image_ui(
             (response, ImageState::Loading)
         }
         // A picture that failed to load collapses, as in the web renderer, unless its box
-        // has a fixed size (an avatar, an icon); its state stays in the AccessKit node.
-        Err(state @ ImageState::Failed(_)) if matches!(spec.size, BoxSize::Flexible { .. }) => {
+        // has a fixed size (an avatar, an icon) or it was refused (over a cap, an `<image
+        // href>` refused: the user sees something was kept out); its state stays in the
+        // AccessKit node.
+        Err(state @ ImageState::Failed(_))
+            if matches!(spec.size, BoxSize::Flexible { .. })
+                && !load_error(ui.ctx(), spec.url).is_some_and(|e| e.is_refusal()) =>
+        {
             let (_, response) = ui.allocate_exact_size(egui::Vec2::ZERO, egui::Sense::hover());
             (response, state)
         }

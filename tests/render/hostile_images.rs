@@ -7,9 +7,11 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use base64::Engine as _;
+use egui::accesskit::Role;
 use egui::load::SizeHint;
 use egui_a2ui::render::images::{ImageCaps, ImageError, decode_image, load_error};
 use egui_a2ui::{Catalog, Event, Limits, Renderer};
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use egui_kittest::{Harness, HarnessBuilder};
 use serde_json::json;
 
@@ -151,6 +153,15 @@ fn a_1x20000_png_is_refused_before_decoding_and_reported_once() {
         errors[0].starts_with("LIMIT_EXCEEDED") && errors[0].contains("max_image_dimension"),
         "{errors:?}"
     );
+    // The broken-image placeholder stays visible (a refusal does not collapse), named by
+    // the alt text and described with the reason.
+    let node = h.get_by_role_and_label(Role::Image, "picture 0");
+    assert!(node.rect().height() >= 100.0, "{:?}", node.rect());
+    let description = node.accesskit_node().description().unwrap_or_default();
+    assert!(
+        description.starts_with("Image unavailable") && description.contains("max_image_dimension"),
+        "{description}"
+    );
 }
 
 #[test]
@@ -200,7 +211,11 @@ fn an_svgz_bomb_stops_at_the_byte_cap() {
     svg.extend_from_slice(b"</svg>");
     let url = data_uri("image/svg+xml", &gzip(&svg));
     drop(svg);
-    assert!(url.len() < Limits::default().max_string_chars, "{}", url.len());
+    assert!(
+        url.len() < Limits::default().max_string_chars,
+        "{}",
+        url.len()
+    );
     let mut h = harness(&[&url]);
     run_checked(&mut h);
     assert_eq!(

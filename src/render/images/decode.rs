@@ -4,6 +4,7 @@
 //! and JPEG, the pixmap size bounded on both axes). Nothing here touches the file system or
 //! the network. See the [module docs of images](super) for the whole contract.
 
+use std::collections::{HashMap, HashSet};
 use std::io::{Cursor, Read};
 use std::sync::{Arc, Mutex};
 
@@ -12,6 +13,15 @@ use resvg::usvg;
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
+
+/// Elements of one SVG once every `<use>` is expanded (usvg copies the referenced
+/// element at each `<use>`, with no bound of its own: ten levels of ten `<use>` are 10^10
+/// elements in a few hundred bytes).
+pub const MAX_SVG_ELEMENTS: u64 = 200_000;
+
+/// Nesting of one SVG's elements, `<use>` expansions included (usvg and resvg recurse per
+/// level).
+pub const MAX_SVG_DEPTH: u64 = 256;
 
 /// The caps one decode runs under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +92,15 @@ pub enum ImageError {
 }
 
 impl ImageError {
+    /// Whether the image was refused by a cap or the href rule (rather than being
+    /// broken): the renderer then keeps its placeholder visible.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            Self::TooLarge { .. } | Self::TooManyBytes { .. } | Self::HrefRefused(_)
+        )
+    }
+
     /// The A2UI error reported to the agent for an `Image` component `component_id` that
     /// failed with this.
     pub fn to_a2ui(&self, component_id: &str) -> A2uiError {
@@ -369,18 +388,92 @@ fn max_node_scale(group: &usvg::Group) -> f32 {
     max
 }
 
+/// The element `use` refers to (`href` or `xlink:href` of the form `#id`).
+fn use_target<'a, 'i>(
+    node: roxmltree::Node<'a, 'i>,
+    ids: &HashMap<&'a str, roxmltree::Node<'a, 'i>>,
+) -> Option<roxmltree::Node<'a, 'i>> {
+    if node.tag_name().name() != "use" {
+        return None;
+    }
+    let href = node
+        .attribute(("http://www.w3.org/1999/xlink", "href"))
+        .or_else(|| node.attribute("href"))?;
+    ids.get(href.trim().strip_prefix('#')?).copied()
+}
+
+/// Refuse an SVG whose elements, with every `<use>` expanded, are more than
+/// [`MAX_SVG_ELEMENTS`] or nest deeper than [`MAX_SVG_DEPTH`], or whose `<use>` refers to
+/// itself. Iterative: a deep document cannot overflow the stack here.
+fn check_expansion(doc: &roxmltree::Document<'_>) -> Result<(), ImageError> {
+    let too_big = || {
+        ImageError::Decode(format!(
+            "the SVG expands to more than {MAX_SVG_ELEMENTS} elements or {MAX_SVG_DEPTH} levels"
+        ))
+    };
+    let ids: HashMap<&str, roxmltree::Node<'_, '_>> = doc
+        .descendants()
+        .filter(|n| n.is_element())
+        .filter_map(|n| n.attribute("id").map(|id| (id, n)))
+        .collect();
+    // (elements, depth) of each element's expanded subtree.
+    let mut memo: HashMap<roxmltree::NodeId, (u64, u64)> = HashMap::new();
+    let mut open: HashSet<roxmltree::NodeId> = HashSet::new();
+    let mut stack = vec![(doc.root_element(), false)];
+    while let Some((node, children_done)) = stack.pop() {
+        if memo.contains_key(&node.id()) {
+            continue;
+        }
+        let target = use_target(node, &ids);
+        if !children_done {
+            if !open.insert(node.id()) {
+                return Err(ImageError::Decode(
+                    "an SVG <use> refers to itself".to_owned(),
+                ));
+            }
+            stack.push((node, true));
+            for next in node.children().filter(|c| c.is_element()).chain(target) {
+                if !memo.contains_key(&next.id()) {
+                    stack.push((next, false));
+                }
+            }
+            continue;
+        }
+        let (mut count, mut depth) = (1u64, 1u64);
+        for next in node.children().filter(|c| c.is_element()).chain(target) {
+            let (c, d) = memo.get(&next.id()).copied().unwrap_or((0, 0));
+            count = count.saturating_add(c);
+            depth = depth.max(d.saturating_add(1));
+        }
+        if count > MAX_SVG_ELEMENTS || depth > MAX_SVG_DEPTH {
+            return Err(too_big());
+        }
+        open.remove(&node.id());
+        memo.insert(node.id(), (count, depth));
+    }
+    Ok(())
+}
+
 fn rasterise_svg(
     bytes: &[u8],
     hint: SizeHint,
     caps: &ImageCaps,
 ) -> Result<egui::ColorImage, ImageError> {
-    // `from_str`, not `from_data`: usvg would inflate gzip text again, uncapped.
+    // Parsed here, not by `Tree::from_data`: usvg would inflate gzip text again, uncapped.
     let text = std::str::from_utf8(bytes)
         .map_err(|_| ImageError::Decode("the SVG is not UTF-8".to_owned()))?;
     let refusal: Refusal = Arc::default();
     let options = svg_options(caps, &refusal);
+    // As usvg parses (DTDs allowed; roxmltree bounds entity expansion itself).
+    let xml = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        nodes_limit: u32::try_from(MAX_SVG_ELEMENTS * 4).unwrap_or(u32::MAX),
+    };
+    let doc = roxmltree::Document::parse_with_options(text, xml)
+        .map_err(|e| ImageError::Decode(e.to_string()))?;
+    check_expansion(&doc)?;
     let tree =
-        usvg::Tree::from_str(text, &options).map_err(|e| ImageError::Decode(e.to_string()))?;
+        usvg::Tree::from_xmltree(&doc, &options).map_err(|e| ImageError::Decode(e.to_string()))?;
     if let Some(why) = refusal.lock().ok().and_then(|r| r.clone()) {
         return Err(ImageError::HrefRefused(why));
     }
@@ -449,6 +542,34 @@ mod tests {
             inflate_capped(&bytes, 1 << 20),
             Err(ImageError::TooManyBytes { limit: 1 << 20 })
         );
+    }
+
+    #[test]
+    fn use_bombs_deep_nesting_and_use_cycles_are_refused() {
+        let mut bomb = String::from(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="9" height="9"><rect id="l0" width="1" height="1"/>"#,
+        );
+        for i in 1..10 {
+            bomb.push_str(&format!(r#"<g id="l{i}">"#));
+            for _ in 0..10 {
+                bomb.push_str(&format!(r##"<use xlink:href="#l{}"/>"##, i - 1));
+            }
+            bomb.push_str("</g>");
+        }
+        bomb.push_str("</svg>");
+        let deep = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">{}{}</svg>"#,
+            "<g>".repeat(5000),
+            "</g>".repeat(5000)
+        );
+        let cycle = r##"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><g id="a"><use href="#a"/></g></svg>"##;
+        for svg in [bomb.as_str(), deep.as_str(), cycle] {
+            let e = decode_image(svg.as_bytes(), None, SizeHint::Width(9), &caps(64));
+            assert!(matches!(e, Err(ImageError::Decode(_))), "{e:?}");
+        }
+        // A few shared uses are fine.
+        let fine = r##"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect id="r" width="1" height="1"/><use href="#r" x="2"/><use href="#r" x="4"/></svg>"##;
+        assert!(decode_image(fine.as_bytes(), None, SizeHint::Width(9), &caps(64)).is_ok());
     }
 
     #[test]

@@ -193,6 +193,8 @@ fn start_workers(
         let (rx, state, limits) = (Arc::clone(&rx), Arc::clone(state), Arc::clone(limits));
         let spawned = std::thread::Builder::new()
             .name(format!("egui_a2ui-image-{n}"))
+            // usvg and resvg recurse per nesting level (at most `MAX_SVG_DEPTH`).
+            .stack_size(16 * 1024 * 1024)
             .spawn(move || {
                 loop {
                     let job = match rx.lock() {
