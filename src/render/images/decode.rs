@@ -388,6 +388,44 @@ fn max_node_scale(group: &usvg::Group) -> f32 {
     max
 }
 
+/// Refuse SVG text nesting elements deeper than [`MAX_SVG_DEPTH`], read from the bytes
+/// (an over-estimate: comments and `>` inside attribute values can only add), and entity
+/// declarations holding markup (their expansion would nest past this scan).
+fn check_nesting(text: &[u8]) -> Result<(), ImageError> {
+    let refuse = || {
+        ImageError::Decode(format!(
+            "the SVG nests elements deeper than {MAX_SVG_DEPTH} levels"
+        ))
+    };
+    let mut depth: u64 = 0;
+    let mut at = 0;
+    while let Some(off) = memchr::memchr(b'<', &text[at..]) {
+        let start = at + off;
+        let end = memchr::memchr(b'>', &text[start..]).map_or(text.len(), |e| start + e);
+        match text.get(start + 1) {
+            Some(b'/') => depth = depth.saturating_sub(1),
+            Some(b'!') if text[start..].starts_with(b"<!ENTITY") => {
+                if memchr::memchr(b'<', &text[start + 1..end]).is_some() {
+                    return Err(ImageError::Decode(
+                        "an SVG entity declaring markup is refused".to_owned(),
+                    ));
+                }
+            }
+            Some(&c) if c.is_ascii_alphabetic() || c == b'_' || c == b':' || c >= 0x80 => {
+                if end == text.len() || text[end - 1] != b'/' {
+                    depth += 1;
+                    if depth > MAX_SVG_DEPTH {
+                        return Err(refuse());
+                    }
+                }
+            }
+            _ => {}
+        }
+        at = start + 1;
+    }
+    Ok(())
+}
+
 /// The element `use` refers to (`href` or `xlink:href` of the form `#id`).
 fn use_target<'a, 'i>(
     node: roxmltree::Node<'a, 'i>,
@@ -464,6 +502,8 @@ fn rasterise_svg(
         .map_err(|_| ImageError::Decode("the SVG is not UTF-8".to_owned()))?;
     let refusal: Refusal = Arc::default();
     let options = svg_options(caps, &refusal);
+    // roxmltree recurses per nesting level: scan the nesting first.
+    check_nesting(text.as_bytes())?;
     // As usvg parses (DTDs allowed; roxmltree bounds entity expansion itself).
     let xml = roxmltree::ParsingOptions {
         allow_dtd: true,
@@ -562,12 +602,15 @@ mod tests {
             "<g>".repeat(5000),
             "</g>".repeat(5000)
         );
+        let entity = r#"<!DOCTYPE svg [<!ENTITY e "<g><g></g></g>">]><svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">&e;</svg>"#;
         let cycle = r##"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><g id="a"><use href="#a"/></g></svg>"##;
-        for svg in [bomb.as_str(), deep.as_str(), cycle] {
+        for svg in [bomb.as_str(), deep.as_str(), cycle, entity] {
             let e = decode_image(svg.as_bytes(), None, SizeHint::Width(9), &caps(64));
             assert!(matches!(e, Err(ImageError::Decode(_))), "{e:?}");
         }
-        // A few shared uses are fine.
+        // A few shared uses, a DOCTYPE and a text entity are fine.
+        let doctype = r#"<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [<!ENTITY ns "http://www.w3.org/2000/svg">]><svg xmlns="&ns;" width="9" height="9"><!-- a > b --><g><rect width="1" height="1"/></g></svg>"#;
+        assert!(decode_image(doctype.as_bytes(), None, SizeHint::Width(9), &caps(64)).is_ok());
         let fine = r##"<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><rect id="r" width="1" height="1"/><use href="#r" x="2"/><use href="#r" x="4"/></svg>"##;
         assert!(decode_image(fine.as_bytes(), None, SizeHint::Width(9), &caps(64)).is_ok());
     }
