@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use egui::load::SizeHint;
 use resvg::usvg;
+// usvg's own XML parser (re-exported): we parse, check, then hand usvg the document.
+use usvg::roxmltree;
 
 use crate::error::A2uiError;
 use crate::limits::Limits;
@@ -399,27 +401,31 @@ fn check_nesting(text: &[u8]) -> Result<(), ImageError> {
     };
     let mut depth: u64 = 0;
     let mut at = 0;
+    // The next `>` at or after the current `<` (kept, so the scan stays linear).
+    let mut gt = 0;
     while let Some(off) = memchr::memchr(b'<', &text[at..]) {
         let start = at + off;
-        let end = memchr::memchr(b'>', &text[start..]).map_or(text.len(), |e| start + e);
-        match text.get(start + 1) {
-            Some(b'/') => depth = depth.saturating_sub(1),
-            Some(b'!') if text[start..].starts_with(b"<!ENTITY") => {
-                if memchr::memchr(b'<', &text[start + 1..end]).is_some() {
-                    return Err(ImageError::Decode(
-                        "an SVG entity declaring markup is refused".to_owned(),
-                    ));
-                }
+        if gt < start {
+            match memchr::memchr(b'>', &text[start..]) {
+                Some(e) => gt = start + e,
+                // No tag is closed after this point.
+                None => break,
             }
-            Some(&c) if c.is_ascii_alphabetic() || c == b'_' || c == b':' || c >= 0x80 => {
-                if end == text.len() || text[end - 1] != b'/' {
-                    depth += 1;
-                    if depth > MAX_SVG_DEPTH {
-                        return Err(refuse());
-                    }
-                }
+        }
+        let next = text.get(start + 1).copied().unwrap_or(0);
+        let opens = next.is_ascii_alphabetic() || matches!(next, b'_' | b':') || next >= 0x80;
+        let entity = next == b'!' && text[start..].starts_with(b"<!ENTITY");
+        if next == b'/' {
+            depth = depth.saturating_sub(1);
+        } else if entity && memchr::memchr(b'<', &text[start + 1..gt]).is_some() {
+            return Err(ImageError::Decode(
+                "an SVG entity declaring markup is refused".to_owned(),
+            ));
+        } else if opens && text[gt - 1] != b'/' {
+            depth += 1;
+            if depth > MAX_SVG_DEPTH {
+                return Err(refuse());
             }
-            _ => {}
         }
         at = start + 1;
     }
