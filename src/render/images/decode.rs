@@ -401,17 +401,19 @@ fn check_nesting(text: &[u8]) -> Result<(), ImageError> {
     };
     let mut depth: u64 = 0;
     let mut at = 0;
-    // The next `>` at or after the current `<` (kept, so the scan stays linear).
-    let mut gt = 0;
+    // The next `>` after the current `<` (kept, so the scan stays linear).
+    let mut next_gt: Option<usize> = None;
     while let Some(off) = memchr::memchr(b'<', &text[at..]) {
         let start = at + off;
-        if gt < start {
-            match memchr::memchr(b'>', &text[start..]) {
-                Some(e) => gt = start + e,
+        let gt = match next_gt {
+            Some(g) if g > start => g,
+            _ => match memchr::memchr(b'>', &text[start..]) {
+                Some(e) => start + e,
                 // No tag is closed after this point.
                 None => break,
-            }
-        }
+            },
+        };
+        next_gt = Some(gt);
         let next = text.get(start + 1).copied().unwrap_or(0);
         let opens = next.is_ascii_alphabetic() || matches!(next, b'_' | b':') || next >= 0x80;
         let entity = next == b'!' && text[start..].starts_with(b"<!ENTITY");
