@@ -24,6 +24,7 @@ mod extended_screenshots;
 mod fixtures_render;
 mod glyphs;
 mod host_catalog;
+mod hostile_images;
 mod icons;
 mod idle;
 mod inputs;
