@@ -445,9 +445,10 @@ mod http {
             connect_timeout: Duration::from_secs(5),
             read_timeout: Duration::from_secs(5),
             total_timeout: Duration::from_secs(30),
-            // Plain http to 127.0.0.1 only.
+            // Plain http to 127.0.0.1 only (a loopback host, allowed here on purpose).
             policy: UrlPolicy::default()
                 .with_media_schemes(["http"])
+                .allow_private_media_hosts(true)
                 .allow_hosts(["127.0.0.1"]),
             ..HttpLoaderConfig::default()
         }
