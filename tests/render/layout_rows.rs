@@ -44,6 +44,11 @@ impl Bx {
 
 /// The geometry of `components` on the reference page, `width` CSS px wide.
 fn layout(components: Value, width: f32) -> Value {
+    layout_with(components, width, RendererOptions::default())
+}
+
+/// [`layout`] with these renderer options.
+fn layout_with(components: Value, width: f32, renderer: RendererOptions) -> Value {
     let doc = format!(
         "{}\n{}\n",
         json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
@@ -55,7 +60,7 @@ fn layout(components: Value, width: f32) -> Value {
         fixture: "search-results".to_owned(),
         ..GeometryOptions::default()
     };
-    let g = layout_geometry(doc.as_bytes(), &options, RendererOptions::default());
+    let g = layout_geometry(doc.as_bytes(), &options, renderer);
     assert_eq!(g["errors"], json!([]), "{g}");
     g
 }
@@ -404,5 +409,78 @@ fn a_list_of_result_rows_lays_every_row_out_alike() {
         close(b.h, lone.h, &format!("button {n} on one line"));
         close(b.x, first.x, &format!("button {n} aligned with the first"));
         assert!(row.h <= lone.h + 16.0 + TOL, "row {n} too tall: {row:?}");
+    }
+}
+
+#[test]
+fn an_audio_card_stays_within_its_card() {
+    // The media card drawn without a player (no `media` feature, or `in_panel` off): its
+    // frame's margins and stroke come out of the width its parent leaves.
+    let options = || {
+        #[allow(unused_mut)]
+        let mut options = RendererOptions::default();
+        #[cfg(feature = "media")]
+        {
+            options.media.in_panel = false;
+        }
+        options
+    };
+    for width in [300.0, 420.0, 600.0] {
+        let g = layout_with(
+            json!([
+                {"id": "root", "component": "Card", "child": "col"},
+                {"id": "col", "component": "Column", "children": ["t", "audio"]},
+                {"id": "t", "component": "Text", "text": "Episode 12", "variant": "h3"},
+                {"id": "audio", "component": "AudioPlayer",
+                    "url": "https://example.com/episode-12.mp3", "description": "Episode 12"},
+            ]),
+            width,
+            options(),
+        );
+        let card = bx(&g, "root", 0);
+        let col = bx(&g, "col", 0);
+        let audio = bx(&g, "audio", 0);
+        assert!(
+            audio.x >= col.x - TOL && audio.right() <= col.right() + TOL,
+            "{width} px: the audio card {audio:?} crosses its column {col:?}"
+        );
+        assert!(
+            audio.right() <= card.right() + TOL,
+            "{width} px: the audio card {audio:?} crosses its Card {card:?}"
+        );
+    }
+}
+
+#[test]
+fn every_line_of_a_multi_line_caption_is_a_caption_line_high() {
+    let pitch = Style::default().caption.line_height;
+    for (text, lines) in [
+        ("First line  \nSecond line  \nThird line", 3.0),
+        ("First line\n\nSecond line\n\nThird line", 3.0),
+        ("- First\n- Second\n- Third", 3.0),
+        (
+            "one two three four five six seven eight nine ten eleven twelve thirteen",
+            0.0,
+        ),
+    ] {
+        let g = layout(
+            json!([
+                {"id": "root", "component": "Column", "children": ["c"]},
+                {"id": "c", "component": "Text", "text": text, "variant": "caption"},
+            ]),
+            160.0,
+        );
+        let c = bx(&g, "c", 0);
+        // A wrapped paragraph: as many lines as its height holds, at least two.
+        let lines = if lines > 0.0 {
+            lines
+        } else {
+            (c.h / pitch).round().max(2.0)
+        };
+        assert!(
+            (c.h - lines * pitch).abs() <= 1.0,
+            "{text:?}: {lines} lines in {} px, not {pitch} px apart",
+            c.h
+        );
     }
 }
