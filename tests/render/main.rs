@@ -30,6 +30,7 @@ mod idle;
 mod inputs;
 mod layout;
 mod layout_examples;
+mod layout_rows;
 mod look;
 mod render_smoke;
 mod snapshots;
