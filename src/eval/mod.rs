@@ -97,6 +97,12 @@ impl CallBudget {
         })
     }
 
+    /// Whether a limit was exceeded this frame (values resolved since are placeholders, not
+    /// to be kept).
+    pub(crate) fn is_exceeded(&self) -> bool {
+        self.exceeded.get().is_some()
+    }
+
     /// The first limit exceeded, the first time it is asked (one report a frame).
     pub(crate) fn take_report(&self) -> Option<A2uiError> {
         if self.reported.get() {
