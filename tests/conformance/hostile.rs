@@ -817,7 +817,7 @@ fn a_pure_call_runs_once_per_revision_and_an_impure_one_every_frame() {
         .expect("data");
     // One context, as a host has: the values live in its memory between frames.
     let ctx = egui::Context::default();
-    let mut frames = |r: &mut Renderer| {
+    let frames = |r: &mut Renderer| {
         for _ in 0..5 {
             let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
                 let _ = r.ui(ui);
