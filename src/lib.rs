@@ -85,6 +85,7 @@ pub mod mcp;
 #[cfg(feature = "media")]
 pub mod media;
 pub mod model;
+pub mod panel;
 mod pointer;
 pub mod protocol;
 pub mod render;
@@ -104,6 +105,7 @@ pub use catalog::{Catalog, ComponentRenderer};
 pub use error::{A2uiError, Rejected};
 pub use limits::Limits;
 pub use model::{Surface, SurfaceStore};
+pub use panel::{AgentPanel, AgentPanelResponse, PanelState};
 pub use protocol::Version;
 pub use render::{ComponentContext, Renderer, RendererOptions, Style, install_fonts};
 pub use url_policy::{

@@ -38,13 +38,22 @@
 //! # }
 //! ```
 
+mod conversation;
 mod jsonl;
+#[cfg(feature = "testing")]
+mod scripted;
 #[cfg(feature = "__transport")]
 mod transports;
 
 use std::collections::HashSet;
 
+pub use conversation::{
+    CONVERSATION_FORMAT, CONVERSATION_VERSION, MAX_CONVERSATION_BYTES, RestoreError, Restored,
+    surface_messages,
+};
 pub use jsonl::JsonlProcess;
+#[cfg(feature = "testing")]
+pub use scripted::{Script, ScriptedConnection};
 
 use crate::action::ActionEvent;
 use crate::model::{AgentOrigin, StoreId, SurfaceStore};
@@ -165,6 +174,12 @@ pub struct Agent {
     last_turn: Option<Turn>,
     max_entries: usize,
     origin: Option<AgentOrigin>,
+    /// Stores of a restored (or left) conversation: drawn read-only.
+    past: Vec<SurfaceStore>,
+    /// Bumped on every change of the thread.
+    revision: u64,
+    /// The connection kind a restored conversation was saved from.
+    saved_kind: &'static str,
 }
 
 impl std::fmt::Debug for Agent {
@@ -192,6 +207,9 @@ impl Agent {
             last_turn: None,
             max_entries: DEFAULT_MAX_ENTRIES,
             origin: None,
+            past: Vec::new(),
+            revision: 0,
+            saved_kind: "agent",
         }
     }
 
@@ -306,6 +324,7 @@ impl Agent {
                         && status.as_ref().is_some_and(|s| !s.is_failed())
                     {
                         *status = None;
+                        self.revision = self.revision.wrapping_add(1);
                     }
                 }
                 self.note_new_surfaces();
@@ -335,6 +354,7 @@ impl Agent {
                 && activity_id == id
             {
                 *status = new;
+                self.revision = self.revision.wrapping_add(1);
                 return;
             }
         }
@@ -364,6 +384,7 @@ impl Agent {
     }
 
     fn push(&mut self, entry: ThreadEntry) {
+        self.revision = self.revision.wrapping_add(1);
         if self.thread.len() >= self.max_entries {
             // Drop the oldest entry that is not a surface (surfaces are the answer).
             let at = self
@@ -411,24 +432,49 @@ impl Agent {
         self.origin.clone().or_else(|| self.conn.origin())
     }
 
-    /// The stores holding the agent's surfaces.
+    /// The stores holding the agent's surfaces: the [past](Self::is_past) ones of a
+    /// restored conversation first, then the connection's.
     pub fn stores(&self) -> Vec<&SurfaceStore> {
-        self.conn.stores()
+        self.past.iter().chain(self.conn.stores()).collect()
     }
 
     /// The stores, mutably.
     pub fn stores_mut(&mut self) -> Vec<&mut SurfaceStore> {
-        self.conn.stores_mut()
+        self.past.iter_mut().chain(self.conn.stores_mut()).collect()
     }
 
     /// The store with this id (a [`ThreadEntry::Surface`]'s).
     pub fn store(&self, id: StoreId) -> Option<&SurfaceStore> {
-        self.conn.stores().into_iter().find(|s| s.id() == id)
+        self.past
+            .iter()
+            .find(|s| s.id() == id)
+            .or_else(|| self.conn.stores().into_iter().find(|s| s.id() == id))
     }
 
     /// The store with this id, mutably.
     pub fn store_mut(&mut self, id: StoreId) -> Option<&mut SurfaceStore> {
+        if let Some(i) = self.past.iter().position(|s| s.id() == id) {
+            return self.past.get_mut(i);
+        }
         self.conn.stores_mut().into_iter().find(|s| s.id() == id)
+    }
+
+    /// Whether this store holds surfaces of a restored conversation: drawn read-only and
+    /// marked as past (their actions are not sent).
+    pub fn is_past(&self, store: StoreId) -> bool {
+        self.past.iter().any(|s| s.id() == store)
+    }
+
+    /// Whether the agent only shows a [restored](Self::restore) conversation (no live
+    /// connection: every turn is refused until [`Self::resume_with`]).
+    pub fn is_read_only(&self) -> bool {
+        self.conn.kind() == "Restored"
+    }
+
+    /// Bumped on every change of the [thread](Self::thread) (an entry added, dropped or
+    /// updated in place): a drawer caching per-entry layout checks it.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// The connection underneath.

@@ -593,6 +593,25 @@ fn link_hover(url: &str) -> String {
     }
 }
 
+/// Draw `text` as Markdown in the body style of `style` (for prose outside a surface, e.g.
+/// the agent panel's thread). Returns the response and the destination of a link clicked
+/// this frame (not opened: the caller routes it).
+pub(crate) fn markdown_ui(
+    ui: &mut egui::Ui,
+    text: &str,
+    style: &crate::render::Style,
+) -> (egui::Response, Option<String>) {
+    let blocks = parse_cached(ui.ctx(), text);
+    let base = BaseStyle {
+        size: style.body.size,
+        body_size: style.body.size,
+        strong: false,
+        line_height: Some(style.body.line_height),
+        italic: false,
+    };
+    blocks_ui(ui, &blocks, base)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

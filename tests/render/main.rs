@@ -12,6 +12,7 @@ mod common;
 
 mod actions;
 mod agent_boundary;
+mod agent_panel;
 mod containers;
 mod content;
 mod contrast;
