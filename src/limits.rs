@@ -51,6 +51,7 @@
 /// | `eval::expression::MAX_PARTS` | 1,000 | parts of one `formatString` template |
 /// | `formatNumber` `MAX_DECIMALS` | 100 | decimals asked of `formatNumber` |
 /// | `images::MAX_DATA_URI_LEN` | 16 MiB | one `data:` image URI |
+/// | `images::MAX_SVG_ELEMENTS` / `MAX_SVG_DEPTH` | 200,000 / 256 | elements (`<use>` expanded) and nesting of one SVG image |
 /// | `Icon` `MAX_SVG_PATH` | 32 KiB | one custom icon path |
 /// | `ChoicePicker` `MAX_OPTIONS` / `MAX_CHIPS` | 10,000 / 200 | options listed / drawn as chips |
 /// | `Slider` `MAX_STEPS` | 10^9 | steps of one slider |
@@ -210,6 +211,16 @@ pub struct Limits {
     /// log (request bodies as serialized, text, messages), all together; past it the
     /// oldest are dropped.
     pub max_host_log_bytes: usize,
+    /// Width and height, in pixels, of one raster image (`Image`, posters, the surface
+    /// header's icon, nested `data:` images inside an SVG): a PNG or JPEG declaring a
+    /// larger side is refused before it is decoded (`LIMIT_EXCEEDED`, reported once).
+    /// Pictures are also drawn no larger than the GPU's `max_texture_side`: a larger raster
+    /// image is downscaled, an SVG is rasterised to fit, on both axes.
+    pub max_image_dimension: u32,
+    /// Bytes of one encoded image (a `data:` image once decoded, a fetched file) and of
+    /// an svgz once inflated; with the `http` feature also the most one image fetch
+    /// reads (`LIMIT_EXCEEDED`).
+    pub max_image_bytes: usize,
 }
 
 impl Default for Limits {
@@ -256,6 +267,8 @@ impl Default for Limits {
             max_transcript_bytes: 4 * 1024 * 1024,
             max_host_log_entries: 1000,
             max_host_log_bytes: 16 * 1024 * 1024,
+            max_image_dimension: 8192,
+            max_image_bytes: 32 * 1024 * 1024,
         }
     }
 }

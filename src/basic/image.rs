@@ -1,6 +1,8 @@
 //! `Image`: `fit` and `variant` sizes, loaded asynchronously through egui's loaders, with a
 //! placeholder while loading and a visible state when the [`UrlPolicy`] refuses the URL
-//! or loading fails.
+//! or loading fails. A picture the image loader refuses (over the size caps, an SVG
+//! `<image href>` outside itself) or cannot decode is reported to the agent once per URL
+//! (`LIMIT_EXCEEDED` or `VALIDATION_FAILED`); see [`crate::render::images`].
 //!
 //! A URL computed from the data model (a binding or a function call) goes through the
 //! policy's computed-media rule and settles before it is fetched ([`media_image_ui`]).
@@ -14,7 +16,9 @@ use std::time::Duration;
 use crate::error::A2uiError;
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
-use crate::render::images::{BoxSize, Fit, ImageSpec, ImageState, image_ui, state_text};
+use crate::render::images::{
+    BoxSize, Fit, ImageSpec, ImageState, image_ui, load_error, state_text,
+};
 use crate::url_policy::UrlPolicy;
 
 /// Whether property `name` may carry what the user typed (see
@@ -191,6 +195,18 @@ impl ComponentRenderer for Image {
             circular,
             corner_radius: if variant == "icon" { 2.0 } else { 6.0 },
         };
-        media_image_ui(ui, cx, "url", &spec).0
+        let (response, state) = media_image_ui(ui, cx, "url", &spec);
+        // A refused or undecodable picture is the agent's to fix: tell it once per URL
+        // (the key is a hash, so a long `data:` URL is not kept).
+        if matches!(state, ImageState::Failed(_))
+            && let Some(error) = load_error(ui.ctx(), spec.url)
+        {
+            let mut h = std::hash::DefaultHasher::new();
+            std::hash::Hash::hash(spec.url, &mut h);
+            let key = format!("image:{:016x}", std::hash::Hasher::finish(&h));
+            let id = cx.id().to_owned();
+            cx.report_once(&key, error.to_a2ui(&id));
+        }
+        response
     }
 }

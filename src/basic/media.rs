@@ -74,9 +74,12 @@ impl Media {
         ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
             node.set_label(format!("{kind}: {title}"));
         });
-        let width = ui.available_width().clamp(160.0, 360.0);
-        egui::Frame::group(ui.style())
-            .inner_margin(8.0)
+        // The card's inner width: what the parent leaves less the frame's margins and
+        // stroke, so the card never crosses its parent's edge; at most 360.
+        let frame = egui::Frame::group(ui.style()).inner_margin(8.0);
+        let chrome = frame.total_margin().sum().x;
+        let width = (ui.available_width() - chrome).clamp(0.0, 360.0);
+        frame
             .show(ui, |ui| {
                 ui.set_width(width);
                 if let Some(poster) = &poster {

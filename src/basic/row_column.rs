@@ -138,60 +138,20 @@ pub(crate) fn flex_ui(
         .collect();
     let gap = cx.style().flex_gap;
     let mut plan = plan_main(main_fixed, &previous_main, &weights, justify, gap);
-    // A row holding full-width children shrinks everything unweighted to fit.
+    // Which children the row shrank below their basis this pass (CSS `flex-shrink`).
+    let mut shrunk = vec![false; children.len()];
     if axis == Axis::Horizontal
         && let Some(length) = main_fixed
-        && traits.iter().any(|t| t.spans && t.weight <= 0.0)
     {
-        let bases: Vec<Option<f32>> = traits
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                (t.weight <= 0.0).then(|| {
-                    if t.spans {
-                        length
-                    } else {
-                        memory
-                            .bases
-                            .get(i)
-                            .copied()
-                            .unwrap_or_else(|| previous_main[i])
-                    }
-                })
-            })
-            .collect();
-        let floors: Vec<f32> = (0..traits.len())
-            .map(|i| memory.mins.get(i).copied().unwrap_or(0.0))
-            .collect();
-        if let Some(sizes) = shrink_row(length, &bases, &floors, gap) {
-            for (i, size) in sizes.into_iter().enumerate() {
-                if let (Some(size), Some(slot)) = (size, plan.grow.get_mut(i)) {
-                    *slot = Some(size);
-                }
-                if let Some(lead) = plan.lead.get_mut(i) {
-                    *lead = if i == 0 { 0.0 } else { gap };
-                }
-            }
-        } else {
-            // Everything fits: a full-width child takes what its siblings leave.
-            let others: f32 = bases
-                .iter()
-                .zip(&traits)
-                .filter(|(_, t)| !t.spans)
-                .filter_map(|(b, _)| *b)
-                .sum();
-            let full = traits.iter().filter(|t| t.spans && t.weight <= 0.0).count();
-            let gaps = gap * children.len().saturating_sub(1) as f32;
-            let each = ((length - others - gaps) / full.max(1) as f32).max(0.0);
-            for (i, t) in traits.iter().enumerate() {
-                if t.spans
-                    && t.weight <= 0.0
-                    && let Some(slot) = plan.grow.get_mut(i)
-                {
-                    *slot = Some(each);
-                }
-            }
-        }
+        shrink_line(
+            length,
+            gap,
+            &traits,
+            &memory,
+            &previous_main,
+            &mut plan,
+            &mut shrunk,
+        );
     }
     let line = cross_fixed.unwrap_or_else(|| {
         (0..children.len())
@@ -215,7 +175,7 @@ pub(crate) fn flex_ui(
 
     // The slots are placed in the node's own `Ui` (no scope around them: a `Ui` less per
     // container), which then takes the line's rectangle.
-    let (naturals, bases, natural) = {
+    let (naturals, bases, natural, widths) = {
         let mut naturals = Vec::with_capacity(children.len());
         let mut bases = Vec::with_capacity(children.len());
         let mut mins = Vec::with_capacity(children.len());
@@ -264,15 +224,10 @@ pub(crate) fn flex_ui(
                 ),
             );
             let culled = cull && !ui.clip_rect().intersects(last_box);
+            let remembered = |v: &Vec<f32>, or: f32| v.get(i).copied().unwrap_or(or);
             let natural = if culled {
-                bases.push(
-                    memory
-                        .bases
-                        .get(i)
-                        .copied()
-                        .unwrap_or(axis.main(previous(i))),
-                );
-                mins.push(memory.mins.get(i).copied().unwrap_or(0.0));
+                bases.push(remembered(&memory.bases, previous(i).x));
+                mins.push(remembered(&memory.mins, 0.0));
                 previous(i)
             } else {
                 let key = cx
@@ -282,8 +237,31 @@ pub(crate) fn flex_ui(
                     .fill_width(fill_width)
                     .margin(traits[i].margin)
                     .show(ui, |ui| cx.child_ui_exclusive(ui, child));
-                bases.push(placed.basis.map_or(axis.main(placed.natural), |b| b.x));
-                mins.push(placed.basis.map_or(0.0, |b| b.y));
+                let (basis, min) = match placed.basis {
+                    Some(b) => (b.x, b.y),
+                    None => {
+                        // A leaf that says nothing of its widths (an image, a slider):
+                        // its drawn width is its basis, unless the row shrank it (then it
+                        // keeps the basis it had, or shrinking would feed back); a leaf
+                        // that drew wider than its slot cannot be narrower, so that is
+                        // its min-content width too.
+                        let drawn = placed.natural.x;
+                        let basis = if shrunk[i] {
+                            remembered(&memory.bases, drawn)
+                        } else {
+                            drawn
+                        };
+                        let overflowed = drawn > rect.width() + EPSILON;
+                        let min = if overflowed {
+                            drawn.max(remembered(&memory.mins, 0.0))
+                        } else {
+                            remembered(&memory.mins, 0.0)
+                        };
+                        (basis, min.min(basis))
+                    }
+                };
+                bases.push(basis);
+                mins.push(min);
                 placed.natural
             };
             let advance = grow.unwrap_or(axis.main(natural));
@@ -314,16 +292,109 @@ pub(crate) fn flex_ui(
         ));
         // Along a row the content's size is its children's bases (unwrapped widths), so a
         // row that wrapped some text to fit does not report itself narrower.
+        // A basis within a point of the drawn width is the drawn width (texts round their
+        // basis up so a slot of that width never wraps them): the content's size stays
+        // exact.
+        let content: Vec<f32> = bases
+            .iter()
+            .zip(&naturals)
+            .map(|(b, n)| if (b - n.x).abs() < 1.0 { n.x } else { *b })
+            .collect();
+        let gaps = gap * naturals.len().saturating_sub(1) as f32;
         let main_sizes: f32 = match axis {
-            Axis::Horizontal => bases.iter().sum(),
+            Axis::Horizontal => content.iter().sum(),
             Axis::Vertical => naturals.iter().map(|n| axis.main(*n)).sum(),
         };
-        let natural_main = main_sizes + gap * naturals.len().saturating_sub(1) as f32;
-        (naturals, (bases, mins), axis.vec(natural_main, cross_used))
+        let natural_main = main_sizes + gaps;
+        // The line's own widths for the row it may sit in (CSS max-content and
+        // min-content): a row's are its children's summed, a column's their largest.
+        let widths = match axis {
+            Axis::Horizontal => (natural_main, mins.iter().sum::<f32>() + gaps),
+            Axis::Vertical => (
+                content.iter().copied().fold(0.0, f32::max),
+                mins.iter().copied().fold(0.0, f32::max),
+            ),
+        };
+        (
+            naturals,
+            (bases, mins),
+            axis.vec(natural_main, cross_used),
+            widths,
+        )
     };
     incoming.report(ui, natural);
+    incoming.report_content_widths(ui, natural.x, widths.0, widths.1);
     remember(ui, memory_key, memory, naturals, bases);
     ui.response()
+}
+
+/// Plan a row of fixed `length` as CSS flex does once the children's bases are known:
+/// every unweighted child starts at its flex basis (its max-content width, or the row's
+/// whole length for a full-width child such as a Column); when they overflow, each shrinks
+/// in proportion to its basis but never below its min-content width (CSS `min-width:
+/// auto`: a text's longest word, a button's label's longest word plus padding), and what
+/// still overflows overflows. When nothing overflows, a full-width child takes what its
+/// siblings leave. Marks the children given a width below their basis in `shrunk`.
+fn shrink_line(
+    length: f32,
+    gap: f32,
+    traits: &[ChildTraits],
+    memory: &FlexMemory,
+    previous_main: &[f32],
+    plan: &mut crate::render::flex::MainPlan,
+    shrunk: &mut [bool],
+) {
+    let bases: Vec<Option<f32>> = traits
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (t.weight <= 0.0).then(|| {
+                if t.spans {
+                    length
+                } else {
+                    memory
+                        .bases
+                        .get(i)
+                        .copied()
+                        .unwrap_or_else(|| previous_main.get(i).copied().unwrap_or(0.0))
+                }
+            })
+        })
+        .collect();
+    let floors: Vec<f32> = (0..traits.len())
+        .map(|i| memory.mins.get(i).copied().unwrap_or(0.0))
+        .collect();
+    if let Some(sizes) = shrink_row(length, &bases, &floors, gap) {
+        for (i, size) in sizes.into_iter().enumerate() {
+            if let (Some(size), Some(slot)) = (size, plan.grow.get_mut(i)) {
+                *slot = Some(size);
+                let basis = bases.get(i).copied().flatten().unwrap_or(size);
+                shrunk[i] = size < basis - EPSILON && !traits[i].spans;
+            }
+            if let Some(lead) = plan.lead.get_mut(i) {
+                *lead = if i == 0 { 0.0 } else { gap };
+            }
+        }
+    } else if traits.iter().any(|t| t.spans && t.weight <= 0.0) {
+        // Everything fits: a full-width child takes what its siblings leave.
+        let others: f32 = bases
+            .iter()
+            .zip(traits)
+            .filter(|(_, t)| !t.spans)
+            .filter_map(|(b, _)| *b)
+            .sum();
+        let full = traits.iter().filter(|t| t.spans && t.weight <= 0.0).count();
+        let gaps = gap * traits.len().saturating_sub(1) as f32;
+        let each = ((length - others - gaps) / full.max(1) as f32).max(0.0);
+        for (i, t) in traits.iter().enumerate() {
+            if t.spans
+                && t.weight <= 0.0
+                && let Some(slot) = plan.grow.get_mut(i)
+            {
+                *slot = Some(each);
+            }
+        }
+    }
 }
 
 /// Store this pass's measurements; when they moved, ask for another pass.
@@ -340,9 +411,11 @@ fn remember(
             .iter()
             .zip(&memory.naturals)
             .any(|(a, b)| differs(*a, *b))
+        || mins.len() != memory.mins.len()
         || bases
             .iter()
             .zip(&memory.bases)
+            .chain(mins.iter().zip(&memory.mins))
             .any(|(a, b)| (a - b).abs() > EPSILON);
     if changed {
         memory.naturals = naturals;

@@ -22,7 +22,7 @@ fn heading_marker(variant: &str) -> Option<&'static str> {
 }
 
 /// Texts up to this long report their min-content width (the longest word) to rows.
-const MIN_CONTENT_CHARS: usize = 160;
+const MIN_CONTENT_CHARS: usize = 2_000;
 
 /// What a `Text` node derives from its resolved string.
 #[derive(Clone)]
@@ -110,7 +110,9 @@ impl ComponentRenderer for Text {
                 egui::vec2(width, height),
             ));
         }
-        if incoming.in_slot() {
+        // In a slot, or drawn inside a leaf widget that is (a Button's label): rows size
+        // both from these widths (see `Incoming::report_content_widths`).
+        if incoming.in_slot() || cx.depth() > 1 {
             let font = step.font_id(ui.ctx());
             let widths = match &entry.min_content {
                 Some(w) if w.font == font => w.clone(),
@@ -122,8 +124,9 @@ impl ComponentRenderer for Text {
                     widths
                 }
             };
-            incoming.report_basis(
+            incoming.report_content_widths(
                 ui,
+                response.rect.width(),
                 widths.widest.max(response.rect.width()).ceil(),
                 widths.longest_word.ceil(),
             );

@@ -97,6 +97,12 @@ impl CallBudget {
         })
     }
 
+    /// Whether a limit was exceeded this frame (values resolved since are placeholders, not
+    /// to be kept).
+    pub(crate) fn is_exceeded(&self) -> bool {
+        self.exceeded.get().is_some()
+    }
+
     /// The first limit exceeded, the first time it is asked (one report a frame).
     pub(crate) fn take_report(&self) -> Option<A2uiError> {
         if self.reported.get() {
@@ -117,7 +123,7 @@ impl CallBudget {
 fn copy_cost(v: &Value) -> usize {
     match v {
         Value::String(s) => s.len(),
-        Value::Array(_) | Value::Object(_) => crate::model::data_model::value_bytes(v),
+        Value::Array(_) | Value::Object(_) => crate::stored::size::value_bytes(v),
         _ => 0,
     }
 }
@@ -147,7 +153,7 @@ pub struct EvalContext<'a> {
     /// The frame's call budget (the renderer's contexts have one; `None`: unbounded).
     pub(crate) budget: Option<&'a CallBudget>,
     /// The store whose surface is resolved (the renderer's contexts say).
-    store: Option<crate::model::StoreId>,
+    store: Option<crate::stored::StoreId>,
     /// Whether a user gesture (a click, a key press) fired this evaluation: an action's
     /// `functionCall` run from its handler.
     user_gesture: bool,
@@ -182,7 +188,7 @@ impl<'a> EvalContext<'a> {
 
     /// The same context, resolving a surface of the store `store` (the renderer sets it;
     /// `callMcpTool` serves only the stores bound to its server's sessions).
-    pub fn with_store(mut self, store: crate::model::StoreId) -> Self {
+    pub fn with_store(mut self, store: crate::stored::StoreId) -> Self {
         self.store = Some(store);
         self
     }
@@ -196,7 +202,7 @@ impl<'a> EvalContext<'a> {
     }
 
     /// The store whose surface is resolved, when the context knows it.
-    pub fn store_id(&self) -> Option<crate::model::StoreId> {
+    pub fn store_id(&self) -> Option<crate::stored::StoreId> {
         self.store
     }
 

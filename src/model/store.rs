@@ -5,7 +5,6 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -144,18 +143,7 @@ impl Default for SurfaceStore {
     }
 }
 
-/// Identifies one [`SurfaceStore`] for the life of the process (a clone gets a new one,
-/// and its surfaces new [`Surface::serial`]s),
-/// so drawing state kept per store never mixes two stores whose surface ids coincide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct StoreId(u64);
-
-impl StoreId {
-    fn next() -> Self {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        Self(NEXT.fetch_add(1, Ordering::Relaxed))
-    }
-}
+pub use crate::stored::StoreId;
 
 impl Clone for SurfaceStore {
     fn clone(&self) -> Self {

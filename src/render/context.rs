@@ -817,6 +817,24 @@ impl ComponentContext<'_, '_> {
                     return raw.to_value();
                 }
                 let call = self.call_object(name, raw);
+                // A pure call's value holds for the surface's revision: computed once, not
+                // every frame (a call the agent answers, or a host function, runs each time).
+                if self.frame.catalogs.functions().is_pure_call(&call) {
+                    let key = self.widget_id.with(("a2ui-call-value", name));
+                    if let Some(v) = self
+                        .frame
+                        .with_resolve_cache(|c| c.values.get(&key).cloned())
+                    {
+                        return v;
+                    }
+                    let v = self.with_eval(|cx| cx.resolve(&call));
+                    // Past the frame's budget the value is a placeholder: not kept.
+                    if !self.frame.memo.budget.is_exceeded() {
+                        self.frame
+                            .with_resolve_cache(|c| c.values.insert(key, v.clone()));
+                    }
+                    return v;
+                }
                 return self.with_eval(|cx| cx.resolve(&call));
             }
         }

@@ -1,14 +1,57 @@
-//! Images: the `data:` URI loaders, one-time loader installation, and the drawing shared
-//! by `Image`, media posters and the surface header (placeholder while loading, a visible
-//! state when blocked or failed, `fit` modes, circular avatars).
+//! Images: the loaders, one-time loader installation, and the drawing shared by `Image`,
+//! media posters and the surface header (placeholder while loading, a visible state when
+//! blocked or failed, `fit` modes, circular avatars).
 //!
-//! Loading goes through egui's loader chain, so it is asynchronous and cached:
-//! [`DataUriLoader`] (ours) turns `data:` URIs into bytes, egui_extras' image loader decodes
-//! PNG and JPEG (on a background thread), [`DataSvgLoader`] (ours) rasterises
-//! `data:image/svg+xml`, and egui_extras' SVG loader rasterises `bytes://….svg` documents
-//! (e.g. `Icon {svgPath}`). `https:` needs an http bytes loader: the crate feature `http`
-//! installs egui_extras' one, or the host installs its own. The
+//! Loading goes through egui's loader chain, so it is asynchronous and cached. The bytes
+//! come from [`DataUriLoader`] (ours, `data:` URIs), egui's `bytes://` loader (e.g. `Icon
+//! {svgPath}`), and for `https:` the `http` feature's `http_loader::HttpBytesLoader` or a bytes
+//! loader the host installs. Every picture is then made by one loader,
+//! [`SafeImageLoader`] (ours): egui_extras' image and SVG loaders are not installed. The
 //! [`UrlPolicy`] is checked before anything is requested.
+//!
+//! # What an agent's image can and cannot make the host do
+//!
+//! With the default [`Limits`](crate::Limits) (`max_image_dimension` 8192 px,
+//! `max_image_bytes` 32 MiB, `max_image_cache_bytes` 64 MiB):
+//!
+//! - **No file, device or network access by the decoder.** An SVG's `<image href>` (and
+//!   `feImage`) is resolved only when it is a nested `data:` PNG or JPEG; a file path
+//!   (`/dev/zero`, a FIFO, `\\host\share` UNC path), any URL, a nested SVG, GIF or WebP makes
+//!   the whole image fail with [`ImageError::HrefRefused`], without opening anything. SVG
+//!   text is never given fonts from the system (no `<text>` rendering). Only the URL the
+//!   agent names is fetched, and only through the bytes loaders above, after the policy.
+//! - **Bounded pixels.** A PNG or JPEG whose header declares a side over
+//!   `max_image_dimension` is refused before decoding ([`ImageError::TooLarge`]);
+//!   decoding runs under `image::Limits` (those sides, and an allocation cap of 8 bytes a
+//!   declared pixel). A picture is never larger than `min(max_image_dimension, the GPU's
+//!   max_texture_side)` on either axis: a larger raster image is downscaled, an SVG is
+//!   rasterised to fit on both axes whatever its declared size or the box it is drawn
+//!   in. Nested `data:` images share a budget of `max_image_dimension²` pixels per SVG,
+//!   each within `max_image_dimension` a side; an SVG pattern tile larger than the image
+//!   could be is refused.
+//! - **Bounded bytes.** An encoded image over `max_image_bytes` is refused
+//!   ([`ImageError::TooManyBytes`]); svgz is inflated here, stopping one byte past
+//!   `max_image_bytes` (usvg's own inflation, which has no cap, is never used). A
+//!   `data:` URI is at most [`MAX_DATA_URI_LEN`] (16 MiB). With the `http` feature a
+//!   fetch reads at most the body cap and has timeouts (see `http_loader::HttpBytesLoader`).
+//! - **Off the UI thread.** Decoding and rasterising run on two worker threads; the UI
+//!   shows a spinner meanwhile and is repainted when the picture is ready. A decoder
+//!   panic fails that image only.
+//! - **Bounded caches.** Decoded `data:` URIs and decoded pictures are each held to
+//!   `max_image_cache_bytes`, least recently drawn first out; the `data:` entries of a
+//!   deleted surface go with it.
+//! - **Reported once.** A refused or undecodable `Image` draws the broken-image
+//!   placeholder (its alt text stays its accessible name) and is reported to the agent
+//!   once per URL: `LIMIT_EXCEEDED` (`max_image_dimension`, `max_image_bytes`) or
+//!   `VALIDATION_FAILED` (href refused, bad data).
+//!
+//! - **Bounded SVG structure.** An SVG whose elements, every `<use>` expanded, are more
+//!   than [`MAX_SVG_ELEMENTS`] (200,000) or nest deeper than [`MAX_SVG_DEPTH`] (256), or
+//!   whose `<use>` refers to itself, is refused before usvg converts it.
+//!
+//! What remains: a valid SVG within these caps may still take a worker thread seconds and
+//! some hundred MiB (e.g. markers repeated on a long path); it cannot stall the UI
+//! thread.
 //!
 //! The `data:` cache is bounded by bytes ([`crate::Limits::max_image_cache_bytes`]), least
 //! recently drawn first out, and the entries a deleted surface drew are dropped with it;
@@ -17,36 +60,64 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use egui::load::{
-    BytesLoadResult, BytesLoader, BytesPoll, ImageLoadResult, ImageLoader, ImagePoll, LoadError,
-    SizeHint, TexturePoll,
-};
+use egui::load::{BytesLoadResult, BytesLoader, BytesPoll, LoadError, SizeHint, TexturePoll};
 use egui::mutex::Mutex;
 
 use crate::url_policy::UrlPolicy;
 
+mod decode;
+mod loader;
+
+pub use decode::{
+    ImageCaps, ImageError, ImageKind, MAX_SVG_DEPTH, MAX_SVG_ELEMENTS, decode_image,
+    inflate_capped, sniff,
+};
+pub use loader::SafeImageLoader;
+
 /// The largest `data:` URI we decode (longer ones fail to load instead).
 pub const MAX_DATA_URI_LEN: usize = 16 * 1024 * 1024;
 
-/// Install everything the renderer draws with on `ctx`: egui_extras' image loaders, our
-/// `data:` loaders and the icon font. Cheap after the first call (a flag in the context's
-/// memory); [`Renderer::ui`](super::Renderer::ui) calls it every frame.
+/// Install everything the renderer draws with on `ctx`: our image loader
+/// ([`SafeImageLoader`]), our `data:` bytes loader, with the `http` feature our `https:`
+/// bytes loader, and the icon font. egui_extras' image loaders are not installed (their
+/// SVG loader reads files named by `<image href>`, their decoders have no size caps); a
+/// host that installs them anyway should do it before this call, so ours are asked
+/// first. Cheap after the first call (a flag in the context's memory);
+/// [`Renderer::ui`](super::Renderer::ui) calls it every frame.
 pub fn install(ctx: &egui::Context) {
     let flag = egui::Id::unique("egui_a2ui::installed");
     if ctx.data(|d| d.get_temp::<bool>(flag)).unwrap_or(false) {
         return;
     }
-    egui_extras::install_image_loaders(ctx);
     if !ctx.is_loader_installed(DataUriLoader::ID) {
         let loader = Arc::new(DataUriLoader::default());
         ctx.data_mut(|d| d.insert_temp(loader_key(), Arc::clone(&loader)));
         ctx.add_bytes_loader(loader);
     }
-    if !ctx.is_loader_installed(DataSvgLoader::ID) {
-        ctx.add_image_loader(Arc::new(DataSvgLoader::default()));
+    #[cfg(feature = "http")]
+    super::http_loader::install(ctx);
+    if !ctx.is_loader_installed(SafeImageLoader::ID) {
+        let loader = Arc::new(SafeImageLoader::default());
+        ctx.data_mut(|d| d.insert_temp(image_loader_key(), Arc::clone(&loader)));
+        ctx.add_image_loader(loader);
     }
     super::icons::install_icon_font(ctx);
     ctx.data_mut(|d| d.insert_temp(flag, true));
+}
+
+fn image_loader_key() -> egui::Id {
+    egui::Id::unique("egui_a2ui::image_loader")
+}
+
+/// The image loader installed on `ctx` by [`install`].
+pub fn image_loader(ctx: &egui::Context) -> Option<Arc<SafeImageLoader>> {
+    ctx.data(|d| d.get_temp::<Arc<SafeImageLoader>>(image_loader_key()))
+}
+
+/// The typed reason `url` failed to load in the crate's image loader (a refused size, an
+/// `<image href>` refused, a bad file), or `None` when it did not fail there.
+pub fn load_error(ctx: &egui::Context, url: &str) -> Option<ImageError> {
+    image_loader(ctx).and_then(|l| l.error(url))
 }
 
 fn is_data_uri(uri: &str) -> bool {
@@ -304,14 +375,19 @@ pub fn data_cache_stats(ctx: &egui::Context) -> (usize, usize) {
     data_uri_loader(ctx).map_or((0, 0), |l| l.stats())
 }
 
-/// Images drawn from now on belong to this surface (`None`: to nobody), and the cache is
-/// held to `max_bytes`. The renderer calls it around each surface it draws.
-pub(crate) fn set_owner(ctx: &egui::Context, owner: Option<&str>, max_bytes: usize) {
+/// Images drawn from now on belong to this surface (`None`: to nobody), and the caches
+/// and image caps follow `limits`. The renderer calls it around each surface it draws.
+pub(crate) fn set_owner(ctx: &egui::Context, owner: Option<&str>, limits: &crate::Limits) {
     let owner: Option<Arc<str>> = owner.map(Arc::from);
     ctx.data_mut(|d| d.insert_temp(owner_key(), owner));
     if let Some(l) = data_uri_loader(ctx) {
-        l.set_max_bytes(max_bytes);
+        l.set_max_bytes(limits.max_image_cache_bytes);
     }
+    if let Some(l) = image_loader(ctx) {
+        l.set_limits(limits);
+    }
+    #[cfg(feature = "http")]
+    super::http_loader::set_limits(ctx, limits);
     forget_dropped(ctx);
 }
 
@@ -332,88 +408,6 @@ fn forget_dropped(ctx: &egui::Context) {
     };
     for uri in l.take_dropped() {
         ctx.forget_image(&uri);
-    }
-}
-
-type SvgEntry = Result<Arc<egui::ColorImage>, String>;
-
-/// Rasterised sizes kept per `data:image/svg+xml` URI.
-const MAX_SVG_SIZES: usize = 4;
-
-/// An egui [`ImageLoader`] rasterising `data:image/svg+xml` URIs (egui_extras' SVG loader
-/// only takes URIs ending in `.svg`).
-#[derive(Default)]
-pub struct DataSvgLoader {
-    cache: Mutex<HashMap<(String, SizeHint), SvgEntry>>,
-}
-
-impl DataSvgLoader {
-    /// The loader id.
-    pub const ID: &'static str = egui::generate_loader_id!(DataSvgLoader);
-}
-
-impl ImageLoader for DataSvgLoader {
-    fn id(&self) -> &str {
-        Self::ID
-    }
-
-    fn load(&self, ctx: &egui::Context, uri: &str, size_hint: SizeHint) -> ImageLoadResult {
-        if !is_data_uri(uri) {
-            return Err(LoadError::NotSupported);
-        }
-        let key = (uri.to_owned(), size_hint);
-        if let Some(entry) = self.cache.lock().get(&key) {
-            return match entry {
-                Ok(image) => Ok(ImagePoll::Ready {
-                    image: Arc::clone(image),
-                }),
-                Err(e) => Err(LoadError::Loading(e.clone())),
-            };
-        }
-        match ctx.try_load_bytes(uri)? {
-            BytesPoll::Pending { size } => Ok(ImagePoll::Pending { size }),
-            BytesPoll::Ready { bytes, mime, .. } => {
-                if mime.as_deref() != Some("image/svg+xml") {
-                    return Err(LoadError::NotSupported);
-                }
-                let result = egui_extras::image::load_svg_bytes_with_size(
-                    &bytes,
-                    size_hint,
-                    &Default::default(),
-                )
-                .map(Arc::new);
-                let mut cache = self.cache.lock();
-                // A window being resized asks for many sizes: keep a few per URI.
-                if cache.keys().filter(|(u, _)| u == uri).count() >= MAX_SVG_SIZES {
-                    cache.retain(|(u, _), _| u != uri);
-                }
-                cache.insert(key, result.clone());
-                drop(cache);
-                match result {
-                    Ok(image) => Ok(ImagePoll::Ready { image }),
-                    Err(e) => Err(LoadError::Loading(e)),
-                }
-            }
-        }
-    }
-
-    fn forget(&self, uri: &str) {
-        self.cache.lock().retain(|(u, _), _| u != uri);
-    }
-
-    fn forget_all(&self) {
-        self.cache.lock().clear();
-    }
-
-    fn byte_size(&self) -> usize {
-        self.cache
-            .lock()
-            .values()
-            .map(|v| {
-                v.as_ref()
-                    .map_or(0, |i| i.pixels.len() * size_of::<egui::Color32>())
-            })
-            .sum()
     }
 }
 
@@ -594,6 +588,8 @@ pub fn image_ui(
     } else if spec.url.trim().is_empty() {
         Err(ImageState::Failed("no URL".to_owned()))
     } else {
+        #[cfg(feature = "http")]
+        super::http_loader::note_policy(ui.ctx(), spec.url, policy);
         ui.ctx()
             .try_load_texture(spec.url, egui::TextureOptions::LINEAR, hint)
             .map_err(|e| ImageState::Failed(describe_error(spec.url, &e)))
@@ -646,8 +642,13 @@ pub fn image_ui(
             (response, ImageState::Loading)
         }
         // A picture that failed to load collapses, as in the web renderer, unless its box
-        // has a fixed size (an avatar, an icon); its state stays in the AccessKit node.
-        Err(state @ ImageState::Failed(_)) if matches!(spec.size, BoxSize::Flexible { .. }) => {
+        // has a fixed size (an avatar, an icon) or it was refused (over a cap, an `<image
+        // href>` refused: the user sees something was kept out); its state stays in the
+        // AccessKit node.
+        Err(state @ ImageState::Failed(_))
+            if matches!(spec.size, BoxSize::Flexible { .. })
+                && !load_error(ui.ctx(), spec.url).is_some_and(|e| e.is_refusal()) =>
+        {
             let (_, response) = ui.allocate_exact_size(egui::Vec2::ZERO, egui::Sense::hover());
             (response, state)
         }

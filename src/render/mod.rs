@@ -18,8 +18,10 @@ pub(crate) mod context;
 pub(crate) mod flex;
 pub(crate) mod fonts;
 pub(crate) mod geometry;
+#[cfg(feature = "http")]
+pub mod http_loader;
 pub(crate) mod icons;
-pub(crate) mod images;
+pub mod images;
 pub(crate) mod input;
 pub(crate) mod slot;
 pub(crate) mod style;
@@ -589,7 +591,7 @@ impl DrawState {
             *ui.visuals_mut() = theme::surface_visuals(ui.visuals(), primary, &palette);
             // Images drawn from here on belong to this surface (released when it is
             // deleted).
-            images::set_owner(ui.ctx(), Some(&owner), limits.max_image_cache_bytes);
+            images::set_owner(ui.ctx(), Some(&owner), limits);
             options.style.apply(ui);
             let origin = origin.filter(|_| options.show_origin);
             let draw = |ui: &mut egui::Ui| {
@@ -620,7 +622,7 @@ impl DrawState {
             } else {
                 draw(ui);
             }
-            images::set_owner(ui.ctx(), None, limits.max_image_cache_bytes);
+            images::set_owner(ui.ctx(), None, limits);
         });
     }
 }

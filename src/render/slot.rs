@@ -99,6 +99,29 @@ struct OpenSlot {
     tag: SlotTag,
     natural: Option<Vec2>,
     basis: Option<Vec2>,
+    /// What content drawn inside the child but not in a slot of its own (the label of a
+    /// Button) reported of its widths: the widest drawn, max-content and min-content widths
+    /// ([`Incoming::report_content_widths`]).
+    inner: Option<InnerWidths>,
+}
+
+/// Widths of content drawn inside a slot's child without a slot of its own: the largest of
+/// each over every such report.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct InnerWidths {
+    drawn: f32,
+    widest: f32,
+    min: f32,
+}
+
+impl InnerWidths {
+    /// The child's max-content and min-content widths, from its `natural` width: the
+    /// child's own chrome (padding, border) is what it drew beyond its content.
+    fn basis(self, natural: f32) -> Vec2 {
+        let chrome = (natural - self.drawn).max(0.0);
+        let widest = chrome + self.widest.max(self.drawn);
+        sanitize_size(vec2(widest, (chrome + self.min).min(widest)))
+    }
 }
 
 thread_local! {
@@ -123,17 +146,18 @@ impl OpenSlotGuard {
                 tag,
                 natural: None,
                 basis: None,
+                inner: None,
             });
             Self { depth }
         })
     }
 
-    /// Close the slot: what its child reported (natural size, basis).
-    fn close(self) -> (Option<Vec2>, Option<Vec2>) {
+    /// Close the slot: what its child reported (natural size, basis, inner widths).
+    fn close(self) -> (Option<Vec2>, Option<Vec2>, Option<InnerWidths>) {
         OPEN_SLOTS.with_borrow_mut(|slots| {
             slots
                 .get(self.depth)
-                .map_or((None, None), |s| (s.natural, s.basis))
+                .map_or((None, None, None), |s| (s.natural, s.basis, s.inner))
         })
         // `drop` truncates.
     }
@@ -236,6 +260,30 @@ impl Incoming {
         }
     }
 
+    /// Report a content's widths wherever they count: to the parent slot as its basis
+    /// ([`report_basis`](Self::report_basis)) when the component is in a slot; otherwise
+    /// (a Button's label, content drawn inside a leaf widget) to the innermost slot being
+    /// drawn, whose child then takes `widest` (max-content) and `min` (min-content) plus
+    /// whatever it draws around this content (`drawn` wide) as its own basis and
+    /// min-content width. A row then never shrinks a button below its label's longest
+    /// word plus padding, however the button draws its label.
+    pub fn report_content_widths(&self, ui: &Ui, drawn: f32, widest: f32, min: f32) {
+        if self.report.is_some() {
+            self.report_basis(ui, widest.max(drawn), min);
+            return;
+        }
+        let clean = |v: f32| if v.is_finite() { v.max(0.0) } else { 0.0 };
+        OPEN_SLOTS.with_borrow_mut(|slots| {
+            if let Some(s) = slots.last_mut() {
+                let mut inner = s.inner.unwrap_or_default();
+                inner.drawn = inner.drawn.max(clean(drawn));
+                inner.widest = inner.widest.max(clean(widest));
+                inner.min = inner.min.max(clean(min));
+                s.inner = Some(inner);
+            }
+        });
+    }
+
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
     /// Without a report the parent measures what the component allocated.
     pub fn report(&self, _ui: &Ui, natural: Vec2) {
@@ -259,7 +307,8 @@ pub struct Placed {
     /// [`Incoming::report`], else what it allocated.
     pub natural: Vec2,
     /// The width the child reported as its flex basis and its min-content width
-    /// ([`Incoming::report_basis`]), if it did.
+    /// ([`Incoming::report_basis`]), if it did; else, for a leaf whose content reported its
+    /// widths ([`Incoming::report_content_widths`]), those widths plus the leaf's chrome.
     pub basis: Option<Vec2>,
 }
 
@@ -413,7 +462,7 @@ impl Slot {
         let mut child = ui.new_child(builder);
         let open = OpenSlotGuard::open(child.unique_id(), tag);
         let response = add(&mut child);
-        let (reported, basis) = open.close();
+        let (reported, basis, inner) = open.close();
         // A basis is two widths (unwrapped and min-content): both gain the margin.
         let basis = basis.map(|b| {
             if margin > 0.0 {
@@ -424,6 +473,8 @@ impl Slot {
         });
         let drawn = reported.unwrap_or_else(|| child.min_size());
         let natural = sanitize_size(if margin > 0.0 { drawn + inset } else { drawn });
+        // A leaf that reported nothing itself: its widths from the content drawn in it.
+        let basis = basis.or_else(|| inner.map(|i| i.basis(natural.x)));
         let slot = self.sense.is_some().then(|| child.response());
         Placed {
             response,

@@ -278,7 +278,12 @@ impl A2aSession {
     pub fn new(card: AgentCard, catalog: Catalog) -> Result<Self, TransportError> {
         let extension = card.negotiate(&catalog)?.clone();
         let streaming = card.streaming;
-        let store = Store::new(catalog.catalogs());
+        let mut store = Store::new(catalog.catalogs());
+        // Who the surfaces come from, as the card and its endpoint say (the renderer frames
+        // and labels every surface with it).
+        store.set_origin(Some(
+            crate::model::AgentOrigin::new(&card.name).with_host(&card.rpc_url),
+        ));
         Ok(Self {
             card,
             extension,
@@ -459,9 +464,10 @@ impl A2aSession {
     }
 
     /// The request that cancels the current task (`tasks/cancel` in 0.3, `CancelTask` in
-    /// 1.0), when there is a task to cancel.
+    /// 1.0), when there is a task to cancel. The task is over for this session: the next
+    /// turn starts a new one (in the same context).
     pub fn cancel_request(&mut self) -> Option<HttpRequest> {
-        let task = self.task_id.clone()?;
+        let task = self.task_id.take()?;
         let id = self.next_id;
         self.next_id += 1;
         let method = match self.card.dialect {

@@ -114,9 +114,12 @@ pub struct AguiSession {
 impl AguiSession {
     /// A new thread with the AG-UI endpoint at `url`, drawing with `catalog`.
     pub fn new(url: &str, catalog: Catalog) -> Self {
+        let mut store = SurfaceStore::new(catalog.catalogs());
+        // Who the surfaces come from: the endpoint's host (AG-UI has no agent card).
+        store.set_origin(crate::model::AgentOrigin::from_endpoint(url));
         Self {
             url: super::redact::HostUrl(url.to_owned()),
-            core: SessionCore::new(SurfaceStore::new(catalog.catalogs())),
+            core: SessionCore::new(store),
             catalog,
             thread_id: fresh_id("thread"),
             run_id: None,

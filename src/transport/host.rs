@@ -282,7 +282,8 @@ fn spawn_io(
     repaint: impl Fn() + Send + 'static,
 ) -> Result<Io, TransportError> {
     let http = HttpClient::new(options)?;
-    let (cancel_tx, cancel) = tokio::sync::watch::channel(0u64);
+    // No turn has this id: nothing is cancelled until `cancel` names a turn.
+    let (cancel_tx, cancel) = tokio::sync::watch::channel(u64::MAX);
     let (jobs, mut job_rx): (UnboundedSender<Job>, UnboundedReceiver<Job>) = unbounded_channel();
     let (reply_tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
     std::thread::Builder::new()
@@ -500,9 +501,9 @@ impl<S: HttpSession> HttpHost<S> {
         let Some(session) = self.session.as_mut() else {
             return Ok(());
         };
+        let (task_id, context_id) = session.ids();
         let request = session.cancel_request();
         session.core_mut().state = Some(TaskState::Canceled);
-        let (task_id, context_id) = session.ids();
         self.queued.push(TransportEvent::State {
             state: TaskState::Canceled,
             task_id,

@@ -154,6 +154,7 @@ pub struct McpConversation {
     next_call: u64,
     limits: crate::Limits,
     catalogs: std::sync::Arc<crate::model::Catalogs>,
+    origin: Option<crate::model::AgentOrigin>,
 }
 
 impl McpConversation {
@@ -169,7 +170,18 @@ impl McpConversation {
             next_call: 1,
             limits: crate::Limits::default(),
             catalogs: std::sync::Arc::new(crate::model::Catalogs::basic()),
+            origin: None,
         }
+    }
+
+    /// Say who the server is (its `serverInfo.name` and endpoint, as the client connected):
+    /// every session's store gets it as its [`AgentOrigin`](crate::model::AgentOrigin), so
+    /// the renderer frames and labels the surfaces with it.
+    pub fn set_origin(&mut self, origin: Option<crate::model::AgentOrigin>) {
+        for s in self.hub.sessions_mut() {
+            s.store_mut().set_origin(origin.clone());
+        }
+        self.origin = origin;
     }
 
     /// Every session's store accepts these catalogs (from the host's egui catalog:
@@ -316,7 +328,9 @@ impl McpConversation {
                 });
                 let id = format!("call-{}", self.next_call);
                 self.next_call += 1;
-                let store = SurfaceStore::with_config(self.catalogs.clone(), self.limits.clone());
+                let mut store =
+                    SurfaceStore::with_config(self.catalogs.clone(), self.limits.clone());
+                store.set_origin(self.origin.clone());
                 let session = self.hub.open(
                     AppSession::new(&id, &self.server_id, &name, self.catalogs.clone())
                         .with_store(store),
@@ -553,6 +567,8 @@ pub struct McpHost {
     error: Option<TransportError>,
     log: Vec<TransportEvent>,
     responses: Option<Vec<Value>>,
+    /// The endpoint, for the origin.
+    endpoint: String,
     /// The call id the I/O thread must drop (see [`McpHost::cancel`]).
     cancel: tokio::sync::watch::Sender<u64>,
     /// Events made on the UI thread (a cancel), handed out by the next poll.
@@ -579,9 +595,10 @@ impl McpHost {
         let (commands, mut cmd_rx): (UnboundedSender<Command>, UnboundedReceiver<Command>) =
             unbounded_channel();
         let (tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
+        let url_for_origin = url.to_owned();
         let url = url.to_owned();
         let opts = options.clone();
-        let (cancel, cancelled) = tokio::sync::watch::channel(0u64);
+        let (cancel, cancelled) = tokio::sync::watch::channel(u64::MAX);
         std::thread::Builder::new()
             .name("egui_a2ui-mcp".into())
             .spawn(move || {
@@ -642,6 +659,7 @@ impl McpHost {
             error: None,
             log: Vec::new(),
             responses: None,
+            endpoint: url_for_origin,
             cancel,
             queued: Vec::new(),
         })
@@ -747,6 +765,9 @@ impl McpHost {
                         r.push(tools.clone());
                     }
                     self.conversation.on_tools(&tools);
+                    self.conversation.set_origin(Some(
+                        crate::model::AgentOrigin::new(&server).with_host(&self.endpoint),
+                    ));
                     self.server = Some(server);
                 }
                 Reply::CallDone { id, result } => {

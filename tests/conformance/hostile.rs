@@ -756,3 +756,82 @@ fn call_mcp_tool_from_a_foreign_surface() {
     );
     bystander_intact(&r);
 }
+
+/// A host function that counts its calls; pure or not as asked.
+struct Counting {
+    pure: bool,
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl egui_a2ui::eval::Function for Counting {
+    fn name(&self) -> &str {
+        if self.pure {
+            "countPure"
+        } else {
+            "countImpure"
+        }
+    }
+    fn is_pure(&self) -> bool {
+        self.pure
+    }
+    fn call(
+        &self,
+        args: &serde_json::Map<String, Value>,
+        _cx: &egui_a2ui::eval::EvalContext<'_>,
+    ) -> Result<Value, String> {
+        self.calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(args.get("v").cloned().unwrap_or(Value::Null))
+    }
+}
+
+#[test]
+fn a_pure_call_runs_once_per_revision_and_an_impure_one_every_frame() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let pure = Arc::new(AtomicUsize::new(0));
+    let impure = Arc::new(AtomicUsize::new(0));
+    let mut catalog = Catalog::basic();
+    catalog.register_function(Counting {
+        pure: true,
+        calls: pure.clone(),
+    });
+    catalog.register_function(Counting {
+        pure: false,
+        calls: impure.clone(),
+    });
+    let mut r = Renderer::new(catalog);
+    r.apply(create("x")).into_result().expect("create");
+    r.apply(comps(
+        "x",
+        json!([{"id": "root", "component": "Column", "children": ["p", "i"]},
+            {"id": "p", "component": "Text",
+                "text": {"call": "countPure", "args": {"v": {"path": "/n"}}}},
+            {"id": "i", "component": "Text",
+                "text": {"call": "countImpure", "args": {"v": {"path": "/n"}}}}]),
+    ))
+    .into_result()
+    .expect("components");
+    r.apply(data("x", "/n", json!("one")))
+        .into_result()
+        .expect("data");
+    // One context, as a host has: the values live in its memory between frames.
+    let ctx = egui::Context::default();
+    let frames = |r: &mut Renderer| {
+        for _ in 0..5 {
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let _ = r.ui(ui);
+            });
+            out.textures_delta.clear();
+        }
+    };
+    frames(&mut r);
+    assert_eq!(pure.load(Ordering::Relaxed), 1, "once for the revision");
+    assert!(impure.load(Ordering::Relaxed) >= 5, "every frame");
+    // A data change is a new revision: the pure call runs again, once.
+    r.apply(data("x", "/n", json!("two")))
+        .into_result()
+        .expect("data");
+    frames(&mut r);
+    assert_eq!(pure.load(Ordering::Relaxed), 2);
+}

@@ -75,6 +75,14 @@ async def events(inp: RunAgentInput):
                                     replace=True)
         await asyncio.sleep(0.2)
         os._exit(3)
+    if text == "fault:stall":
+        # A run that shows a building activity, then goes quiet (a client cancels it).
+        yield ActivitySnapshotEvent(message_id="a2ui-surface-stalled", activity_type="a2ui-surface",
+                                    content={"status": "building", "progressTokens": 1},
+                                    replace=True)
+        await asyncio.sleep(30)
+        yield RunFinishedEvent(thread_id=thread, run_id=run)
+        return
     t = flow.turn(conv, text, action)
     if text == "fault:failed":
         mid = "a2ui-surface-broken"

@@ -331,3 +331,18 @@ fn write_reference_gallery() {
         .expect("save");
     }
 }
+
+/// The search-results rows of issue 42 (the viewer's "Search results" sample): a Column of
+/// title and subtitle beside a "Reserve" Button, with and without a thumbnail. The buttons
+/// stay one line and full width; the columns take what they leave.
+#[test]
+#[cfg_attr(
+    not(has_mesa_egl),
+    ignore = "Mesa EGL not found (libEGL.so.1, libEGL_mesa.so.0, swrast): apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri"
+)]
+fn search_result_rows_match_their_snapshot() {
+    let doc = std::fs::read_to_string("assets/samples/showcase/search-results.jsonl")
+        .expect("the search-results sample");
+    let mut h = snapshot_harness(&doc, egui::Theme::Light);
+    h.snapshot_options("search_results_light", &options());
+}

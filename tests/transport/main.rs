@@ -10,6 +10,7 @@
 mod common;
 
 mod a2ui_agent_cli;
+mod agent_shape;
 mod agent_panel_peers;
 mod transport_faults;
 mod transport_hostile;

@@ -316,7 +316,12 @@ pub fn load_bundled() -> (Vec<Sample>, Vec<String>) {
 
 /// The showcase streams in their order, with their titles and descriptions.
 fn showcase(samples: &mut [Sample]) {
-    let order = ["form-validation", "dashboard", "custom-component"];
+    let order = [
+        "form-validation",
+        "dashboard",
+        "search-results",
+        "custom-component",
+    ];
     samples.sort_by_key(|s| {
         order
             .iter()
@@ -332,6 +337,10 @@ fn showcase(samples: &mut [Sample]) {
             "dashboard" => (
                 "Dashboard (progressive)",
                 "120 messages: press Play in the Stepper tab.",
+            ),
+            "search-results" => (
+                "Search results",
+                "Rows of a title, a subtitle and a Reserve button, with and without photos.",
             ),
             "custom-component" => (
                 "Custom component",

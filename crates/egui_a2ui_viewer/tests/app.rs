@@ -81,10 +81,11 @@ fn gallery_lists_every_bundled_stream_and_renders_them_without_errors() {
         .map(|k| k.to_string())
         .collect::<Vec<_>>();
     assert_eq!(
-        &keys[..4],
+        &keys[..5],
         [
             "form-validation",
             "dashboard",
+            "search-results",
             "custom-component",
             "100k-list"
         ]
@@ -93,7 +94,7 @@ fn gallery_lists_every_bundled_stream_and_renders_them_without_errors() {
         .iter()
         .filter(|k| k.starts_with("00_") || k.starts_with("3"))
         .count();
-    assert!(keys.len() >= 4 + 35 + 29, "{} samples", keys.len());
+    assert!(keys.len() >= 5 + 35 + 29, "{} samples", keys.len());
     assert!(official_v09 > 0);
     assert!(
         h.state().log().errors().is_empty(),

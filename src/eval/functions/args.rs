@@ -95,6 +95,11 @@ impl Function for Builtin {
         self.name
     }
 
+    fn is_pure(&self) -> bool {
+        // Every builtin reads only its arguments, the data model, the scope and the locale.
+        true
+    }
+
     fn check_args(&self, raw: &Map<String, Value>, cx: &EvalContext<'_>) -> Result<(), String> {
         check_params(self.params, raw, cx.version)
     }

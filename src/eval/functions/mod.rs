@@ -100,6 +100,14 @@ pub trait Function: Send + Sync {
     /// The name agents call it by.
     fn name(&self) -> &str;
 
+    /// Whether its result depends only on its arguments, the data model, the scope and the
+    /// locale (no clock, no I/O, no side effect): the renderer then keeps a call's value for
+    /// as long as the surface is unchanged instead of calling it again every frame. The
+    /// basic catalog's functions are; a host's own are not unless they say so.
+    fn is_pure(&self) -> bool {
+        false
+    }
+
     /// Check the arguments as the payload wrote them, before bindings and nested calls are
     /// resolved (the catalog's argument schema: a `DynamicNumber` admits a number, a
     /// `{"path"}` or a `{"call"}`, but not a literal string). An `Err` fails the call
@@ -219,6 +227,36 @@ impl FunctionRegistry {
     /// A function by name.
     pub fn get(&self, name: &str) -> Option<&dyn Function> {
         self.functions.get(name).map(|f| f.as_ref())
+    }
+
+    /// Whether every function `call` names (the call object of a `{"call"}` / `{"@call"}`
+    /// binding, nested calls in its arguments included) is registered and
+    /// [pure](Function::is_pure): its value then holds for a revision of the surface.
+    pub fn is_pure_call(&self, call: &Value) -> bool {
+        let mut stack = vec![call];
+        let mut seen = 0usize;
+        while let Some(v) = stack.pop() {
+            seen += 1;
+            // A call object this large is evaluated as before rather than walked.
+            if seen > 4096 {
+                return false;
+            }
+            match v {
+                Value::Object(m) => {
+                    for key in ["call", "@call"] {
+                        if let Some(name) = m.get(key).and_then(Value::as_str)
+                            && !self.get(name).is_some_and(|f| f.is_pure())
+                        {
+                            return false;
+                        }
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
+            }
+        }
+        true
     }
 
     /// Whether a function of that name is registered.
