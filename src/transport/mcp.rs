@@ -59,6 +59,8 @@ pub fn client_capabilities() -> Result<ClientCapabilities, TransportError> {
 /// An MCP client (rmcp), connected and initialized.
 pub struct McpClient {
     service: RunningService<RoleClient, Handler>,
+    /// The server's process, when [`Self::spawn`] started it (killed on drop).
+    child: Option<tokio::process::Child>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -117,7 +119,40 @@ impl McpClient {
         let service = handler.serve(transport).await.map_err(|e| {
             TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
         })?;
-        Ok(Self { service })
+        Ok(Self {
+            service,
+            child: None,
+        })
+    }
+
+    /// Start `program` with `args` (no shell; its stderr is the caller's) and connect over
+    /// its stdin/stdout. The process is killed when the client is dropped.
+    pub async fn spawn(program: &str, args: &[String]) -> Result<Self, TransportError> {
+        Self::spawn_with(program, args, None).await
+    }
+
+    async fn spawn_with(
+        program: &str,
+        args: &[String],
+        updates: Option<UnboundedSender<String>>,
+    ) -> Result<Self, TransportError> {
+        let spawn_error = |message: String| TransportError::Connect {
+            url: command_line(program, args),
+            message,
+        };
+        let mut child = tokio::process::Command::new(program)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| spawn_error(e.to_string()))?;
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            return Err(spawn_error("its stdio could not be piped".into()));
+        };
+        let mut client = Self::connect_with((stdout, stdin), updates).await?;
+        client.child = Some(child);
+        Ok(client)
     }
 
     /// The server's name and version.
@@ -149,6 +184,14 @@ impl McpClient {
     pub async fn close(self) {
         let _ = self.service.cancel().await;
     }
+}
+
+/// `program args…` as one line, for errors and the origin.
+fn command_line(program: &str, args: &[String]) -> String {
+    std::iter::once(program)
+        .chain(args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What a [`McpCall`] answers.
@@ -575,6 +618,18 @@ impl McpAgent {
         Self::with_client(client, catalog, options).await
     }
 
+    /// Start `program` with `args` and speak MCP on its stdin/stdout ([`McpClient::spawn`]),
+    /// then list its tools.
+    pub async fn spawn(
+        program: &str,
+        args: &[String],
+        catalog: &crate::Catalog,
+        options: &TransportOptions,
+    ) -> Result<Self, TransportError> {
+        let client = McpClient::spawn(program, args).await?;
+        Self::with_client(client, catalog, options).await
+    }
+
     /// Use a connected client (any transport) and list its tools.
     pub async fn with_client(
         client: McpClient,
@@ -747,34 +802,17 @@ impl McpHost {
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
-        let command = std::iter::once(program)
-            .chain(args.iter().map(String::as_str))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let command = command_line(program, args);
         let program = program.to_owned();
         let args = args.to_vec();
-        let shown = command.clone();
         let connector: Connector = Box::new(move |updates| {
             Box::pin(async move {
-                let spawn_error = |message: String| TransportError::Connect {
-                    url: shown.clone(),
-                    message,
-                };
-                let mut child = tokio::process::Command::new(&program)
-                    .args(&args)
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .kill_on_drop(true)
-                    .spawn()
-                    .map_err(|e| spawn_error(e.to_string()))?;
-                let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
-                    return Err(spawn_error("its stdio could not be piped".into()));
-                };
-                let client = McpClient::connect_with((stdout, stdin), Some(updates)).await?;
+                let mut client = McpClient::spawn_with(&program, &args, Some(updates)).await?;
+                let child = client.child.take();
                 Ok(Connected {
                     client,
-                    child: Some(child),
-                    command: shown,
+                    child,
+                    command: command_line(&program, &args),
                 })
             })
         });
