@@ -114,11 +114,13 @@ fn fail(e: &TransportError) -> ! {
 
 /// How each flag reaches its agent (run on the runtime).
 fn connector(flag: &str, target: String, options: TransportOptions, stream: bool) -> Connecting {
-    let boxed = |c: Box<dyn Conversation>| -> Result<Box<dyn Conversation>, TransportError> { Ok(c) };
+    let boxed =
+        |c: Box<dyn Conversation>| -> Result<Box<dyn Conversation>, TransportError> { Ok(c) };
     match flag {
         "--a2a" => Box::pin(async move {
             let mut c = A2aClient::connect(&target, Catalog::basic(), options).await?;
-            c.session_mut().set_streaming(stream && c.session().is_streaming());
+            c.session_mut()
+                .set_streaming(stream && c.session().is_streaming());
             boxed(Box::new(c))
         }),
         "--agui" => Box::pin(async move {
@@ -188,7 +190,9 @@ fn main() {
             _ => usage(),
         }
     }
-    let Some((flag, target)) = target else { usage() };
+    let Some((flag, target)) = target else {
+        usage()
+    };
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -221,7 +225,9 @@ fn main() {
                                 .first()
                                 .map(|s| find_action(s, &id))
                                 .and_then(Result::err)
-                                .unwrap_or_else(|| TransportError::Action(format!("no component {id:?}")))
+                                .unwrap_or_else(|| {
+                                    TransportError::Action(format!("no component {id:?}"))
+                                })
                         });
                     match found {
                         Ok(a) => Turn::Action(a),
@@ -236,7 +242,10 @@ fn main() {
             failed |= agent.send(&turn).await.is_err();
         }
         if want_dump {
-            println!("{}", conformance::to_canonical_string(&dump(&agent.stores())).trim_end());
+            println!(
+                "{}",
+                conformance::to_canonical_string(&dump(&agent.stores())).trim_end()
+            );
         }
         i32::from(failed)
     });

@@ -315,8 +315,7 @@ impl AgentConnection for crate::transport::mcp::McpHost {
     }
 
     fn stores_mut(&mut self) -> Vec<&mut SurfaceStore> {
-        self
-            .conversation_mut()
+        self.conversation_mut()
             .hub_mut()
             .sessions_mut()
             .map(crate::mcp::AppSession::store_mut)

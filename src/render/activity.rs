@@ -87,7 +87,11 @@ pub fn agui_session_ui(
                 lifecycle_ui(l, ui);
             }
             for sid in surfaces {
-                if session.store().surface(&sid).is_some_and(|s| s.is_visible()) {
+                if session
+                    .store()
+                    .surface(&sid)
+                    .is_some_and(|s| s.is_visible())
+                {
                     ui.push_id(&sid, |ui| {
                         events.extend(draw.surface_ui(session.store_mut(), &sid, ui));
                     });

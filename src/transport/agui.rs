@@ -44,8 +44,8 @@ use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
 use super::{
     Lifecycle, Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, fresh_id,
 };
-use crate::model::{Applied, SurfaceStore};
 use crate::Catalog;
+use crate::model::{Applied, SurfaceStore};
 
 /// The activity type that carries A2UI.
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";

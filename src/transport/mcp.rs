@@ -816,7 +816,13 @@ impl McpHost {
                 })
             })
         });
-        Self::start(format!("stdio: {command}"), connector, catalog, options, repaint)
+        Self::start(
+            format!("stdio: {command}"),
+            connector,
+            catalog,
+            options,
+            repaint,
+        )
     }
 
     fn start(

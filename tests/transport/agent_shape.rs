@@ -165,9 +165,10 @@ fn mcp_over_stdio_spawns_the_server_and_keeps_its_tool_rules() {
         "the request, with the catalogs advertised: {events:?}"
     );
     assert!(
-        agent.thread().iter().any(
-            |e| matches!(e, ThreadEntry::Agent { text } if text.contains("flights to SFO"))
-        ),
+        agent
+            .thread()
+            .iter()
+            .any(|e| matches!(e, ThreadEntry::Agent { text } if text.contains("flights to SFO"))),
         "{:?}",
         agent.thread()
     );
@@ -216,7 +217,10 @@ fn a_bare_command_is_mcp_over_stdio_and_a_missing_one_fails_without_hanging() {
     let ConnectionStatus::Failed(e) = missing.status() else {
         unreachable!()
     };
-    assert!(e.to_string().contains("/nonexistent/egui-a2ui-agent"), "{e}");
+    assert!(
+        e.to_string().contains("/nonexistent/egui-a2ui-agent"),
+        "{e}"
+    );
     assert!(missing.send(Turn::Text("hi".into())).is_err());
     agent.send(Turn::Text("SFO".into())).expect("send");
     poll_until(&mut agent, |a| !a.is_busy());

@@ -132,9 +132,13 @@ impl App {
             .collect();
         script.extend(cli.script.iter().cloned());
         if let Some(target) = &cli.remote {
-            let source =
-                AgentSource::connect(target.clone(), target, self.catalog.clone(), self.ctx.clone())
-                    .with_script(script);
+            let source = AgentSource::connect(
+                target.clone(),
+                target,
+                self.catalog.clone(),
+                self.ctx.clone(),
+            )
+            .with_script(script);
             self.add_source(Box::new(source));
         } else if cli.stdin {
             match StdinSource::spawn(self.ctx.clone(), self.catalog.clone()) {

@@ -73,9 +73,7 @@ fn wait_for(
 }
 
 fn source<'a>(h: &'a Harness<'static, ViewerApp>) -> &'a AgentSource {
-    h.state()
-        .source::<AgentSource>()
-        .expect("the agent source")
+    h.state().source::<AgentSource>().expect("the agent source")
 }
 
 fn has_label(h: &Harness<'static, ViewerApp>, text: &str) -> bool {
@@ -295,10 +293,11 @@ fn a_turn_in_flight_stops_with_the_stop_button_and_the_origin_is_shown() {
     });
     // Who the agent is, as the connection knows it: the card's name and the endpoint.
     assert!(
-        h.query_all_by_label_contains("A2A · ")
-            .any(|n| egui_kittest::kittest::NodeT::accesskit_node(&n)
+        h.query_all_by_label_contains("A2A · ").any(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(&n)
                 .label()
-                .is_some_and(|l| l.contains("127.0.0.1"))),
+                .is_some_and(|l| l.contains("127.0.0.1"))
+        }),
         "the origin is shown"
     );
     assert!(h.state().sources()[0].is_busy());
@@ -364,10 +363,7 @@ fn the_command_line_takes_one_network_agent_and_its_script() {
         "b",
     ])
     .unwrap();
-    assert_eq!(
-        cli.remote,
-        Some(("agui", "http://127.0.0.1:1/".to_owned()))
-    );
+    assert_eq!(cli.remote, Some(("agui", "http://127.0.0.1:1/".to_owned())));
     assert_eq!(
         cli.script,
         [ScriptStep::Send("hi".into()), ScriptStep::Click("b".into())]

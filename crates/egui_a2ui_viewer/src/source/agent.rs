@@ -50,8 +50,13 @@ impl AgentSource {
     #[must_use]
     pub fn connect(label: String, target: &str, catalog: Catalog, ctx: egui::Context) -> Self {
         let repaint = move || ctx.request_repaint();
-        let agent = Agent::connect(target, catalog.clone(), TransportOptions::default(), repaint)
-            .map_err(|e| e.to_string());
+        let agent = Agent::connect(
+            target,
+            catalog.clone(),
+            TransportOptions::default(),
+            repaint,
+        )
+        .map_err(|e| e.to_string());
         Self::new(label, agent, catalog)
     }
 
@@ -122,12 +127,8 @@ impl AgentSource {
     /// Whether the agent is reached (card read, MCP initialized; AG-UI at once).
     #[must_use]
     pub fn is_connected(&self) -> bool {
-        self.agent().is_some_and(|a| {
-            matches!(
-                a.status(),
-                ConnectionStatus::Ready | ConnectionStatus::Busy
-            )
-        })
+        self.agent()
+            .is_some_and(|a| matches!(a.status(), ConnectionStatus::Ready | ConnectionStatus::Busy))
     }
 
     /// Turns not run yet (`--send`, `--click`, `--call`).
@@ -484,12 +485,12 @@ impl Source for AgentSource {
             Ok(a) => match a.status() {
                 ConnectionStatus::Connecting => Status::Connecting,
                 ConnectionStatus::Failed(e) => Status::Failed(e.to_string()),
-                ConnectionStatus::Ready | ConnectionStatus::Busy => Status::Open(
-                    a.origin().map_or_else(
+                ConnectionStatus::Ready | ConnectionStatus::Busy => {
+                    Status::Open(a.origin().map_or_else(
                         || a.kind().to_owned(),
                         |o| format!("{} · {}", a.kind(), o.label()),
-                    ),
-                ),
+                    ))
+                }
             },
         }
     }
@@ -510,7 +511,8 @@ impl Source for AgentSource {
             log.log(LogKind::Response, response_title(&v), &v);
         }
         self.log_events(&events, log);
-        if let ConnectionStatus::Failed(e) = self.agent().map_or(ConnectionStatus::Ready, Agent::status)
+        if let ConnectionStatus::Failed(e) =
+            self.agent().map_or(ConnectionStatus::Ready, Agent::status)
             && !self.connect_logged
         {
             self.connect_logged = true;
