@@ -14,51 +14,85 @@
 //! turn is reported (`turnEnded` with an error) and the next turn still runs; the exit code
 //! is 1 when any turn failed, 2 when the agent could not be reached.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
+use egui_a2ui::agent::split_command;
 use egui_a2ui::eval::FunctionRegistry;
 use egui_a2ui::model::SurfaceStore;
 use egui_a2ui::transport::a2a::A2aClient;
 use egui_a2ui::transport::agui::AguiClient;
-use egui_a2ui::transport::mcp::{McpAgent, McpClient};
+use egui_a2ui::transport::mcp::McpAgent;
 use egui_a2ui::transport::{TransportError, TransportEvent, TransportOptions, Turn, find_action};
 use egui_a2ui::{Catalog, conformance};
 use serde_json::{Value, json};
-
-enum Target {
-    A2a(String),
-    Agui(String),
-    McpUrl(String),
-    McpCmd(String),
-}
 
 enum Step {
     Send(String),
     Click(String),
 }
 
-enum Agent {
-    A2a(Box<A2aClient>),
-    Agui(Box<AguiClient>),
-    Mcp(Box<McpAgent>),
+type Sending<'a> = Pin<Box<dyn Future<Output = Result<(), TransportError>> + 'a>>;
+type Connecting = Pin<Box<dyn Future<Output = Result<Box<dyn Conversation>, TransportError>>>>;
+
+/// What the script needs of a connected agent, whatever the transport: the library's async
+/// clients each implement it, and the rest of the example is written once.
+trait Conversation {
+    /// One line saying what was reached.
+    fn connected(&self) -> Value;
+    /// The stores (one for A2A and AG-UI, one per tool call for MCP).
+    fn stores(&self) -> Vec<&SurfaceStore>;
+    /// Run one turn, printing every event.
+    fn send<'a>(&'a mut self, turn: &'a Turn) -> Sending<'a>;
 }
 
-impl Agent {
-    fn stores(&self) -> Vec<&SurfaceStore> {
-        match self {
-            Self::A2a(c) => vec![c.session().store()],
-            Self::Agui(c) => vec![c.session().store()],
-            Self::Mcp(a) => a.conversation().stores().collect(),
-        }
-    }
+fn print(e: &TransportEvent) {
+    println!("{}", e.to_json());
+}
 
-    async fn send(&mut self, turn: &Turn) -> Result<(), TransportError> {
-        let print = |e: &TransportEvent| println!("{}", e.to_json());
-        match self {
-            Self::A2a(c) => c.send(turn, print).await,
-            Self::Agui(c) => c.send(turn, print).await,
-            Self::Mcp(a) => a.send(turn, print).await,
-        }
+impl Conversation for A2aClient {
+    fn connected(&self) -> Value {
+        let s = self.session();
+        json!({"event": "connected", "transport": "a2a", "agent": s.card().name,
+               "dialect": format!("{:?}", s.card().dialect),
+               "extension": s.extension().uri, "streaming": s.is_streaming()})
+    }
+    fn stores(&self) -> Vec<&SurfaceStore> {
+        vec![self.session().store()]
+    }
+    fn send<'a>(&'a mut self, turn: &'a Turn) -> Sending<'a> {
+        Box::pin(A2aClient::send(self, turn, print))
+    }
+}
+
+/// An AG-UI endpoint, and its URL.
+struct Agui(AguiClient, String);
+
+impl Conversation for Agui {
+    fn connected(&self) -> Value {
+        json!({"event": "connected", "transport": "agui", "url": self.1})
+    }
+    fn stores(&self) -> Vec<&SurfaceStore> {
+        vec![self.0.session().store()]
+    }
+    fn send<'a>(&'a mut self, turn: &'a Turn) -> Sending<'a> {
+        Box::pin(self.0.send(turn, print))
+    }
+}
+
+/// MCP over Streamable HTTP or a child's stdio.
+struct Mcp(McpAgent, &'static str);
+
+impl Conversation for Mcp {
+    fn connected(&self) -> Value {
+        json!({"event": "connected", "transport": self.1, "server": self.0.client().server_name()})
+    }
+    fn stores(&self) -> Vec<&SurfaceStore> {
+        self.0.conversation().stores().collect()
+    }
+    fn send<'a>(&'a mut self, turn: &'a Turn) -> Sending<'a> {
+        Box::pin(self.0.send(turn, print))
     }
 }
 
@@ -78,36 +112,32 @@ fn fail(e: &TransportError) -> ! {
     std::process::exit(2);
 }
 
-/// Split a command line: whitespace separates, '…' and "…" quote.
-fn split_command(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut quote = None;
-    let mut in_word = false;
-    for c in line.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                cur.push(c);
-                in_word = true;
-            }
-        }
+/// How each flag reaches its agent (run on the runtime).
+fn connector(flag: &str, target: String, options: TransportOptions, stream: bool) -> Connecting {
+    let boxed =
+        |c: Box<dyn Conversation>| -> Result<Box<dyn Conversation>, TransportError> { Ok(c) };
+    match flag {
+        "--a2a" => Box::pin(async move {
+            let mut c = A2aClient::connect(&target, Catalog::basic(), options).await?;
+            let streaming = stream && c.session().is_streaming();
+            c.session_mut().set_streaming(streaming);
+            boxed(Box::new(c))
+        }),
+        "--agui" => Box::pin(async move {
+            let c = AguiClient::new(&target, Catalog::basic(), options)?;
+            boxed(Box::new(Agui(c, target)))
+        }),
+        "--mcp-url" => Box::pin(async move {
+            let a = McpAgent::connect_http(&target, &Catalog::basic(), &options).await?;
+            boxed(Box::new(Mcp(a, "mcp-http")))
+        }),
+        _ => Box::pin(async move {
+            let mut words = split_command(&target).map_err(TransportError::Action)?;
+            let program = words.remove(0);
+            let a = McpAgent::spawn(&program, &words, &Catalog::basic(), &options).await?;
+            boxed(Box::new(Mcp(a, "mcp-stdio")))
+        }),
     }
-    if in_word {
-        words.push(cur);
-    }
-    words
 }
 
 /// The dump of every store (one for A2A and AG-UI, one per tool call for MCP), merged.
@@ -148,10 +178,7 @@ fn main() {
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
         match a.as_str() {
-            "--a2a" => target = Some(Target::A2a(value())),
-            "--agui" => target = Some(Target::Agui(value())),
-            "--mcp-url" => target = Some(Target::McpUrl(value())),
-            "--mcp" => target = Some(Target::McpCmd(value())),
+            "--a2a" | "--agui" | "--mcp-url" | "--mcp" => target = Some((a.clone(), value())),
             "--send" => steps.push(Step::Send(value())),
             "--click" => steps.push(Step::Click(value())),
             "--dump" => want_dump = true,
@@ -163,7 +190,9 @@ fn main() {
             _ => usage(),
         }
     }
-    let Some(target) = target else { usage() };
+    let Some((flag, target)) = target else {
+        usage()
+    };
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -175,70 +204,11 @@ fn main() {
         }
     };
     let code = rt.block_on(async move {
-        let mut child = None;
-        let mut agent = match target {
-            Target::A2a(url) => match A2aClient::connect(&url, Catalog::basic(), options).await {
-                Ok(mut c) => {
-                    let s = c.session();
-                    println!(
-                        "{}",
-                        json!({"event": "connected", "transport": "a2a", "agent": s.card().name,
-                               "dialect": format!("{:?}", s.card().dialect),
-                               "extension": s.extension().uri, "streaming": stream && s.is_streaming()})
-                    );
-                    if !stream {
-                        c.session_mut().set_streaming(false);
-                    }
-                    Agent::A2a(Box::new(c))
-                }
-                Err(e) => fail(&e),
-            },
-            Target::Agui(url) => match AguiClient::new(&url, Catalog::basic(), options) {
-                Ok(c) => {
-                    println!("{}", json!({"event": "connected", "transport": "agui", "url": url}));
-                    Agent::Agui(Box::new(c))
-                }
-                Err(e) => fail(&e),
-            },
-            Target::McpUrl(url) => match McpAgent::connect_http(&url, &Catalog::basic(), &options).await {
-                Ok(a) => {
-                    println!("{}", json!({"event": "connected", "transport": "mcp-http",
-                                           "server": a.client().server_name()}));
-                    Agent::Mcp(Box::new(a))
-                }
-                Err(e) => fail(&e),
-            },
-            Target::McpCmd(cmd) => {
-                let words = split_command(&cmd);
-                let Some((program, rest)) = words.split_first() else { usage() };
-                let spawned = tokio::process::Command::new(program)
-                    .args(rest)
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .kill_on_drop(true)
-                    .spawn();
-                let mut c = match spawned {
-                    Ok(c) => c,
-                    Err(e) => fail(&TransportError::Mcp(format!("cannot start {program}: {e}"))),
-                };
-                let (Some(out), Some(inp)) = (c.stdout.take(), c.stdin.take()) else {
-                    fail(&TransportError::Mcp("no stdio".into()))
-                };
-                child = Some(c);
-                let client = match McpClient::connect((out, inp)).await {
-                    Ok(c) => c,
-                    Err(e) => fail(&e),
-                };
-                match McpAgent::with_client(client, &Catalog::basic(), &options).await {
-                    Ok(a) => {
-                        println!("{}", json!({"event": "connected", "transport": "mcp-stdio",
-                                               "server": a.client().server_name()}));
-                        Agent::Mcp(Box::new(a))
-                    }
-                    Err(e) => fail(&e),
-                }
-            }
+        let mut agent = match connector(&flag, target, options, stream).await {
+            Ok(a) => a,
+            Err(e) => fail(&e),
         };
+        println!("{}", agent.connected());
         let mut failed = false;
         for step in steps {
             let turn = match step {
@@ -255,7 +225,9 @@ fn main() {
                                 .first()
                                 .map(|s| find_action(s, &id))
                                 .and_then(Result::err)
-                                .unwrap_or_else(|| TransportError::Action(format!("no component {id:?}")))
+                                .unwrap_or_else(|| {
+                                    TransportError::Action(format!("no component {id:?}"))
+                                })
                         });
                     match found {
                         Ok(a) => Turn::Action(a),
@@ -270,9 +242,11 @@ fn main() {
             failed |= agent.send(&turn).await.is_err();
         }
         if want_dump {
-            println!("{}", conformance::to_canonical_string(&dump(&agent.stores())).trim_end());
+            println!(
+                "{}",
+                conformance::to_canonical_string(&dump(&agent.stores())).trim_end()
+            );
         }
-        drop(child);
         i32::from(failed)
     });
     std::process::exit(code);

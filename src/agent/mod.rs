@@ -14,6 +14,7 @@
 //! | `A2aHost` | [`Agent::connect`] `a2a+http(s)://…` (feature `a2a`) | an A2A agent with the A2UI extension |
 //! | `AguiHost` | `agui+http(s)://…` (feature `agui`) | an AG-UI endpoint |
 //! | `McpHost` | `mcp+http(s)://…` (feature `mcp-http`) | an MCP server over Streamable HTTP |
+//! | `McpHost` | `mcp+stdio:<command>`, or a bare command (feature `mcp-http`) | an MCP server the host starts, over its stdin/stdout |
 //! | [`JsonlProcess`] | `jsonl:<command>` | a process writing A2UI JSONL on stdout, reading actions on stdin |
 //! | your own | [`Agent::new`] | anything else (a model you run yourself, a test double) |
 //!
@@ -54,6 +55,8 @@ pub use conversation::{
 pub use jsonl::JsonlProcess;
 #[cfg(feature = "testing")]
 pub use scripted::{Script, ScriptedConnection};
+#[cfg(feature = "__transport")]
+pub use transports::split_command;
 
 use crate::action::ActionEvent;
 use crate::model::{AgentOrigin, StoreId, SurfaceStore};
@@ -109,6 +112,15 @@ pub trait AgentConnection {
     fn stores(&self) -> Vec<&SurfaceStore>;
     /// The same, mutably (user edits write their data models).
     fn stores_mut(&mut self) -> Vec<&mut SurfaceStore>;
+    /// Keep every JSON answer of the agent (an A2A card and stream events, AG-UI events,
+    /// MCP `tools/list` and `tools/call` results) for [`Self::take_responses`]: an action
+    /// log's "response" lines. Off by default; a connection with nothing of the kind
+    /// ignores it.
+    fn record_responses(&mut self, _on: bool) {}
+    /// The answers kept since the last call, oldest first (bounded by the connection).
+    fn take_responses(&mut self) -> Vec<serde_json::Value> {
+        Vec::new()
+    }
 }
 
 /// One entry of the conversation, in the order it happened.
@@ -227,7 +239,13 @@ impl Agent {
     ///   URL; feature `a2a`);
     /// - `agui+http(s)://…`: an AG-UI endpoint (feature `agui`);
     /// - `mcp+http(s)://…`: an MCP server over Streamable HTTP (feature `mcp-http`);
+    /// - `mcp+stdio:<command line>`, or a bare command line (no `scheme:` in its first
+    ///   word): an MCP server started as a child process, spoken to on its stdin/stdout
+    ///   (`McpHost::spawn`; feature `mcp-http`);
     /// - `jsonl:<command line>`: a process speaking A2UI JSONL (see [`JsonlProcess`]).
+    ///
+    /// A command line is split into words by [`split_command`] (quotes group words; no
+    /// shell runs it).
     ///
     /// `repaint` is called whenever something arrives (pass `move || ctx.request_repaint()`).
     #[cfg(feature = "__transport")]

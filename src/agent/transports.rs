@@ -13,6 +13,10 @@ pub(super) fn connect(
     repaint: impl Fn() + Send + Sync + 'static,
 ) -> Result<Box<dyn AgentConnection>, TransportError> {
     let target = target.trim();
+    #[cfg(feature = "mcp-http")]
+    if is_bare_command(target) {
+        return connect(&format!("mcp+stdio:{target}"), catalog, options, repaint);
+    }
     let (scheme, rest) = target.split_once(':').ok_or_else(|| unsupported(target))?;
     match scheme.to_ascii_lowercase().as_str() {
         #[cfg(feature = "a2a")]
@@ -23,6 +27,7 @@ pub(super) fn connect(
                 host,
                 kind: "A2A",
                 endpoint: url,
+                queued: Vec::new(),
             }))
         }
         #[cfg(feature = "agui")]
@@ -33,30 +38,114 @@ pub(super) fn connect(
                 host,
                 kind: "AG-UI",
                 endpoint: url,
+                queued: Vec::new(),
             }))
         }
         #[cfg(feature = "mcp-http")]
         "mcp+http" | "mcp+https" => {
             let url = strip_plus(scheme, rest);
             let host = crate::transport::mcp::McpHost::connect(&url, &catalog, options, repaint)?;
-            Ok(Box::new(Mcp {
-                host,
-                endpoint: url,
-            }))
+            Ok(Box::new(host))
+        }
+        #[cfg(feature = "mcp-http")]
+        "mcp+stdio" => {
+            let (program, args) = program_and_args(rest)?;
+            let host =
+                crate::transport::mcp::McpHost::spawn(&program, &args, &catalog, options, repaint)?;
+            Ok(Box::new(host))
         }
         "jsonl" => {
             let store = SurfaceStore::with_config(catalog.catalogs(), options.limits.clone());
-            let p = super::JsonlProcess::spawn_command_line(rest, store, repaint)?;
+            let (program, args) = program_and_args(rest)?;
+            let p = super::JsonlProcess::spawn(&program, &args, store, repaint)?;
             Ok(Box::new(p))
         }
         _ => Err(unsupported(target)),
     }
 }
 
+#[cfg(feature = "mcp-http")]
+/// Whether `target` is a bare command line (no `scheme:` before its first space), which
+/// [`connect`] runs as an MCP server over stdio.
+fn is_bare_command(target: &str) -> bool {
+    let first = target.split_whitespace().next().unwrap_or_default();
+    !first.is_empty() && !first.contains(':')
+}
+
+fn program_and_args(line: &str) -> Result<(String, Vec<String>), TransportError> {
+    let mut words = split_command(line).map_err(TransportError::Action)?;
+    let program = words.remove(0);
+    Ok((program, words))
+}
+
+/// Split a command line into words, as a POSIX shell would without expanding anything:
+/// white space separates, `'…'` and `"…"` quote (`\` escapes inside double quotes), `\`
+/// escapes outside quotes. No shell runs the command.
+///
+/// ```
+/// use egui_a2ui::agent::split_command;
+/// assert_eq!(split_command(r#"python3 "my agent.py" --port 0"#).unwrap(),
+///            ["python3", "my agent.py", "--port", "0"]);
+/// assert!(split_command("a 'b").is_err());
+/// assert!(split_command("  ").is_err());
+/// ```
+pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(ch) => cur.push(ch),
+                        None => return Err("unclosed ' in the command".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => cur.extend(chars.next()),
+                        Some(ch) => cur.push(ch),
+                        None => return Err("unclosed \" in the command".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                cur.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    if words.is_empty() {
+        return Err("empty command".into());
+    }
+    Ok(words)
+}
+
 fn unsupported(target: &str) -> TransportError {
     let shown: String = target.chars().take(80).collect();
     TransportError::Unsupported(format!(
-        "agent target {shown:?}: expected a2a+http(s)://, agui+http(s)://, mcp+http(s):// or jsonl:<command>"
+        "agent target {shown:?}: expected a2a+http(s)://, agui+http(s)://, mcp+http(s)://, mcp+stdio:<command>, jsonl:<command>, or a command (MCP over stdio)"
     ))
 }
 
@@ -72,6 +161,8 @@ struct Http<S> {
     host: crate::transport::host::HttpHost<S>,
     kind: &'static str,
     endpoint: String,
+    /// The request a turn sent, handed out by the next poll (the host only logs it).
+    queued: Vec<TransportEvent>,
 }
 
 #[cfg(any(feature = "a2a", feature = "agui"))]
@@ -125,7 +216,11 @@ where
     }
 
     fn send(&mut self, turn: Turn) -> Result<(), TransportError> {
-        self.host.send(turn)
+        self.host.send(turn)?;
+        if let Some(request @ TransportEvent::Request { .. }) = self.host.log().last() {
+            self.queued.push(request.clone());
+        }
+        Ok(())
     }
 
     fn cancel(&mut self) -> Result<(), TransportError> {
@@ -133,11 +228,21 @@ where
     }
 
     fn poll(&mut self) -> Vec<TransportEvent> {
-        self.host.poll()
+        let mut out = std::mem::take(&mut self.queued);
+        out.extend(self.host.poll());
+        out
     }
 
     fn state(&self) -> Option<&TaskState> {
         self.host.session()?.state()
+    }
+
+    fn record_responses(&mut self, on: bool) {
+        self.host.set_record_responses(on);
+    }
+
+    fn take_responses(&mut self) -> Vec<serde_json::Value> {
+        self.host.take_responses()
     }
 
     fn stores(&self) -> Vec<&SurfaceStore> {
@@ -153,30 +258,28 @@ where
     }
 }
 
-/// An MCP server over Streamable HTTP.
+/// An MCP server over Streamable HTTP (`MCP`) or over a child's stdio (`MCP stdio`).
 #[cfg(feature = "mcp-http")]
-struct Mcp {
-    host: crate::transport::mcp::McpHost,
-    endpoint: String,
-}
-
-#[cfg(feature = "mcp-http")]
-impl AgentConnection for Mcp {
+impl AgentConnection for crate::transport::mcp::McpHost {
     fn kind(&self) -> &'static str {
-        "MCP"
+        if self.endpoint().starts_with("stdio:") {
+            "MCP stdio"
+        } else {
+            "MCP"
+        }
     }
 
     fn origin(&self) -> Option<AgentOrigin> {
-        let server = self.host.server()?;
-        Some(AgentOrigin::new(server).with_host(&self.endpoint))
+        let server = self.server()?;
+        Some(AgentOrigin::new(server).with_host(self.endpoint()))
     }
 
     fn status(&self) -> ConnectionStatus {
-        if let Some(e) = self.host.connect_error() {
+        if let Some(e) = self.connect_error() {
             ConnectionStatus::Failed(e.clone())
-        } else if self.host.server().is_none() {
+        } else if self.server().is_none() {
             ConnectionStatus::Connecting
-        } else if self.host.is_busy() {
+        } else if self.is_busy() {
             ConnectionStatus::Busy
         } else {
             ConnectionStatus::Ready
@@ -184,28 +287,35 @@ impl AgentConnection for Mcp {
     }
 
     fn send(&mut self, turn: Turn) -> Result<(), TransportError> {
-        self.host.send(turn)
+        Self::send(self, turn)
     }
 
     fn cancel(&mut self) -> Result<(), TransportError> {
-        self.host.cancel()
+        Self::cancel(self)
     }
 
     fn poll(&mut self) -> Vec<TransportEvent> {
-        self.host.poll()
+        Self::poll(self)
+    }
+
+    fn record_responses(&mut self, on: bool) {
+        self.set_record_responses(on);
+    }
+
+    fn take_responses(&mut self) -> Vec<serde_json::Value> {
+        Self::take_responses(self)
     }
 
     fn state(&self) -> Option<&TaskState> {
-        self.host.conversation().state()
+        self.conversation().state()
     }
 
     fn stores(&self) -> Vec<&SurfaceStore> {
-        self.host.conversation().stores().collect()
+        self.conversation().stores().collect()
     }
 
     fn stores_mut(&mut self) -> Vec<&mut SurfaceStore> {
-        self.host
-            .conversation_mut()
+        self.conversation_mut()
             .hub_mut()
             .sessions_mut()
             .map(crate::mcp::AppSession::store_mut)
@@ -234,5 +344,21 @@ mod tests {
         .map(|e| e.to_string())
         .unwrap_or_default();
         assert!(e.contains("a2a+http(s)://"), "{e}");
+    }
+
+    #[cfg(feature = "mcp-http")]
+    #[test]
+    fn a_bare_command_is_mcp_over_stdio_and_quotes_group_words() {
+        assert!(is_bare_command("python3 server.py"));
+        assert!(is_bare_command("/usr/bin/server"));
+        assert!(!is_bare_command("ftp://example.com"));
+        assert!(!is_bare_command("jsonl:agent"));
+        assert!(!is_bare_command("   "));
+        assert_eq!(
+            split_command(r#"a 'b c' "d \"e\"" f\ g"#).unwrap(),
+            ["a", "b c", "d \"e\"", "f g"]
+        );
+        assert!(split_command("a \"b").is_err());
+        assert!(split_command("").is_err());
     }
 }

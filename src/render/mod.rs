@@ -13,6 +13,7 @@
 //! tests compare with the web reference.
 
 pub(crate) mod a11y;
+pub(crate) mod activity;
 pub(crate) mod catalog;
 pub(crate) mod context;
 pub(crate) mod flex;
@@ -29,6 +30,9 @@ pub(crate) mod theme;
 
 use std::collections::{HashMap, HashSet};
 
+#[cfg(feature = "agui")]
+pub use activity::agui_session_ui;
+pub use activity::lifecycle_ui;
 pub use context::ComponentContext;
 pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};

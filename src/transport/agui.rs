@@ -10,7 +10,7 @@
 //! operations arrive, the middleware sends lifecycle snapshots `{status: "building" |
 //! "retrying" | "failed", progressTokens, attempt, errors}` on the same message id: the
 //! activity's [`Lifecycle`] is what the host draws in place of the surfaces (a progress
-//! state). The painted snapshot replaces it; there is no separate "done" signal.
+//! state: [`render::lifecycle_ui`](crate::render::lifecycle_ui)). The painted snapshot replaces it; there is no separate "done" signal.
 //!
 //! `TEXT_MESSAGE_*` go to the transcript (and back in the next run's `messages`),
 //! `RUN_STARTED` / `RUN_FINISHED` / `RUN_ERROR` set the run state, and an action goes back on
@@ -44,9 +44,8 @@ use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
 use super::{
     Lifecycle, Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, fresh_id,
 };
+use crate::Catalog;
 use crate::model::{Applied, SurfaceStore};
-use crate::render::DrawState;
-use crate::{Catalog, Event};
 
 /// The activity type that carries A2UI.
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
@@ -573,102 +572,6 @@ impl AguiSession {
     }
 }
 
-impl AguiSession {
-    /// Draw the conversation's surfaces, one activity (surface group) after another: an
-    /// activity still without operations shows its [`Lifecycle`] as a placeholder
-    /// ([`Lifecycle::ui`]: a skeleton while `building` or `retrying`, the errors when
-    /// `failed`), one with operations shows its surfaces. Returns the surfaces' events
-    /// (actions go back with [`Turn::Action`]).
-    pub fn ui(&mut self, draw: &mut DrawState, ui: &mut egui::Ui) -> Vec<Event> {
-        let mut events = Vec::new();
-        let mut drawn: Vec<String> = Vec::new();
-        for (id, activity) in &self.activities {
-            ui.push_id(("a2ui-activity", id), |ui| {
-                if let Some(l) = &activity.lifecycle {
-                    l.ui(ui);
-                }
-                for sid in &activity.surfaces {
-                    drawn.push(sid.clone());
-                    if self.core.store.surface(sid).is_some_and(|s| s.is_visible()) {
-                        ui.push_id(sid, |ui| {
-                            events.extend(draw.surface_ui(&mut self.core.store, sid, ui));
-                        });
-                    }
-                }
-            });
-        }
-        // Surfaces no activity claims (a store the host fed itself).
-        let rest: Vec<String> = self
-            .core
-            .store
-            .surfaces()
-            .filter(|s| s.is_visible() && !drawn.contains(&s.id))
-            .map(|s| s.id.clone())
-            .collect();
-        for sid in rest {
-            ui.push_id(("a2ui-surface", &sid), |ui| {
-                events.extend(draw.surface_ui(&mut self.core.store, &sid, ui));
-            });
-        }
-        events
-    }
-}
-
-impl Lifecycle {
-    /// What the user sees in place of an activity's surfaces before they are there: a
-    /// skeleton with a spinner and the progress (`building`: "Building the interface… 12
-    /// tokens"; `retrying`: the attempt and why), or the errors of a `failed` activity.
-    pub fn ui(&self, ui: &mut egui::Ui) -> egui::Response {
-        let failed = self.is_failed();
-        egui::Frame::group(ui.style())
-            .show(ui, |ui| {
-                ui.set_width(ui.available_width());
-                ui.horizontal(|ui| {
-                    if failed {
-                        ui.colored_label(
-                            ui.visuals().error_fg_color,
-                            "The agent could not build this interface",
-                        );
-                    } else {
-                        ui.spinner();
-                        let mut text = match self.status.as_str() {
-                            "building" => "Building the interface…".to_owned(),
-                            "retrying" => format!(
-                                "Retrying{}…",
-                                self.attempt
-                                    .map(|a| format!(" (attempt {a})"))
-                                    .unwrap_or_default()
-                            ),
-                            other => format!("{other}…"),
-                        };
-                        if let Some(t) = self.progress_tokens {
-                            text.push_str(&format!(" {t} tokens"));
-                        }
-                        ui.label(text);
-                    }
-                });
-                for e in &self.errors {
-                    if failed {
-                        ui.colored_label(ui.visuals().error_fg_color, e);
-                    } else {
-                        ui.weak(e);
-                    }
-                }
-                if !failed {
-                    // The skeleton: grey bars where the interface will be.
-                    let color = ui.visuals().widgets.inactive.bg_fill;
-                    for frac in [0.6, 0.9, 0.75] {
-                        let w = ui.available_width() * frac;
-                        let (rect, _) =
-                            ui.allocate_exact_size(egui::vec2(w, 14.0), egui::Sense::hover());
-                        ui.painter().rect_filled(rect, 4.0, color);
-                    }
-                }
-            })
-            .response
-    }
-}
-
 fn ops_of(content: &Value) -> Option<&[Value]> {
     content
         .get(OPERATIONS_KEY)
@@ -964,61 +867,5 @@ mod tests {
         assert_eq!(body["messages"][1]["content"], "Hello");
         assert_eq!(body["messages"][1]["role"], "assistant");
         assert!(body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"].is_object());
-    }
-
-    /// What the user sees: the lifecycle skeleton of an activity still building, the errors
-    /// of a failed one, and the surface once the painted snapshot replaced the status.
-    #[test]
-    fn the_lifecycle_is_drawn_in_place_of_the_surfaces() {
-        use egui_kittest::kittest::Queryable;
-        struct St {
-            s: AguiSession,
-            d: DrawState,
-        }
-        let has = |h: &egui_kittest::Harness<'_, St>, t: &str| {
-            h.query_all_by_label_contains(t).next().is_some()
-        };
-        let mut s = AguiSession::new("http://x/", Catalog::basic());
-        s.on_item(Ok(snapshot(
-            "a",
-            json!({"status": "building", "progressTokens": 12}),
-        )));
-        s.on_item(Ok(snapshot(
-            "b",
-            json!({"status": "retrying", "attempt": 2, "errors": ["bad json"]}),
-        )));
-        let mut h = egui_kittest::Harness::builder()
-            .with_size(egui::vec2(600.0, 400.0))
-            .build_ui_state(
-                |ui, st: &mut St| {
-                    st.s.ui(&mut st.d, ui);
-                },
-                St {
-                    s,
-                    d: DrawState::new(Catalog::basic()),
-                },
-            );
-        h.run_steps(2);
-        assert!(has(&h, "Building the interface… 12 tokens"));
-        assert!(has(&h, "Retrying (attempt 2)…"));
-        assert!(has(&h, "bad json"));
-
-        h.state_mut().s.on_item(Ok(snapshot(
-            "b",
-            json!({"status": "failed", "errors": ["gave up"]}),
-        )));
-        h.state_mut().s.on_item(Ok(snapshot(
-            "a",
-            json!({"a2ui_operations": [create("s"), text("s", "Painted")]}),
-        )));
-        h.run_steps(2);
-        assert!(has(&h, "Painted"), "the painted snapshot shows its surface");
-        assert!(
-            !has(&h, "Building the interface"),
-            "and the skeleton is gone"
-        );
-        assert!(has(&h, "The agent could not build this interface"));
-        assert!(has(&h, "gave up"));
-        assert!(!has(&h, "Retrying"));
     }
 }

@@ -439,8 +439,13 @@ impl<S: HttpSession> HttpHost<S> {
     /// ([`Self::log`]): past them the oldest are dropped.
     #[must_use]
     pub fn record_responses(mut self, on: bool) -> Self {
-        self.responses = on.then(BoundedLog::default);
+        self.set_record_responses(on);
         self
+    }
+
+    /// [`Self::record_responses`], on a host already made.
+    pub fn set_record_responses(&mut self, on: bool) {
+        self.responses = on.then(BoundedLog::default);
     }
 
     /// The answers kept since the last call, oldest first (empty unless

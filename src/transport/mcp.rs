@@ -27,6 +27,8 @@ use crate::model::SurfaceStore;
 #[derive(Clone)]
 struct Handler {
     capabilities: ClientCapabilities,
+    /// Where `notifications/resources/updated` URIs go (the host reads them again).
+    updates: Option<UnboundedSender<String>>,
 }
 
 impl ClientHandler for Handler {
@@ -35,6 +37,16 @@ impl ClientHandler for Handler {
             self.capabilities.clone(),
             Implementation::new("egui_a2ui", env!("CARGO_PKG_VERSION")),
         )
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        if let Some(u) = &self.updates {
+            let _ = u.send(params.uri);
+        }
     }
 }
 
@@ -47,6 +59,8 @@ pub fn client_capabilities() -> Result<ClientCapabilities, TransportError> {
 /// An MCP client (rmcp), connected and initialized.
 pub struct McpClient {
     service: RunningService<RoleClient, Handler>,
+    /// The server's process, when [`Self::spawn`] started it (killed on drop).
+    child: Option<tokio::process::Child>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -63,6 +77,14 @@ impl McpClient {
         url: &str,
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
+        Self::connect_http_with(url, options, None).await
+    }
+
+    async fn connect_http_with(
+        url: &str,
+        options: &TransportOptions,
+        updates: Option<UnboundedSender<String>>,
+    ) -> Result<Self, TransportError> {
         use rmcp::transport::StreamableHttpClientTransport;
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let client = super::http::reqwest_client(options)?;
@@ -70,7 +92,7 @@ impl McpClient {
             client,
             StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
         );
-        Self::connect(transport).await
+        Self::connect_with(transport, updates).await
     }
 
     /// Connect over any rmcp client transport (a child process's stdio, a duplex stream).
@@ -79,13 +101,58 @@ impl McpClient {
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        Self::connect_with(transport, None).await
+    }
+
+    async fn connect_with<T, E, A>(
+        transport: T,
+        updates: Option<UnboundedSender<String>>,
+    ) -> Result<Self, TransportError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let handler = Handler {
             capabilities: client_capabilities()?,
+            updates,
         };
         let service = handler.serve(transport).await.map_err(|e| {
             TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
         })?;
-        Ok(Self { service })
+        Ok(Self {
+            service,
+            child: None,
+        })
+    }
+
+    /// Start `program` with `args` (no shell; its stderr is the caller's) and connect over
+    /// its stdin/stdout. The process is killed when the client is dropped.
+    pub async fn spawn(program: &str, args: &[String]) -> Result<Self, TransportError> {
+        Self::spawn_with(program, args, None).await
+    }
+
+    async fn spawn_with(
+        program: &str,
+        args: &[String],
+        updates: Option<UnboundedSender<String>>,
+    ) -> Result<Self, TransportError> {
+        let spawn_error = |message: String| TransportError::Connect {
+            url: command_line(program, args),
+            message,
+        };
+        let mut child = tokio::process::Command::new(program)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| spawn_error(e.to_string()))?;
+        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            return Err(spawn_error("its stdio could not be piped".into()));
+        };
+        let mut client = Self::connect_with((stdout, stdin), updates).await?;
+        client.child = Some(child);
+        Ok(client)
     }
 
     /// The server's name and version.
@@ -110,21 +177,21 @@ impl McpClient {
 
     /// `tools/call` with these params (`{"name", "arguments", "_meta"?}`); the result as JSON.
     pub async fn call(&self, params: Value) -> Result<Value, TransportError> {
-        let p: CallToolRequestParams = serde_json::from_value(params).map_err(|e| {
-            TransportError::Mcp(super::redact_urls_in(&format!(
-                "bad tools/call params: {e}"
-            )))
-        })?;
-        let r = self.service.peer().call_tool(p).await.map_err(|e| {
-            TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
-        })?;
-        serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
+        call_tool(self.service.peer(), params).await
     }
 
     /// Close the connection.
     pub async fn close(self) {
         let _ = self.service.cancel().await;
     }
+}
+
+/// `program args…` as one line, for errors and the origin.
+fn command_line(program: &str, args: &[String]) -> String {
+    std::iter::once(program)
+        .chain(args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What a [`McpCall`] answers.
@@ -155,7 +222,12 @@ pub struct McpConversation {
     limits: crate::Limits,
     catalogs: std::sync::Arc<crate::model::Catalogs>,
     origin: Option<crate::model::AgentOrigin>,
+    /// The session whose payload each resource URI was (for `resources/updated`).
+    resource_owners: std::collections::HashMap<String, String>,
 }
+
+/// The most resource URIs [`McpConversation`] remembers the owner of.
+const MAX_RESOURCE_OWNERS: usize = 1_000;
 
 impl McpConversation {
     /// A conversation with the server known as `server_id`, whose sessions accept the basic
@@ -171,6 +243,7 @@ impl McpConversation {
             limits: crate::Limits::default(),
             catalogs: std::sync::Arc::new(crate::model::Catalogs::basic()),
             origin: None,
+            resource_owners: std::collections::HashMap::new(),
         }
     }
 
@@ -244,6 +317,17 @@ impl McpConversation {
                 .iter()
                 .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
         {
+            // A text turn stands for the model: an app-only tool is its surface's alone.
+            if !self
+                .hub
+                .tools()
+                .model_visible(&self.server_id)
+                .any(|t| t.name == name)
+            {
+                return Err(TransportError::Action(format!(
+                    "{name} is app-only: only its surface may call it"
+                )));
+            }
             let args: Map<String, Value> = serde_json::from_str(rest.trim()).map_err(|e| {
                 TransportError::Action(format!("the arguments are not a JSON object: {e}"))
             })?;
@@ -400,6 +484,18 @@ impl McpConversation {
         };
         let error = match outcome {
             Ok(o) => {
+                let session = match &call.pending {
+                    Pending::Tool { session } => session.clone(),
+                    Pending::Action { call } => call.session_id.clone(),
+                };
+                for uri in o.split.payloads.iter().filter_map(|p| p.uri.as_ref()) {
+                    if self.resource_owners.len() >= MAX_RESOURCE_OWNERS
+                        && !self.resource_owners.contains_key(uri)
+                    {
+                        self.resource_owners.clear();
+                    }
+                    self.resource_owners.insert(uri.clone(), session.clone());
+                }
                 let text = o.split.model_text();
                 if !text.is_empty() {
                     self.transcript.push(TranscriptEntry {
@@ -416,10 +512,6 @@ impl McpConversation {
                     events.push(TransportEvent::Rejected { error: e });
                 }
                 if o.applied > 0 {
-                    let session = match &call.pending {
-                        Pending::Tool { session } => session.clone(),
-                        Pending::Action { call } => call.session_id.clone(),
-                    };
                     let surfaces = self
                         .hub
                         .get(&session)
@@ -457,6 +549,56 @@ impl McpConversation {
     }
 }
 
+impl McpConversation {
+    /// The fresh `resources/read` result of a resource the server said was updated
+    /// (`notifications/resources/updated`): its A2UI contents are applied to the session
+    /// whose payload came from that URI. A URI no session showed is ignored.
+    pub fn on_resource_read(
+        &mut self,
+        uri: &str,
+        result: Result<Value, TransportError>,
+    ) -> Vec<TransportEvent> {
+        let Some(session) = self.resource_owners.get(uri).cloned() else {
+            return Vec::new();
+        };
+        let read = match result {
+            Ok(v) => v,
+            Err(e) => return vec![TransportEvent::Notice(e)],
+        };
+        let Some(s) = self.hub.get_mut(&session) else {
+            return Vec::new();
+        };
+        let mut events = Vec::new();
+        let mut count = 0;
+        for c in read
+            .get("contents")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let mime = c.get("mimeType").and_then(Value::as_str).unwrap_or("");
+            let Some(text) = c.get("text").and_then(Value::as_str) else {
+                continue;
+            };
+            if crate::mcp::is_a2ui_family(mime) {
+                let limits = s.store().limits().clone();
+                let store = s.store_mut();
+                crate::stream::for_each_message_text(text.as_bytes(), &limits, |f| {
+                    count += 1;
+                    if let crate::model::Applied::Rejected(r) = store.apply(f) {
+                        events.push(TransportEvent::Rejected { error: r.error });
+                    }
+                });
+            }
+        }
+        if count > 0 {
+            let surfaces = s.store().surfaces().map(|x| x.id.clone()).collect();
+            events.push(TransportEvent::Applied { count, surfaces });
+        }
+        events
+    }
+}
+
 /// The async MCP agent: a client and its conversation.
 #[derive(Debug)]
 pub struct McpAgent {
@@ -473,6 +615,18 @@ impl McpAgent {
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
         let client = McpClient::connect_http(url, options).await?;
+        Self::with_client(client, catalog, options).await
+    }
+
+    /// Start `program` with `args` and speak MCP on its stdin/stdout ([`McpClient::spawn`]),
+    /// then list its tools.
+    pub async fn spawn(
+        program: &str,
+        args: &[String],
+        catalog: &crate::Catalog,
+        options: &TransportOptions,
+    ) -> Result<Self, TransportError> {
+        let client = McpClient::spawn(program, args).await?;
         Self::with_client(client, catalog, options).await
     }
 
@@ -552,11 +706,37 @@ enum Reply {
         id: u64,
         result: Result<Value, TransportError>,
     },
+    /// The server said a resource changed; this is its fresh `resources/read` result.
+    ResourceRead {
+        uri: String,
+        result: Result<Value, TransportError>,
+    },
     Closed(TransportError),
 }
 
-/// An MCP server over Streamable HTTP driven from a UI thread: rmcp on a background
-/// runtime, the conversation (and its surfaces) here.
+/// How the I/O thread reaches the server: made on that thread, inside its runtime.
+type Connector = Box<
+    dyn FnOnce(
+            UnboundedSender<String>,
+        ) -> std::pin::Pin<
+            Box<dyn std::future::Future<Output = Result<Connected, TransportError>> + Send>,
+        > + Send,
+>;
+
+/// A connected client, and the child process it talks to (stdio), whose exit ends the
+/// connection.
+struct Connected {
+    client: McpClient,
+    child: Option<tokio::process::Child>,
+    /// The command, for errors.
+    command: String,
+}
+
+/// An MCP server driven from a UI thread: rmcp on a background runtime, the conversation
+/// (and its surfaces) here. [`McpHost::connect`] reaches one over Streamable HTTP,
+/// [`McpHost::spawn`] starts one as a child process and speaks MCP on its stdin/stdout;
+/// both share everything else (the sessions, the capabilities advertised, the app-only tool
+/// rules of [`McpConversation`], cancel, resource updates).
 pub struct McpHost {
     conversation: McpConversation,
     commands: UnboundedSender<Command>,
@@ -567,11 +747,11 @@ pub struct McpHost {
     error: Option<TransportError>,
     log: Vec<TransportEvent>,
     responses: Option<Vec<Value>>,
-    /// The endpoint, for the origin.
+    /// Where the server is: its endpoint, or `stdio: <command>`, for the origin.
     endpoint: String,
     /// The call id the I/O thread must drop (see [`McpHost::cancel`]).
     cancel: tokio::sync::watch::Sender<u64>,
-    /// Events made on the UI thread (a cancel), handed out by the next poll.
+    /// Events made on the UI thread (a request, a cancel), handed out by the next poll.
     queued: Vec<TransportEvent>,
 }
 
@@ -583,28 +763,89 @@ impl std::fmt::Debug for McpHost {
     }
 }
 
+/// The most events [`McpHost::log`] keeps (oldest dropped first).
+const MAX_LOG_EVENTS: usize = 10_000;
+
 impl McpHost {
-    /// Connect to `url` in the background, the sessions' stores accepting `catalog`'s
-    /// catalogs; `repaint` is called after every reply.
+    /// Connect to the Streamable HTTP endpoint at `url` in the background, the sessions'
+    /// stores accepting `catalog`'s catalogs; `repaint` is called after every reply.
     pub fn connect(
         url: &str,
         catalog: &crate::Catalog,
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
-        let (commands, mut cmd_rx): (UnboundedSender<Command>, UnboundedReceiver<Command>) =
+        let target = url.to_owned();
+        let opts = options.clone();
+        let connector: Connector = Box::new(move |updates| {
+            Box::pin(async move {
+                let client = McpClient::connect_http_with(&target, &opts, Some(updates)).await?;
+                Ok(Connected {
+                    client,
+                    child: None,
+                    command: target,
+                })
+            })
+        });
+        Self::start(url.to_owned(), connector, catalog, options, repaint)
+    }
+
+    /// Start `program` with `args` (no shell) and speak MCP on its stdin/stdout in the
+    /// background, exactly as [`Self::connect`] does over HTTP. The server's stderr is the
+    /// host's; the server is killed when the host is dropped, and its exit ends the
+    /// connection ([`Self::connect_error`] says how it ended). The origin on every store is
+    /// the server's name and `stdio: <command>`.
+    pub fn spawn(
+        program: &str,
+        args: &[String],
+        catalog: &crate::Catalog,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        let command = command_line(program, args);
+        let program = program.to_owned();
+        let args = args.to_vec();
+        let connector: Connector = Box::new(move |updates| {
+            Box::pin(async move {
+                let mut client = McpClient::spawn_with(&program, &args, Some(updates)).await?;
+                let child = client.child.take();
+                Ok(Connected {
+                    client,
+                    child,
+                    command: command_line(&program, &args),
+                })
+            })
+        });
+        Self::start(
+            format!("stdio: {command}"),
+            connector,
+            catalog,
+            options,
+            repaint,
+        )
+    }
+
+    fn start(
+        endpoint: String,
+        connector: Connector,
+        catalog: &crate::Catalog,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
+        let (commands, cmd_rx): (UnboundedSender<Command>, UnboundedReceiver<Command>) =
             unbounded_channel();
         let (tx, replies): (Sender<Reply>, Receiver<Reply>) = channel();
-        let url_for_origin = url.to_owned();
-        let url = url.to_owned();
-        let opts = options.clone();
         let (cancel, cancelled) = tokio::sync::watch::channel(u64::MAX);
         std::thread::Builder::new()
             .name("egui_a2ui-mcp".into())
             .spawn(move || {
-                let send = |r: Reply| {
+                // Shared with the tasks of the calls (a `Mutex` makes a `Send` callback `Sync`).
+                let repaint = std::sync::Arc::new(std::sync::Mutex::new(repaint));
+                let send = move |r: Reply| {
                     let _ = tx.send(r);
-                    repaint();
+                    if let Ok(f) = repaint.lock() {
+                        f();
+                    }
                 };
                 let Ok(rt) = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
@@ -613,38 +854,7 @@ impl McpHost {
                     send(Reply::Closed(TransportError::Closed));
                     return;
                 };
-                rt.block_on(async {
-                    let client = match McpClient::connect_http(&url, &opts).await {
-                        Ok(c) => c,
-                        Err(e) => return send(Reply::Closed(e)),
-                    };
-                    match client.list_tools().await {
-                        Ok(tools) => send(Reply::Connected {
-                            server: client.server_name(),
-                            tools,
-                        }),
-                        Err(e) => return send(Reply::Closed(e)),
-                    }
-                    // Bounded by the UI: ends when the host (the sender) is dropped.
-                    while let Some(Command::Call { id, params }) = cmd_rx.recv().await {
-                        let mut cancelled = cancelled.clone();
-                        let stop = async move {
-                            while *cancelled.borrow_and_update() != id {
-                                if cancelled.changed().await.is_err() {
-                                    std::future::pending::<()>().await;
-                                }
-                            }
-                        };
-                        // Dropping the call future makes rmcp send `notifications/cancelled`
-                        // for its request.
-                        let result = tokio::select! {
-                            result = client.call(params) => result,
-                            () = stop => Err(TransportError::Action("the call was cancelled".into())),
-                        };
-                        send(Reply::CallDone { id, result });
-                    }
-                    client.close().await;
-                });
+                rt.block_on(io_loop(connector, cmd_rx, cancelled, send));
             })
             .map_err(|_| TransportError::Closed)?;
         Ok(Self {
@@ -659,7 +869,7 @@ impl McpHost {
             error: None,
             log: Vec::new(),
             responses: None,
-            endpoint: url_for_origin,
+            endpoint,
             cancel,
             queued: Vec::new(),
         })
@@ -684,12 +894,18 @@ impl McpHost {
         Ok(())
     }
 
-    /// Keep every answer (the `tools/list` result, each `tools/call` result) until
-    /// [`Self::take_responses`] takes them; off by default.
+    /// Keep every answer (the `tools/list` result, each `tools/call` result, each
+    /// `resources/read` of an updated resource) until [`Self::take_responses`] takes them;
+    /// off by default.
     #[must_use]
     pub fn record_responses(mut self, on: bool) -> Self {
-        self.responses = on.then(Vec::new);
+        self.set_record_responses(on);
         self
+    }
+
+    /// [`Self::record_responses`], on a host already made.
+    pub fn set_record_responses(&mut self, on: bool) {
+        self.responses = on.then(Vec::new);
     }
 
     /// The answers kept since the last call, oldest first.
@@ -715,6 +931,11 @@ impl McpHost {
         self.server.as_deref()
     }
 
+    /// Where the server is: the endpoint URL, or `stdio: <command>`.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
     /// Why the connection failed or ended, if it did.
     pub fn connect_error(&self) -> Option<&TransportError> {
         self.error.as_ref()
@@ -725,23 +946,32 @@ impl McpHost {
         self.pending.is_some() || (self.server.is_none() && self.error.is_none())
     }
 
-    /// Every event so far.
+    /// Every event so far (requests included: the action log), the newest 10,000.
     pub fn log(&self) -> &[TransportEvent] {
         &self.log
     }
 
-    /// Start a turn.
-    pub fn send(&mut self, turn: Turn) -> Result<(), TransportError> {
-        if self.is_busy() {
-            return Err(TransportError::Action("busy".into()));
+    fn log_event(&mut self, e: TransportEvent) {
+        if self.log.len() >= MAX_LOG_EVENTS {
+            self.log.drain(..MAX_LOG_EVENTS / 10);
         }
+        self.log.push(e);
+    }
+
+    /// Start a turn: a text turn calls a model-visible tool (see [`McpConversation`]), an
+    /// action the surface's app-visible tool. The `tools/call` request is in the next
+    /// [`Self::poll`]'s events (and the log).
+    pub fn send(&mut self, turn: Turn) -> Result<(), TransportError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
+        }
+        if self.is_busy() {
+            return Err(TransportError::Action("a call is already in flight".into()));
         }
         let call = self.conversation.request(&turn)?;
         let id = self.next_id;
         self.next_id += 1;
-        self.log.push(TransportEvent::Request {
+        self.queued.push(TransportEvent::Request {
             method: "tools/call".into(),
             body: call.params.clone(),
         });
@@ -782,6 +1012,12 @@ impl McpHost {
                         }
                     }
                 }
+                Reply::ResourceRead { uri, result } => {
+                    if let (Some(r), Ok(v)) = (self.responses.as_mut(), &result) {
+                        r.push(v.clone());
+                    }
+                    out.extend(self.conversation.on_resource_read(&uri, result));
+                }
                 Reply::Closed(e) => {
                     if let Some((_, call)) = self.pending.take() {
                         out.extend(self.conversation.on_result(&call, Err(e.clone())));
@@ -790,7 +1026,111 @@ impl McpHost {
                 }
             }
         }
-        self.log.extend(out.iter().cloned());
+        for e in &out {
+            self.log_event(e.clone());
+        }
         out
     }
+}
+
+/// The I/O thread: connect, list the tools, then run each call (dropped when cancelled),
+/// read each resource the server says changed, and end when the host is dropped, the
+/// server's process exits or the connection closes.
+async fn io_loop(
+    connector: Connector,
+    mut commands: UnboundedReceiver<Command>,
+    cancelled: tokio::sync::watch::Receiver<u64>,
+    send: impl Fn(Reply) + Clone + Send + 'static,
+) {
+    let (updates_tx, mut updates) = unbounded_channel();
+    let Connected {
+        client,
+        mut child,
+        command,
+    } = match connector(updates_tx).await {
+        Ok(c) => c,
+        Err(e) => return send(Reply::Closed(e)),
+    };
+    match client.list_tools().await {
+        Ok(tools) => send(Reply::Connected {
+            server: client.server_name(),
+            tools,
+        }),
+        Err(e) => return send(Reply::Closed(e)),
+    }
+    let peer = client.service.peer().clone();
+    let exited = async {
+        match child.as_mut() {
+            Some(c) => c.wait().await.map_or_else(
+                |e| format!("the server is gone: {e}"),
+                |s| format!("the server exited ({s})"),
+            ),
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(exited);
+    // Bounded by the UI: ends when the host (the sender) is dropped.
+    loop {
+        tokio::select! {
+            cmd = commands.recv() => {
+                let Some(Command::Call { id, params }) = cmd else { break };
+                let mut cancelled = cancelled.clone();
+                let peer = peer.clone();
+                let send = send.clone();
+                tokio::spawn(async move {
+                    let stop = async move {
+                        while *cancelled.borrow_and_update() != id {
+                            if cancelled.changed().await.is_err() {
+                                std::future::pending::<()>().await;
+                            }
+                        }
+                    };
+                    // Dropping the call future makes rmcp send `notifications/cancelled`
+                    // for its request.
+                    let result = tokio::select! {
+                        result = call_tool(&peer, params) => result,
+                        () = stop => Err(TransportError::Action("the call was cancelled".into())),
+                    };
+                    send(Reply::CallDone { id, result });
+                });
+            }
+            uri = updates.recv() => {
+                let Some(uri) = uri else { continue };
+                let peer = peer.clone();
+                let send = send.clone();
+                tokio::spawn(async move {
+                    let result = peer
+                        .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))
+                        .await
+                        .map_err(|e| TransportError::Mcp(super::redact_urls_in(&format!(
+                            "resources/read failed: {e}"
+                        ))))
+                        .and_then(|r| {
+                            serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
+                        });
+                    send(Reply::ResourceRead { uri, result });
+                });
+            }
+            message = &mut exited => {
+                send(Reply::Closed(TransportError::Interrupted { url: command, message }));
+                return;
+            }
+        }
+    }
+    client.close().await;
+}
+
+async fn call_tool(
+    peer: &rmcp::service::Peer<RoleClient>,
+    params: Value,
+) -> Result<Value, TransportError> {
+    let p: CallToolRequestParams = serde_json::from_value(params).map_err(|e| {
+        TransportError::Mcp(super::redact_urls_in(&format!(
+            "bad tools/call params: {e}"
+        )))
+    })?;
+    let r = peer.call_tool(p).await.map_err(|e| {
+        TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
+    })?;
+    serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
 }

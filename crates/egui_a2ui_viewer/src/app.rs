@@ -11,9 +11,7 @@ use crate::Cli;
 use crate::activity::ActivityLog;
 use crate::gallery::{self, Sample, SampleData};
 use crate::panels::{self, Tab, View};
-use crate::source::{
-    AgentSource, DocSource, ModelStreamSource, Source, StdinSource, TransportSource, split_command,
-};
+use crate::source::{AgentSource, DocSource, ModelStreamSource, ScriptStep, Source, StdinSource};
 
 /// A file read on a worker thread.
 struct Loaded {
@@ -119,10 +117,28 @@ impl App {
             && cli.paths.is_empty()
             && cli.sample.is_none()
             && cli.model_stream.is_none();
-        if let Some((kind, url)) = &cli.remote {
-            let source =
-                TransportSource::connect(*kind, url, self.catalog.clone(), self.ctx.clone())
-                    .with_script(cli.script.clone());
+        // `--call` is the first turn (MCP: `TOOL {"json": "args"}` calls that tool).
+        let mut script: Vec<ScriptStep> = cli
+            .call
+            .iter()
+            .map(|c| {
+                let c = c.trim();
+                ScriptStep::Send(if c.contains(char::is_whitespace) {
+                    c.to_owned()
+                } else {
+                    format!("{c} {{}}")
+                })
+            })
+            .collect();
+        script.extend(cli.script.iter().cloned());
+        if let Some(target) = &cli.remote {
+            let source = AgentSource::connect(
+                target.clone(),
+                target,
+                self.catalog.clone(),
+                self.ctx.clone(),
+            )
+            .with_script(script);
             self.add_source(Box::new(source));
         } else if cli.stdin {
             match StdinSource::spawn(self.ctx.clone(), self.catalog.clone()) {
@@ -132,32 +148,32 @@ impl App {
                     .error("stdin", format!("cannot start reading: {e}")),
             }
         } else if let Some(line) = &cli.mcp {
-            match split_command(line) {
-                Ok(mut words) => {
-                    let program = words.remove(0);
-                    self.connect(line.clone(), program, words);
-                }
-                Err(e) => self.log.error("mcp", format!("--mcp {line:?}: {e}")),
-            }
+            let source = AgentSource::connect(
+                line.clone(),
+                &format!("mcp+stdio:{line}"),
+                self.catalog.clone(),
+                self.ctx.clone(),
+            )
+            .with_script(script);
+            self.add_source(Box::new(source));
         } else if start_demo {
             match std::env::current_exe() {
-                Ok(exe) => self.connect(
-                    "built-in demo agent".into(),
-                    exe.to_string_lossy().into_owned(),
-                    vec!["--serve-demo".into()],
-                ),
+                Ok(exe) => {
+                    let source = AgentSource::spawn_mcp(
+                        "built-in demo agent".into(),
+                        &exe.to_string_lossy(),
+                        &["--serve-demo".to_owned()],
+                        self.catalog.clone(),
+                        self.ctx.clone(),
+                    )
+                    .with_script(script);
+                    self.add_source(Box::new(source));
+                }
                 Err(e) => self
                     .log
                     .error("demo agent", format!("cannot find my own executable: {e}")),
             }
         }
-    }
-
-    fn connect(&mut self, label: String, program: String, args: Vec<String>) {
-        let agent =
-            AgentSource::spawn(label, program, args, self.catalog.clone(), self.ctx.clone())
-                .with_auto_call(self.cli.call.clone());
-        self.add_source(Box::new(agent));
     }
 
     /// Add a live source and show it.

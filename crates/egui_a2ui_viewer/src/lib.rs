@@ -11,15 +11,16 @@
 //! cargo run --example viewer -- --a2a URL             an A2A agent (its base URL; the card is read)
 //! cargo run --example viewer -- --agui URL            an AG-UI endpoint (RunAgentInput over SSE)
 //! cargo run --example viewer -- --mcp-url URL         an MCP server over Streamable HTTP
+//! cargo run --example viewer -- --agent TARGET        any agent egui_a2ui::agent::Agent::connect reaches
 //! cargo run --example viewer -- --serve-demo          be the demo MCP server (no window)
 //! cargo run --example viewer -- --model-stream FILE [--tps 40]   replay a recorded model answer
 //! ```
 //!
 //! Other flags: `--sample NAME` (open a bundled sample), `--no-agent`, `--tab
 //! data|actions|errors|stepper`, `--call 'TOOL {"json": "args"}'` (call a tool once the
-//! agent is connected), `--send TEXT` and `--click COMPONENT_ID` (with `--a2a`, `--agui`
-//! or `--mcp-url`: turns to run in order once connected, each after the previous one
-//! ended; repeatable), `--frames N` (quit after N frames), `--screenshot FILE.png` (save
+//! agent is connected), `--send TEXT` and `--click COMPONENT_ID` (with `--a2a`, `--agui`,
+//! `--mcp-url` or `--agent`: turns to run in order once connected, each after the previous
+//! one ended; repeatable), `--frames N` (quit after N frames), `--screenshot FILE.png` (save
 //! the window after `--frames` frames, once the agent is idle, then quit).
 //!
 //! # The pieces
@@ -29,10 +30,11 @@
 //!   [`App::ui`] draws it inside any [`egui::Ui`], so tests drive it headless through
 //!   `egui_kittest`.
 //! - [`Source`]: where surfaces come from. [`source::DocSource`] (a gallery stream or an
-//!   opened file), [`source::StdinSource`] (`--stdin`), [`source::AgentSource`] (`--mcp`, the
-//!   demo agent), [`source::ModelStreamSource`] (`--model-stream`),
-//!   [`source::TransportSource`] (`--a2a`, `--agui`, `--mcp-url`). Each owns its stores,
-//!   polls its worker threads, draws its surfaces and routes their events.
+//!   opened file), [`source::StdinSource`] (`--stdin`), [`source::ModelStreamSource`]
+//!   (`--model-stream`), [`source::AgentSource`] (every agent: `--a2a`, `--agui`,
+//!   `--mcp-url`, `--mcp`, `--agent`, the demo agent; one `egui_a2ui::agent::Agent`
+//!   whatever the transport). Each owns its stores, polls its worker threads, draws its
+//!   surfaces and routes their events.
 //! - [`panels`]: the gallery and the inspector tabs, each a function of what it shows.
 //! - [`gallery`]: the bundled samples by group, and the viewer's catalog (basic + `Gauge`).
 //! - [`demo_server`]: the built-in demo agent, an MCP server (`--serve-demo`).
@@ -87,7 +89,7 @@ use std::path::PathBuf;
 
 /// The command line's usage text.
 pub const USAGE: &str = "usage: viewer [STREAM_FILE] [--sample NAME] [--stdin | --mcp \"CMD ARGS\" | --serve-demo | --no-agent]
-              [--a2a URL | --agui URL | --mcp-url URL] [--send TEXT | --click COMPONENT_ID]...
+              [--a2a URL | --agui URL | --mcp-url URL | --agent TARGET] [--send TEXT | --click COMPONENT_ID]...
               [--tab data|actions|errors|stepper] [--call 'TOOL {json args}']
               [--model-stream ANSWER.txt [--tps N]]
               [--frames N] [--screenshot FILE.png] [--size WxH]";
@@ -103,9 +105,9 @@ pub struct Cli {
     pub stdin: bool,
     /// Host this MCP server (command line).
     pub mcp: Option<String>,
-    /// An agent over the network: the transport and its URL (`--a2a`, `--agui`,
-    /// `--mcp-url`).
-    pub remote: Option<(source::TransportKind, String)>,
+    /// An agent, as `egui_a2ui::agent::Agent::connect` takes it (`--agent TARGET`;
+    /// `--a2a URL` is `a2a+URL`, `--agui URL` `agui+URL`, `--mcp-url URL` `mcp+URL`).
+    pub remote: Option<String>,
     /// Turns for the network agent, in order (`--send`, `--click`).
     pub script: Vec<source::ScriptStep>,
     /// Do not start the demo agent.
@@ -143,17 +145,17 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
             "--serve-demo" => serve_demo = true,
             "--no-agent" => cli.no_agent = true,
             "--mcp" => cli.mcp = Some(value("--mcp")?),
-            "--a2a" | "--agui" | "--mcp-url" => {
-                let kind = match a.as_str() {
-                    "--a2a" => source::TransportKind::A2a,
-                    "--agui" => source::TransportKind::Agui,
-                    _ => source::TransportKind::McpHttp,
+            "--a2a" | "--agui" | "--mcp-url" | "--agent" => {
+                let v = value(&a)?;
+                let target = match a.as_str() {
+                    "--agent" => v,
+                    // `--a2a http://…` is `a2a+http://…`, and so on.
+                    flag => format!("{}+{v}", flag.trim_start_matches("--").replace("-url", "")),
                 };
-                let url = value(&a)?;
                 if cli.remote.is_some() {
-                    return Err("give one of --a2a, --agui, --mcp-url".into());
+                    return Err("give one of --a2a, --agui, --mcp-url, --agent".into());
                 }
-                cli.remote = Some((kind, url));
+                cli.remote = Some(target);
             }
             "--send" => cli.script.push(source::ScriptStep::Send(value("--send")?)),
             "--click" => cli
@@ -192,10 +194,10 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
         return Err("--stdin and --mcp exclude each other".into());
     }
     if cli.remote.is_some() && (cli.stdin || cli.mcp.is_some()) {
-        return Err("--a2a, --agui and --mcp-url exclude --stdin and --mcp".into());
+        return Err("--a2a, --agui, --mcp-url and --agent exclude --stdin and --mcp".into());
     }
-    if !cli.script.is_empty() && cli.remote.is_none() {
-        return Err("--send and --click need --a2a, --agui or --mcp-url".into());
+    if !cli.script.is_empty() && cli.remote.is_none() && cli.mcp.is_none() {
+        return Err("--send and --click need --a2a, --agui, --mcp-url, --agent or --mcp".into());
     }
     Ok((cli, serve_demo))
 }

@@ -341,7 +341,11 @@ fn a_failing_agent_command_leaves_the_gallery_usable() {
     };
     let mut h = harness(cli);
     wait_for(&mut h, "the connection error", |h| {
-        h.state().log().errors().iter().any(|e| e.source == "mcp")
+        h.state()
+            .log()
+            .errors()
+            .iter()
+            .any(|e| e.source == "MCP stdio" && e.text.contains("/nonexistent/agent"))
     });
     h.get_by_label("Form with validation").click();
     h.run_steps(2);

@@ -11,8 +11,9 @@ mod peers;
 use std::time::{Duration, Instant};
 
 use egui::Key;
-use egui_a2ui::transport::{Role, TaskState};
-use egui_a2ui_viewer::source::{ScriptStep, TransportKind, TransportSource};
+use egui_a2ui::agent::ThreadEntry;
+use egui_a2ui::transport::TaskState;
+use egui_a2ui_viewer::source::{AgentSource, ScriptStep};
 use egui_a2ui_viewer::{App as ViewerApp, Cli, LogKind, Source};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -36,9 +37,10 @@ fn harness(cli: Cli) -> Harness<'static, ViewerApp> {
     h
 }
 
-fn remote(kind: TransportKind, url: String, script: Vec<ScriptStep>) -> Cli {
+/// `kind` is the target's scheme prefix (`a2a`, `agui`, `mcp`), as `--a2a URL` makes it.
+fn remote(kind: &str, url: String, script: Vec<ScriptStep>) -> Cli {
     Cli {
-        remote: Some((kind, url)),
+        remote: Some(format!("{kind}+{url}")),
         script,
         tab: Some("actions".into()),
         ..Cli::default()
@@ -70,10 +72,8 @@ fn wait_for(
     h.run_steps(2);
 }
 
-fn source<'a>(h: &'a Harness<'static, ViewerApp>) -> &'a TransportSource {
-    h.state()
-        .source::<TransportSource>()
-        .expect("the transport source")
+fn source<'a>(h: &'a Harness<'static, ViewerApp>) -> &'a AgentSource {
+    h.state().source::<AgentSource>().expect("the agent source")
 }
 
 fn has_label(h: &Harness<'static, ViewerApp>, text: &str) -> bool {
@@ -105,7 +105,7 @@ fn say(h: &mut Harness<'static, ViewerApp>, text: &str) {
 #[test]
 fn a2a_conversation_in_the_viewer_prompt_surfaces_actions_and_the_log() {
     let peer = start(Venv::Main, "a2a03_peer.py");
-    let mut h = harness(remote(TransportKind::A2a, peer.url(""), Vec::new()));
+    let mut h = harness(remote("a2a", peer.url(""), Vec::new()));
     wait_for(&mut h, "the agent card", |h| source(h).is_connected());
     assert!(
         log_kinds(&h, LogKind::Response)
@@ -121,16 +121,18 @@ fn a2a_conversation_in_the_viewer_prompt_surfaces_actions_and_the_log() {
     });
     let src = source(&h);
     assert!(matches!(
-        src.transcript().first(),
-        Some(e) if e.role == Role::User && e.text == "pasta"
+        src.thread().first(),
+        Some(ThreadEntry::User { text }) if text == "pasta"
     ));
     assert!(
-        src.transcript().iter().any(|e| e.role == Role::Agent),
-        "the agent's text is in the transcript"
+        src.thread()
+            .iter()
+            .any(|e| matches!(e, ThreadEntry::Agent { .. })),
+        "the agent's text is in the thread"
     );
     assert_eq!(src.state(), Some(&TaskState::InputRequired));
     assert!(
-        has_label(&h, "task: input-required"),
+        has_label(&h, "state: input-required"),
         "the task state is drawn"
     );
     assert!(has_label(&h, "pasta"), "the transcript is drawn");
@@ -165,7 +167,7 @@ fn a2a_conversation_in_the_viewer_prompt_surfaces_actions_and_the_log() {
 fn agui_conversation_in_the_viewer_text_messages_run_state_and_deltas() {
     let peer = start(Venv::Main, "agui_peer.py");
     let mut h = harness(remote(
-        TransportKind::Agui,
+        "agui",
         peer.url("/"),
         vec![ScriptStep::Send("pasta".into())],
     ));
@@ -174,12 +176,14 @@ fn agui_conversation_in_the_viewer_text_messages_run_state_and_deltas() {
     });
     let src = source(&h);
     assert_eq!(src.state(), Some(&TaskState::Completed));
-    assert!(has_label(&h, "run: completed"));
+    assert!(has_label(&h, "state: completed"));
     let agent_text: Vec<&str> = src
-        .transcript()
+        .thread()
         .iter()
-        .filter(|e| e.role == Role::Agent)
-        .map(|e| e.text.as_str())
+        .filter_map(|e| match e {
+            ThreadEntry::Agent { text } => Some(text.as_str()),
+            _ => None,
+        })
         .collect();
     assert!(
         !agent_text.is_empty(),
@@ -220,7 +224,7 @@ fn agui_building_state_is_drawn_while_the_surface_is_not_there() {
     // A slow peer: the building snapshot stays up for a while before the painted one.
     let peer = peers::start_with_env(Venv::Main, "agui_peer.py", &[("PEER_STEP_DELAY_S", "3")]);
     let mut h = harness(remote(
-        TransportKind::Agui,
+        "agui",
         peer.url("/"),
         vec![ScriptStep::Send("pasta".into())],
     ));
@@ -238,7 +242,7 @@ fn agui_building_state_is_drawn_while_the_surface_is_not_there() {
 fn mcp_over_http_in_the_viewer_scripted_turns_and_the_log() {
     let peer = start(Venv::Main, "mcp_peer.py");
     let mut h = harness(remote(
-        TransportKind::McpHttp,
+        "mcp",
         peer.url("/mcp"),
         vec![
             ScriptStep::Send("pasta".into()),
@@ -268,7 +272,53 @@ fn mcp_over_http_in_the_viewer_scripted_turns_and_the_log() {
             .count(),
         2
     );
-    assert_eq!(log_kinds(&h, LogKind::Request).len(), 2);
+    assert_eq!(log_kinds(&h, LogKind::ToolsCall).len(), 2);
+    drop(peer);
+}
+
+#[test]
+fn a_turn_in_flight_stops_with_the_stop_button_and_the_origin_is_shown() {
+    let peer = start(Venv::Main, "a2a03_peer.py");
+    // The peer sends one step, then stalls for 30 s.
+    let mut h = harness(remote(
+        "a2a",
+        peer.url(""),
+        vec![ScriptStep::Send("fault:stall".into())],
+    ));
+    wait_for(&mut h, "the first step, then the stall", |h| {
+        source(h)
+            .thread()
+            .iter()
+            .any(|e| matches!(e, ThreadEntry::Surface { .. }))
+    });
+    // Who the agent is, as the connection knows it: the card's name and the endpoint.
+    assert!(
+        h.query_all_by_label_contains("A2A · ").any(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(&n)
+                .label()
+                .is_some_and(|l| l.contains("127.0.0.1"))
+        }),
+        "the origin is shown"
+    );
+    assert!(h.state().sources()[0].is_busy());
+    h.get_by_label("Stop").click();
+    wait_for(&mut h, "the cancelled task", |h| {
+        source(h).state() == Some(&TaskState::Canceled)
+    });
+    assert!(has_label(&h, "state: canceled"));
+    assert!(h.query_by_label("Stop").is_none(), "nothing left to stop");
+    assert!(
+        log_kinds(&h, LogKind::Request)
+            .iter()
+            .any(|t| t == "request tasks/cancel"),
+        "{:?}",
+        log_kinds(&h, LogKind::Request)
+    );
+    // The surface drawn stays, and the next turn goes through.
+    say(&mut h, "pasta");
+    wait_for(&mut h, "the next turn", |h| {
+        has_label(h, "Noodle Bar") && !h.state().sources()[0].is_busy()
+    });
     drop(peer);
 }
 
@@ -280,7 +330,7 @@ fn an_unreachable_agent_is_a_failed_status_and_an_error_not_a_hang() {
         .map(|a| a.port())
         .expect("a free port");
     let mut h = harness(remote(
-        TransportKind::A2a,
+        "a2a",
         format!("http://127.0.0.1:{port}"),
         vec![ScriptStep::Send("hello".into())],
     ));
@@ -313,10 +363,7 @@ fn the_command_line_takes_one_network_agent_and_its_script() {
         "b",
     ])
     .unwrap();
-    assert_eq!(
-        cli.remote,
-        Some((TransportKind::Agui, "http://127.0.0.1:1/".to_owned()))
-    );
+    assert_eq!(cli.remote.as_deref(), Some("agui+http://127.0.0.1:1/"));
     assert_eq!(
         cli.script,
         [ScriptStep::Send("hi".into()), ScriptStep::Click("b".into())]

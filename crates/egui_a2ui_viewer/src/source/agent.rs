@@ -1,409 +1,478 @@
-//! The MCP agent source: the connection, the tools, and one session per tool call, each
-//! session owning its surfaces and all of them drawn by one `DrawState`.
+//! The live agent source: any agent the library reaches (`--a2a`, `--agui`, `--mcp-url`,
+//! `--mcp`, `--agent TARGET`, the built-in demo agent), held as one
+//! [`egui_a2ui::agent::Agent`]. The centre shows who the agent is (the connection's
+//! origin), the task or run state with a Stop button while a turn runs, a prompt box, and
+//! the conversation's thread: the user's turns, the agent's text, each surface where the
+//! agent created it (updated in place), AG-UI activities still building as the lifecycle
+//! skeleton, errors with a Retry. Every request and every answer goes to the action log.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 
 use egui::RichText;
-use egui_a2ui::mcp::{
-    AppSession, CallRef, SessionHub, SessionState, SplitPolicy, UiExtensionSettings,
-};
-use egui_a2ui::render::DrawState;
+use egui_a2ui::agent::{Agent, ConnectionStatus, ThreadEntry};
+use egui_a2ui::render::{DrawState, lifecycle_ui};
+use egui_a2ui::transport::mcp::McpHost;
+use egui_a2ui::transport::{TaskState, TransportEvent, TransportOptions, Turn, find_action};
 use egui_a2ui::{Catalog, Event, SurfaceStore};
 use serde_json::{Value, json};
 
-use super::mcp_host;
-use super::{Source, Status};
+use super::{Source, Status, store_errors};
 use crate::activity::{ActivityLog, LogKind};
 
-struct ToolInfo {
-    name: String,
-    title: String,
-    description: String,
-    example: String,
+/// One scripted turn (`--send TEXT`, `--click COMPONENT_ID`, `--call 'TOOL {json}'`), run
+/// once the previous turn has ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptStep {
+    /// A user message (with MCP, `TOOL {"json": "args"}` calls that tool).
+    Send(String),
+    /// Press the first instance of this component id (tree order), as `a2ui_agent --click`.
+    Click(String),
 }
 
-/// Example arguments for a tool's input schema: a zero, `false`, or empty value per
-/// property (`"SFO"` for a `destination`).
-#[must_use]
-pub fn example_args(schema: Option<&Value>) -> String {
-    let Some(props) = schema
-        .and_then(|s| s.get("properties"))
-        .and_then(Value::as_object)
-    else {
-        return "{}".into();
-    };
-    let mut m = serde_json::Map::new();
-    for (k, p) in props {
-        let v = match p.get("type").and_then(Value::as_str) {
-            Some("number" | "integer") => json!(0),
-            Some("boolean") => json!(false),
-            Some("array") => json!([]),
-            Some("object") => json!({}),
-            _ if k == "destination" => json!("SFO"),
-            _ => json!(""),
-        };
-        m.insert(k.clone(), v);
-    }
-    Value::Object(m).to_string()
-}
-
-enum Pending {
-    Tool {
-        session: String,
-    },
-    Action {
-        call: CallRef,
-        session: String,
-        tool: String,
-    },
-}
-
-struct SessionView {
-    id: String,
-    tool: String,
-    args: Value,
-    texts: Vec<(String, bool)>,
-}
-
-/// An MCP server over stdio (`--mcp`, the built-in demo agent): the connection, the tools,
-/// and one session per tool call, each owning its surfaces, all drawn by one `DrawState`.
-/// Actions on a surface become `tools/call` requests on the server.
+/// An agent, whatever the transport: the connection's origin and state, a prompt box with
+/// Stop, the thread of the conversation with its surfaces, and the action log of every
+/// request and answer.
 pub struct AgentSource {
     label: String,
-    server_id: String,
-    handle: mcp_host::Handle,
-    status: Status,
-    tools: Vec<ToolInfo>,
-    chosen: usize,
-    args: String,
-    args_error: Option<String>,
-    hub: SessionHub,
-    /// One drawing state for every session's store (each session owns its surfaces).
+    agent: Result<Agent, String>,
     draw: DrawState,
-    catalog: Catalog,
-    sessions: Vec<SessionView>,
-    pending: HashMap<u64, Pending>,
-    next_id: u64,
-    uri_owner: HashMap<String, String>,
-    auto_call: Option<String>,
-    settings: UiExtensionSettings,
+    prompt: String,
+    script: VecDeque<ScriptStep>,
+    last_error: Option<String>,
+    connect_logged: bool,
+    logged_state: Option<TaskState>,
 }
 
 impl AgentSource {
-    /// Start `program args` and connect to it over its stdin/stdout (on a thread of its
-    /// own); `label` names it in the gallery.
+    /// Reach the agent `target` names ([`Agent::connect`]: `a2a+http://…`,
+    /// `agui+http://…`, `mcp+http://…`, `mcp+stdio:CMD`, `jsonl:CMD`, or a bare command
+    /// for MCP over stdio) in the background; `label` names it in the gallery.
     #[must_use]
-    pub fn spawn(
+    pub fn connect(label: String, target: &str, catalog: Catalog, ctx: egui::Context) -> Self {
+        let repaint = move || ctx.request_repaint();
+        let agent = Agent::connect(
+            target,
+            catalog.clone(),
+            TransportOptions::default(),
+            repaint,
+        )
+        .map_err(|e| e.to_string());
+        Self::new(label, agent, catalog)
+    }
+
+    /// Start `program args` and speak MCP on its stdin/stdout (the built-in demo agent: a
+    /// path that is not a command line).
+    #[must_use]
+    pub fn spawn_mcp(
         label: String,
-        program: String,
-        args: Vec<String>,
+        program: &str,
+        args: &[String],
         catalog: Catalog,
         ctx: egui::Context,
     ) -> Self {
-        let handle = mcp_host::spawn(program, args, ctx);
+        let repaint = move || ctx.request_repaint();
+        let agent = McpHost::spawn(
+            program,
+            args,
+            &catalog,
+            TransportOptions::default(),
+            repaint,
+        )
+        .map(Agent::new)
+        .map_err(|e| e.to_string());
+        Self::new(label, agent, catalog)
+    }
+
+    fn new(label: String, mut agent: Result<Agent, String>, catalog: Catalog) -> Self {
+        if let Ok(a) = agent.as_mut() {
+            a.connection_mut().record_responses(true);
+        }
         Self {
             label,
-            server_id: "agent".into(),
-            handle,
-            status: Status::Connecting,
-            tools: Vec::new(),
-            chosen: 0,
-            args: "{}".into(),
-            args_error: None,
-            hub: SessionHub::new(),
-            draw: DrawState::new(catalog.clone()).with_options(crate::media::renderer_options()),
-            catalog,
-            sessions: Vec::new(),
-            pending: HashMap::new(),
-            next_id: 1,
-            uri_owner: HashMap::new(),
-            auto_call: None,
-            settings: UiExtensionSettings::native_a2ui(),
+            agent,
+            draw: DrawState::new(catalog).with_options(crate::media::renderer_options()),
+            prompt: String::new(),
+            script: VecDeque::new(),
+            last_error: None,
+            connect_logged: false,
+            logged_state: None,
         }
     }
 
-    /// Call `TOOL {"json": "args"}` once the server's tools are known (`--call`).
+    /// Run these turns in order once connected, each after the previous one ended.
     #[must_use]
-    pub fn with_auto_call(mut self, call: Option<String>) -> Self {
-        self.auto_call = call;
+    pub fn with_script(mut self, steps: Vec<ScriptStep>) -> Self {
+        self.script = steps.into();
         self
     }
 
-    /// The sessions' surfaces, as (session id, store).
+    /// The agent, once the target was understood.
+    #[must_use]
+    pub fn agent(&self) -> Option<&Agent> {
+        self.agent.as_ref().ok()
+    }
+
+    /// The conversation so far.
+    #[must_use]
+    pub fn thread(&self) -> &[ThreadEntry] {
+        self.agent().map_or(&[], Agent::thread)
+    }
+
+    /// The task (A2A), run (AG-UI) or last call's (MCP) state.
+    #[must_use]
+    pub fn state(&self) -> Option<&TaskState> {
+        self.agent().and_then(Agent::state)
+    }
+
+    /// Whether the agent is reached (card read, MCP initialized; AG-UI at once).
+    #[must_use]
+    pub fn is_connected(&self) -> bool {
+        self.agent()
+            .is_some_and(|a| matches!(a.status(), ConnectionStatus::Ready | ConnectionStatus::Busy))
+    }
+
+    /// Turns not run yet (`--send`, `--click`, `--call`).
+    #[must_use]
+    pub fn script_left(&self) -> usize {
+        self.script.len()
+    }
+
+    /// Why the last turn failed, if it did.
+    #[must_use]
+    pub fn last_error(&self) -> Option<&str> {
+        self.last_error.as_deref()
+    }
+
+    /// The sessions' surfaces (one store per A2A / AG-UI conversation, one per MCP tool
+    /// call), as (label prefix, store).
     #[must_use]
     pub fn session_stores(&self) -> Vec<(String, &SurfaceStore)> {
-        self.hub
-            .sessions()
-            .map(|s| (s.id().to_owned(), s.store()))
+        let stores = self.agent().map(Agent::stores).unwrap_or_default();
+        let many = stores.len() > 1;
+        stores
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let prefix = if many {
+                    format!("#{} · ", i + 1)
+                } else {
+                    String::new()
+                };
+                (prefix, s)
+            })
             .collect()
     }
 
-    fn on_reply(&mut self, r: mcp_host::Reply, log: &mut ActivityLog) {
-        let a = self;
-        match r {
-            mcp_host::Reply::Connected { server, tools } => {
-                a.hub.tools_mut().insert_tools_list(&a.server_id, &tools);
-                a.tools = tools["tools"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|t| {
-                        let name = t.get("name")?.as_str()?.to_owned();
-                        let visible = a
-                            .hub
-                            .tools()
-                            .get(&a.server_id, &name)
-                            .is_none_or(|m| m.visibility.model);
-                        visible.then(|| ToolInfo {
-                            title: t
-                                .get("title")
-                                .and_then(Value::as_str)
-                                .unwrap_or(&name)
-                                .to_owned(),
-                            description: t
-                                .get("description")
-                                .and_then(Value::as_str)
-                                .unwrap_or("")
-                                .to_owned(),
-                            example: example_args(t.get("inputSchema")),
-                            name,
-                        })
-                    })
-                    .collect();
-                a.chosen = 0;
-                if let Some(t) = a.tools.first() {
-                    a.args = t.example.clone();
-                }
-                a.status = Status::Open(server.clone());
-                log.log(LogKind::Note, format!("connected to {server}"), &tools);
-            }
-            mcp_host::Reply::Closed(msg) => {
-                a.status = Status::Failed(msg.clone());
-                let pending: Vec<(u64, Pending)> = a.pending.drain().collect();
-                for (_, p) in pending {
-                    match p {
-                        Pending::Tool { session } => {
-                            if let Some(s) = a.hub.get_mut(&session) {
-                                s.on_tool_failed(&msg);
-                            }
-                        }
-                        Pending::Action { call, .. } => {
-                            let _ = a.hub.on_action_failed(&call, &msg);
-                        }
-                    }
-                }
-                log.error("mcp", format!("{}: {msg}", a.label));
-            }
-            mcp_host::Reply::CallDone { id, result } => a.on_call_done(id, result, log),
-            mcp_host::Reply::ResourceUpdated { uri, result } => {
-                let owner = a.uri_owner.get(&uri).cloned();
-                match (owner, result) {
-                    (Some(session), Ok(read)) => {
-                        if let Some(s) = a.hub.get_mut(&session) {
-                            for c in read["contents"].as_array().into_iter().flatten() {
-                                let mime = c.get("mimeType").and_then(Value::as_str).unwrap_or("");
-                                let Some(text) = c.get("text").and_then(Value::as_str) else {
-                                    continue;
-                                };
-                                if egui_a2ui::mcp::is_a2ui_family(mime) {
-                                    s.store_mut().feed_document(text.as_bytes());
-                                }
-                            }
-                        }
-                    }
-                    (None, _) => {}
-                    (Some(_), Err(e)) => log.error("mcp", format!("resources/read {uri}: {e}")),
-                }
-            }
-        }
+    fn kind(&self) -> &'static str {
+        self.agent().map_or("agent", Agent::kind)
     }
 
-    /// The user (standing in for the model) calls a model-visible tool.
-    fn call_tool(&mut self, name: &str, args_text: &str, log: &mut ActivityLog) {
-        let a = self;
-        let args = match serde_json::from_str::<Value>(args_text) {
-            Ok(Value::Object(m)) => m,
-            Ok(_) => {
-                a.args_error = Some("the arguments must be a JSON object".into());
-                return;
-            }
-            Err(e) => {
-                a.args_error = Some(format!("not JSON: {e}"));
-                return;
-            }
-        };
-        a.args_error = None;
-        let id = a.next_id;
-        a.next_id += 1;
-        let session_id = format!("call-{id}");
-        let session = a.hub.open(
-            AppSession::new(&session_id, &a.server_id, name, a.catalog.catalogs())
-                .with_policy(SplitPolicy::for_settings(&a.settings)),
-        );
-        session.on_tool_input(Value::Object(args.clone()));
-        a.sessions.push(SessionView {
-            id: session_id.clone(),
-            tool: name.to_owned(),
-            args: Value::Object(args.clone()),
-            texts: Vec::new(),
-        });
-        let params = json!({"name": name, "arguments": args});
-        a.pending.insert(
-            id,
-            Pending::Tool {
-                session: session_id,
-            },
-        );
-        let sent = a.handle.tx.send(mcp_host::Command::Call {
-            id,
-            params: params.clone(),
-        });
-        log.log(
-            LogKind::ToolsCall,
-            format!("call {name}"),
-            &json!({"jsonrpc": "2.0", "method": "tools/call", "params": params}),
-        );
-        if sent.is_err() {
-            a.on_call_done(id, Err("the MCP connection is closed".into()), log);
-        }
-    }
-
-    fn on_call_done(&mut self, id: u64, result: Result<Value, String>, log: &mut ActivityLog) {
-        let a = self;
-        let Some(p) = a.pending.remove(&id) else {
+    /// Start a turn (the prompt box, a scripted step, an action).
+    pub fn send(&mut self, turn: Turn, log: &mut ActivityLog) {
+        let kind = self.kind();
+        let Ok(agent) = self.agent.as_mut() else {
             return;
         };
-        let mut errors = Vec::new();
-        let mut logs = Vec::new();
-        match p {
-            Pending::Tool { session } => {
-                let view = a.sessions.iter_mut().find(|v| v.id == session);
-                let Some(s) = a.hub.get_mut(&session) else {
-                    return;
-                };
-                match result {
-                    Ok(r) => {
-                        logs.push((
-                            LogKind::Result,
-                            format!("result of {}", s.tool_name()),
-                            r.clone(),
-                        ));
-                        match s.on_tool_result(&r) {
-                            Ok(out) => {
-                                for p in &out.split.payloads {
-                                    if let Some(uri) = &p.uri {
-                                        a.uri_owner.insert(uri.clone(), session.clone());
-                                    }
-                                }
-                                for d in &out.split.dropped {
-                                    errors.push(format!(
-                                        "dropped content block {}: {:?}",
-                                        d.index, d.reason
-                                    ));
-                                }
-                                errors.extend(out.errors.iter().map(|e| format!("{session}: {e}")));
-                                if let Some(v) = view {
-                                    let text = out.split.display_text();
-                                    if !text.is_empty() {
-                                        v.texts.push((text, out.split.is_error));
-                                    }
-                                }
-                            }
-                            Err(e) => {
-                                s.on_tool_failed(&e.to_string());
-                                errors.push(format!("{session}: {e}"));
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        s.on_tool_failed(&e);
-                        errors.push(format!("{session}: {e}"));
-                    }
-                }
+        match agent.send(turn) {
+            Ok(()) => self.last_error = None,
+            Err(e) => {
+                log.error(kind, e.to_string());
+                self.last_error = Some(e.to_string());
             }
-            Pending::Action {
-                call,
-                session,
-                tool,
-            } => match result {
-                Ok(r) => {
-                    logs.push((LogKind::Result, format!("result of {tool}"), r.clone()));
-                    match a.hub.on_action_result(&call, &r) {
-                        Ok(out) => {
-                            errors.extend(out.errors.iter().map(|e| format!("{session}: {e}")));
-                            if let Some(v) = a.sessions.iter_mut().find(|v| v.id == session) {
-                                let text = out.split.display_text();
-                                if !text.is_empty() {
-                                    v.texts
-                                        .push((format!("{tool}: {text}"), out.split.is_error));
-                                }
-                            }
-                        }
-                        Err(e) => errors.push(format!("{tool}: {e}")),
-                    }
-                }
-                Err(e) => {
-                    let _ = a.hub.on_action_failed(&call, &e);
-                    errors.push(format!("{tool}: {e}"));
-                }
-            },
-        }
-        for (kind, title, v) in logs {
-            log.log(kind, title, &v);
-        }
-        for e in errors {
-            log.error("mcp", e);
         }
     }
 
-    /// Events of one agent session: actions become `tools/call` on its server.
-    fn route_events(&mut self, session: &str, events: Vec<Event>, log: &mut ActivityLog) {
-        let a = self;
-        for e in events {
-            match &e {
-                Event::Action(ev) => {
-                    log.log_action(ev);
-                    match a.hub.on_action(session, ev) {
-                        Ok(req) => {
-                            let id = a.next_id;
-                            a.next_id += 1;
-                            let params = req.params();
-                            a.pending.insert(
-                                id,
-                                Pending::Action {
-                                    call: req.call_ref.clone(),
-                                    session: session.to_owned(),
-                                    tool: req.name.clone(),
-                                },
-                            );
-                            let sent = a.handle.tx.send(mcp_host::Command::Call {
-                                id,
-                                params: params.clone(),
-                            });
-                            log.log(
-                                LogKind::ToolsCall,
-                                format!("call {} (from {})", req.name, req.surface_id),
-                                &json!({"jsonrpc": "2.0", "method": "tools/call", "params": params}),
-                            );
-                            if sent.is_err() {
-                                a.on_call_done(id, Err("the MCP connection is closed".into()), log);
-                            }
+    fn next_step(&mut self, log: &mut ActivityLog) {
+        let Some(step) = self.script.pop_front() else {
+            return;
+        };
+        let turn = match step {
+            ScriptStep::Send(t) => Ok(Turn::Text(t)),
+            ScriptStep::Click(id) => {
+                let stores = self.agent().map(Agent::stores).unwrap_or_default();
+                let mut first_err = None;
+                let mut found = None;
+                for s in stores.iter().rev() {
+                    match find_action(s, &id) {
+                        Ok(a) => {
+                            found = Some(a);
+                            break;
                         }
-                        Err(err) => log.error("mcp", format!("action {}: {err}", ev.name)),
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                        }
                     }
+                }
+                found.map(Turn::Action).ok_or_else(|| {
+                    first_err.map_or_else(|| format!("no component {id:?}"), |e| e.to_string())
+                })
+            }
+        };
+        match turn {
+            Ok(t) => {
+                if let Turn::Action(a) = &t {
+                    log.log_action(a);
+                }
+                self.send(t, log);
+            }
+            Err(e) => {
+                log.error(self.kind(), e.clone());
+                self.last_error = Some(e);
+            }
+        }
+    }
+
+    fn route_events(&mut self, events: Vec<Event>, log: &mut ActivityLog) {
+        for e in events {
+            match e {
+                Event::Action(a) => {
+                    log.log_action(&a);
+                    self.send(Turn::Action(a), log);
                 }
                 Event::Error(err) => {
                     log.log(
                         LogKind::A2ui,
-                        format!("error {} (no MCP channel for it)", err.error.code()),
+                        format!("error {} (not sent: no channel for it)", err.error.code()),
                         &err.to_message(),
                     );
-                    log.error(session, err.error.to_string());
+                    log.error(self.kind(), err.error.to_string());
                 }
-                other => log.log_other_event(other),
+                other => log.log_other_event(&other),
             }
         }
     }
+
+    /// The events of one poll into the action log.
+    fn log_events(&mut self, events: &[TransportEvent], log: &mut ActivityLog) {
+        let kind = self.kind();
+        for ev in events {
+            match ev {
+                TransportEvent::Request { method, body } if method == "tools/call" => {
+                    let name = body.get("name").and_then(Value::as_str).unwrap_or("?");
+                    log.log(
+                        LogKind::ToolsCall,
+                        format!("call {name}"),
+                        &json!({"jsonrpc": "2.0", "method": method, "params": body}),
+                    );
+                }
+                TransportEvent::Request { method, body } => {
+                    log.log(LogKind::Request, format!("request {method}"), body);
+                }
+                // A state repeated (every A2A status update says `working`) is not news.
+                TransportEvent::State { state, .. }
+                    if self.logged_state.as_ref() == Some(state) => {}
+                TransportEvent::State { state, .. } => {
+                    self.logged_state = Some(state.clone());
+                    log.log(
+                        LogKind::Note,
+                        format!("state {}", state.as_str()),
+                        &ev.to_json(),
+                    );
+                }
+                TransportEvent::Lifecycle { status, .. } => {
+                    log.log(
+                        LogKind::Note,
+                        format!("lifecycle {}", status.status),
+                        &ev.to_json(),
+                    );
+                }
+                TransportEvent::Notice(e) => log.error(kind, e.to_string()),
+                // A failed connection ends as a turn too; it is reported once, as such.
+                TransportEvent::TurnEnded { error: Some(e) } if self.is_connected() => {
+                    log.error(kind, format!("the turn failed: {e}"));
+                    self.last_error = Some(e.to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn header_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.add(egui::Label::new(RichText::new(&self.label).heading()).truncate())
+                .on_hover_text(&self.label);
+        });
+        let status = self.status();
+        let kind = self.kind();
+        let mut stop = false;
+        ui.horizontal(|ui| {
+            match &status {
+                Status::Connecting => {
+                    ui.spinner();
+                    ui.weak(format!("connecting over {kind}…"));
+                }
+                Status::Open(s) => {
+                    ui.add(egui::Label::new(RichText::new(s).weak()).truncate())
+                        .on_hover_text(s);
+                }
+                Status::Failed(m) | Status::Ended(m) => {
+                    ui.colored_label(ui.visuals().error_fg_color, m);
+                }
+            }
+            if let Some(state) = self.state() {
+                state_ui(ui, state);
+            }
+            let busy = self.agent().is_some_and(Agent::is_busy);
+            if busy
+                && ui
+                    .button("Stop")
+                    .on_hover_text("Cancel the turn in flight")
+                    .clicked()
+            {
+                stop = true;
+            }
+        });
+        if stop
+            && let Ok(agent) = self.agent.as_mut()
+            && let Err(e) = agent.cancel()
+        {
+            self.last_error = Some(e.to_string());
+        }
+    }
+
+    fn thread_ui(&mut self, ui: &mut egui::Ui) -> (Vec<Event>, bool) {
+        let Ok(agent) = self.agent.as_mut() else {
+            return (Vec::new(), false);
+        };
+        let busy = agent.is_busy();
+        let entries = agent.thread().to_vec();
+        if entries.is_empty() {
+            ui.weak(
+                "Send a message to start. The agent's text goes in this thread, its surfaces \
+                 are drawn where it created them as they stream in, and buttons on them send \
+                 actions back. With MCP, plain text goes to the server's first model-visible \
+                 tool and `TOOL {\"json\": \"args\"}` calls one by name.",
+            );
+        }
+        let mut events = Vec::new();
+        let mut retry = false;
+        for (i, entry) in entries.iter().enumerate() {
+            match entry {
+                ThreadEntry::User { text } => {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(RichText::new("You").strong());
+                        ui.label(text);
+                    });
+                }
+                ThreadEntry::UserAction { name, surface_id } => {
+                    ui.weak(format!("You: {name} on {surface_id}"));
+                }
+                ThreadEntry::Agent { text } => agent_text_ui(ui, text),
+                ThreadEntry::Surface { store, surface_id } => {
+                    let Some(store) = agent.store_mut(*store) else {
+                        continue;
+                    };
+                    if !store.surface(surface_id).is_some_and(|s| s.is_visible()) {
+                        continue;
+                    }
+                    egui::Frame::group(ui.style()).show(ui, |ui| {
+                        ui.set_width(ui.available_width());
+                        ui.push_id(("thread-surface", i), |ui| {
+                            ui.add_enabled_ui(!busy, |ui| {
+                                events.extend(self.draw.surface_ui(store, surface_id, ui));
+                            });
+                        });
+                    });
+                }
+                ThreadEntry::Activity {
+                    status: Some(lifecycle),
+                    ..
+                } => {
+                    lifecycle_ui(lifecycle, ui);
+                }
+                ThreadEntry::Activity { status: None, .. } => {}
+                ThreadEntry::Error { error, retry: turn } => {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.colored_label(ui.visuals().error_fg_color, error.to_string());
+                        let last = !entries
+                            .get(i + 1..)
+                            .unwrap_or_default()
+                            .iter()
+                            .any(|e| matches!(e, ThreadEntry::Error { .. }));
+                        if turn.is_some()
+                            && last
+                            && ui.add_enabled(!busy, egui::Button::new("Retry")).clicked()
+                        {
+                            retry = true;
+                        }
+                    });
+                }
+                ThreadEntry::Notice { text } => {
+                    ui.colored_label(ui.visuals().warn_fg_color, text);
+                }
+            }
+            ui.add_space(4.0);
+        }
+        if let Some(text) = agent.partial_text() {
+            agent_text_ui(ui, text);
+        }
+        (events, retry)
+    }
+}
+
+fn agent_text_ui(ui: &mut egui::Ui, text: &str) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            RichText::new("Agent")
+                .strong()
+                .color(egui::Color32::from_rgb(60, 130, 210)),
+        );
+        ui.label(RichText::new(text).italics());
+    });
+}
+
+fn state_ui(ui: &mut egui::Ui, state: &TaskState) {
+    let (text, color) = match state {
+        TaskState::Working | TaskState::Submitted => {
+            ui.spinner();
+            (state.as_str(), ui.visuals().weak_text_color())
+        }
+        TaskState::InputRequired | TaskState::AuthRequired => {
+            (state.as_str(), egui::Color32::from_rgb(200, 140, 40))
+        }
+        TaskState::Completed => (state.as_str(), egui::Color32::from_rgb(60, 160, 90)),
+        TaskState::Failed | TaskState::Canceled | TaskState::Rejected => {
+            (state.as_str(), ui.visuals().error_fg_color)
+        }
+        TaskState::Other(s) => (s.as_str(), ui.visuals().weak_text_color()),
+    };
+    ui.label(
+        RichText::new(format!("state: {text}"))
+            .color(color)
+            .strong(),
+    );
+}
+
+/// A short name for one answer in the log: its A2A result kind, AG-UI event type, or what
+/// an MCP answer holds.
+fn response_title(v: &Value) -> String {
+    if let Some(t) = v.get("type").and_then(Value::as_str) {
+        return format!("event {t}");
+    }
+    if let Some(r) = v.get("result") {
+        if let Some(k) = r.get("kind").and_then(Value::as_str) {
+            return format!("result {k}");
+        }
+        if let Some(k) = r.as_object().and_then(|o| o.keys().next()) {
+            return format!("result {k}");
+        }
+    }
+    if let Some(e) = v.get("error") {
+        return format!("error {}", e.get("code").unwrap_or(&Value::Null));
+    }
+    if v.get("capabilities").is_some() || v.get("skills").is_some() {
+        return "agent card".into();
+    }
+    if v.get("tools").is_some() {
+        return "tools/list result".into();
+    }
+    if v.get("contents").is_some() {
+        return "resources/read result".into();
+    }
+    if v.get("content").is_some() {
+        return "tools/call result".into();
+    }
+    "answer".into()
 }
 
 impl Source for AgentSource {
@@ -412,192 +481,120 @@ impl Source for AgentSource {
     }
 
     fn status(&self) -> Status {
-        self.status.clone()
+        match &self.agent {
+            Err(e) => Status::Failed(e.clone()),
+            Ok(a) => match a.status() {
+                ConnectionStatus::Connecting => Status::Connecting,
+                ConnectionStatus::Failed(e) => Status::Failed(e.to_string()),
+                ConnectionStatus::Ready | ConnectionStatus::Busy => {
+                    Status::Open(a.origin().map_or_else(
+                        || a.kind().to_owned(),
+                        |o| format!("{} · {}", a.kind(), o.label()),
+                    ))
+                }
+            },
+        }
     }
 
     fn poll(&mut self, _ctx: &egui::Context, log: &mut ActivityLog) {
-        let replies: Vec<mcp_host::Reply> = self.handle.rx.try_iter().collect();
-        for r in replies {
-            self.on_reply(r, log);
+        let kind = self.kind();
+        let (events, responses) = match self.agent.as_mut() {
+            Ok(agent) => (agent.poll(), agent.connection_mut().take_responses()),
+            Err(e) => {
+                if !self.connect_logged {
+                    self.connect_logged = true;
+                    log.error(kind, format!("cannot reach the agent: {e}"));
+                }
+                return;
+            }
+        };
+        for v in responses {
+            log.log(LogKind::Response, response_title(&v), &v);
         }
-        // `--call`: once the tools are known.
-        if matches!(self.status, Status::Open(_))
-            && let Some(call) = self.auto_call.take()
+        self.log_events(&events, log);
+        if let ConnectionStatus::Failed(e) =
+            self.agent().map_or(ConnectionStatus::Ready, Agent::status)
+            && !self.connect_logged
         {
-            let (name, args) = call
-                .split_once(char::is_whitespace)
-                .unwrap_or((call.as_str(), "{}"));
-            self.call_tool(name, args.trim(), log);
+            self.connect_logged = true;
+            log.error(kind, format!("cannot reach the agent: {e}"));
+        }
+        let ready = self
+            .agent()
+            .is_some_and(|a| a.status() == ConnectionStatus::Ready);
+        if ready {
+            self.next_step(log);
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, log: &mut ActivityLog) {
+        self.header_ui(ui);
+        // The prompt box, at the top so it stays in view while surfaces grow below.
+        let mut submit = None;
+        let connected = self.is_connected();
+        let busy = self.agent().is_some_and(Agent::is_busy);
+        ui.horizontal(|ui| {
+            let label = ui.label("Message");
+            let edit = ui
+                .add_enabled(
+                    connected,
+                    egui::TextEdit::singleline(&mut self.prompt)
+                        .hint_text("find pasta")
+                        .desired_width(ui.available_width() - 70.0),
+                )
+                .labelled_by(label.id);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let clicked = ui
+                .add_enabled(connected && !busy, egui::Button::new("Send"))
+                .clicked();
+            if (enter || clicked) && !busy && !self.prompt.trim().is_empty() {
+                submit = Some(std::mem::take(&mut self.prompt));
+            }
+        });
+        if let Some(e) = &self.last_error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        ui.separator();
+        let mut drawn = (Vec::new(), false);
+        egui::ScrollArea::both()
+            .auto_shrink([false, false])
+            .stick_to_bottom(true)
+            .show(ui, |ui| drawn = self.thread_ui(ui));
+        let (events, retry) = drawn;
+        self.route_events(events, log);
+        if retry
+            && let Ok(agent) = self.agent.as_mut()
+            && let Err(e) = agent.retry()
+        {
+            self.last_error = Some(e.to_string());
+        }
+        if let Some(text) = submit {
+            self.send(Turn::Text(text), log);
         }
     }
 
     fn stores(&self) -> Vec<(String, &SurfaceStore)> {
-        self.hub
-            .sessions()
-            .map(|s| (format!("{} · ", s.id()), s.store()))
+        self.session_stores()
+    }
+
+    /// The stores' rejections (the source does not log them itself).
+    fn stream_errors(&self) -> Vec<String> {
+        self.stores()
+            .into_iter()
+            .flat_map(|(prefix, s)| {
+                store_errors(s)
+                    .into_iter()
+                    .map(move |e| format!("{prefix}{e}"))
+            })
             .collect()
     }
 
+    /// A connection, a turn or a scripted step still to run.
     fn is_busy(&self) -> bool {
-        matches!(self.status, Status::Connecting)
-            || !self.pending.is_empty()
-            || self.auto_call.is_some()
-    }
-
-    fn ui(&mut self, ui: &mut egui::Ui, log: &mut ActivityLog) {
-        let a = &mut *self;
-        ui.horizontal(|ui| {
-            ui.add(egui::Label::new(RichText::new(&a.label).heading()).truncate())
-                .on_hover_text(&a.label);
-            match &a.status {
-                Status::Connecting => {
-                    ui.spinner();
-                    ui.weak("connecting over MCP stdio…");
-                }
-                Status::Open(s) => {
-                    ui.weak(format!("MCP · {s}"));
-                }
-                Status::Failed(m) | Status::Ended(m) => {
-                    ui.colored_label(ui.visuals().error_fg_color, m);
-                }
-            }
-        });
-        let mut call = None;
-        if !a.tools.is_empty() {
-            egui::Frame::group(ui.style()).show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.label("Tool");
-                    let before = a.chosen;
-                    egui::ComboBox::from_id_salt("tool-pick")
-                        .selected_text(a.tools.get(a.chosen).map_or("", |t| t.title.as_str()))
-                        .show_ui(ui, |ui| {
-                            for (i, t) in a.tools.iter().enumerate() {
-                                ui.selectable_value(&mut a.chosen, i, &t.title);
-                            }
-                        });
-                    if a.chosen != before
-                        && let Some(t) = a.tools.get(a.chosen)
-                    {
-                        a.args = t.example.clone();
-                    }
-                    ui.label("arguments");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut a.args)
-                            .code_editor()
-                            .desired_width(ui.available_width() - 90.0),
-                    );
-                    let connected = matches!(a.status, Status::Open(_));
-                    if ui
-                        .add_enabled(connected, egui::Button::new("Call tool"))
-                        .clicked()
-                        && let Some(t) = a.tools.get(a.chosen)
-                    {
-                        call = Some((t.name.clone(), a.args.clone()));
-                    }
-                });
-                if let Some(t) = a.tools.get(a.chosen) {
-                    ui.weak(format!("{} — {}", t.name, t.description));
-                }
-                if let Some(e) = &a.args_error {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
-            });
-        }
-        ui.separator();
-        let mut routed: Vec<(String, Vec<Event>)> = Vec::new();
-        egui::ScrollArea::both()
-            .auto_shrink([false, false])
-            .stick_to_bottom(true)
-            .show(ui, |ui| {
-                if a.sessions.is_empty() {
-                    ui.weak(
-                        "Pick a model-visible tool above and call it, as a model would. Its text \
-                         goes in this transcript and its A2UI payload is rendered here; buttons \
-                         on the surface call the server's app-only tools.",
-                    );
-                }
-                for view in &a.sessions {
-                    let Some(session) = a.hub.get_mut(&view.id) else {
-                        continue;
-                    };
-                    ui.add_space(6.0);
-                    ui.horizontal(|ui| {
-                        ui.label(
-                            RichText::new(format!("tools/call {}", view.tool))
-                                .strong()
-                                .monospace(),
-                        );
-                        ui.label(RichText::new(view.args.to_string()).monospace().weak());
-                    });
-                    match session.state() {
-                        SessionState::Pending | SessionState::Loading { .. } => {
-                            ui.horizontal(|ui| {
-                                ui.spinner();
-                                ui.weak("waiting for the tool result…");
-                            });
-                        }
-                        SessionState::Error { message } => {
-                            ui.colored_label(ui.visuals().error_fg_color, message);
-                        }
-                        SessionState::Cancelled { reason } => {
-                            ui.weak(format!("cancelled {}", reason.as_deref().unwrap_or("")));
-                        }
-                        SessionState::Ready => {}
-                    }
-                    for (text, is_error) in &view.texts {
-                        let t = RichText::new(text.as_str());
-                        if *is_error {
-                            ui.colored_label(ui.visuals().error_fg_color, t);
-                        } else {
-                            ui.label(t.italics());
-                        }
-                    }
-                    let surfaces: Vec<String> = session
-                        .store()
-                        .surfaces()
-                        .filter(|s| s.is_visible())
-                        .map(|s| s.id.clone())
-                        .collect();
-                    let mut events = Vec::new();
-                    for sid in surfaces {
-                        let busy = session.is_busy(&sid);
-                        egui::Frame::group(ui.style()).show(ui, |ui| {
-                            ui.set_width(ui.available_width());
-                            ui.push_id((&view.id, &sid), |ui| {
-                                ui.add_enabled_ui(!busy, |ui| {
-                                    events.extend(a.draw.surface_ui(session.store_mut(), &sid, ui));
-                                });
-                            });
-                            if busy {
-                                ui.horizontal(|ui| {
-                                    ui.spinner();
-                                    ui.weak("calling the server…");
-                                });
-                            }
-                            for n in session
-                                .notices_for(&sid)
-                                .collect::<Vec<_>>()
-                                .iter()
-                                .rev()
-                                .take(2)
-                            {
-                                ui.colored_label(
-                                    ui.visuals().error_fg_color,
-                                    format!("Error: {}", n.message),
-                                );
-                            }
-                        });
-                    }
-                    if !events.is_empty() {
-                        routed.push((view.id.clone(), events));
-                    }
-                }
-            });
-        for (session, events) in routed {
-            self.route_events(&session, events, log);
-        }
-        if let Some((name, args)) = call {
-            self.call_tool(&name, &args, log);
+        match self.agent().map(Agent::status) {
+            None | Some(ConnectionStatus::Failed(_)) => false,
+            Some(ConnectionStatus::Connecting | ConnectionStatus::Busy) => true,
+            Some(ConnectionStatus::Ready) => !self.script.is_empty(),
         }
     }
 }

@@ -2,8 +2,8 @@
 //! or one per agent session), takes in what arrived on its worker threads in
 //! [`Source::poll`], draws its surfaces in [`Source::ui`] and routes their events (actions,
 //! errors) to wherever it sends them: nowhere but the log (a gallery stream), standard
-//! output (`--stdin`), `tools/call` on an MCP server (`--mcp`, the demo agent), an agent over
-//! the network (`--a2a`, `--agui`, `--mcp-url`).
+//! output (`--stdin`), or an agent ([`AgentSource`]: one `egui_a2ui::agent::Agent`, whatever
+//! the transport: `--a2a`, `--agui`, `--mcp-url`, `--mcp`, `--agent`, the demo agent).
 
 use std::any::Any;
 
@@ -13,19 +13,15 @@ use crate::activity::ActivityLog;
 
 mod agent;
 mod doc;
-mod mcp_host;
 mod model_stream;
 mod stdin;
 mod stdio;
-mod transport;
 
-pub use agent::AgentSource;
+pub use agent::{AgentSource, ScriptStep};
 pub use doc::{DocSource, summarize};
-pub use mcp_host::split_command;
 pub use model_stream::{CHUNK_BYTES, ModelStreamSource};
 pub use stdin::StdinSource;
 pub use stdio::finish_writer;
-pub use transport::{ScriptStep, TransportKind, TransportSource};
 
 /// A source's connection state, drawn as a coloured dot beside its label in the gallery.
 #[derive(Clone, Debug, PartialEq, Eq)]
