@@ -11,6 +11,7 @@ mod common;
 
 mod a2ui_agent_cli;
 mod agent_shape;
+mod transport_auth;
 mod transport_faults;
 mod transport_hostile;
 mod transports;
