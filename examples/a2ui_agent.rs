@@ -5,7 +5,12 @@
 //! cargo run --example a2ui_agent --features a2a,agui,mcp-http -- \
 //!     (--a2a URL | --agui URL | --mcp-url URL | --mcp "CMD ARGS") \
 //!     [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS]
+//!     [--header 'Name: value']...
 //! ```
+//!
+//! `--header` (repeatable) sends that header with every request, for an agent that wants
+//! a token or an API key (`--header 'Authorization: Bearer ...'`); its value is never
+//! printed.
 //!
 //! Each `--send` and `--click` is one turn, in the order given, each started once the
 //! previous response has ended. `--click` presses the first instance of that component id
@@ -99,7 +104,8 @@ impl Conversation for Mcp {
 fn usage() -> ! {
     eprintln!(
         "usage: a2ui_agent (--a2a URL | --agui URL | --mcp-url URL | --mcp \"CMD\") \
-         [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS]"
+         [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS] \
+         [--header 'Name: value']..."
     );
     std::process::exit(2);
 }
@@ -183,6 +189,13 @@ fn main() {
             "--click" => steps.push(Step::Click(value())),
             "--dump" => want_dump = true,
             "--no-stream" => stream = false,
+            "--header" => {
+                let h = value();
+                let Some((name, v)) = h.split_once(':') else {
+                    usage()
+                };
+                options = options.with_header(name.trim(), v.trim());
+            }
             "--idle-timeout" => {
                 let secs: f64 = value().parse().unwrap_or_else(|_| usage());
                 options.idle_timeout = Duration::from_secs_f64(secs.max(0.01));

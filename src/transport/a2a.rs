@@ -105,6 +105,177 @@ pub struct AgentCard {
     pub streaming: bool,
     /// The A2UI extension entries it lists (versions this crate knows).
     pub extensions: Vec<A2uiExtension>,
+    /// `securitySchemes`: how the agent wants to be authenticated, by scheme name (both
+    /// the 0.3 shape, `{"type": "http", "scheme": "bearer"}`, and the 1.0 one,
+    /// `{"httpAuthSecurityScheme": {...}}`).
+    pub security_schemes: Vec<(String, SecurityScheme)>,
+    /// `security` (0.3) / `securityRequirements` (1.0): alternatives (any one will do),
+    /// each a list of scheme names with their scopes (all of them needed).
+    pub security: Vec<Vec<(String, Vec<String>)>>,
+    /// Whether the agent serves an authenticated extended card
+    /// (`supportsAuthenticatedExtendedCard` in 0.3, `capabilities.extendedAgentCard` in
+    /// 1.0).
+    pub extended_card: bool,
+}
+
+/// Where an API key goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiKeyLocation {
+    /// A request header.
+    Header,
+    /// A query parameter.
+    Query,
+    /// A cookie.
+    Cookie,
+    /// Another place, as sent.
+    Other(String),
+}
+
+/// One OAuth 2 flow of a card's scheme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OAuthFlow {
+    /// `authorizationCode`, `clientCredentials`, `deviceCode`, `implicit` or `password`.
+    pub kind: String,
+    /// `authorizationUrl`.
+    pub authorization_url: Option<String>,
+    /// `tokenUrl`.
+    pub token_url: Option<String>,
+    /// `refreshUrl`.
+    pub refresh_url: Option<String>,
+    /// `deviceAuthorizationUrl`.
+    pub device_authorization_url: Option<String>,
+    /// The scope names offered.
+    pub scopes: Vec<String>,
+}
+
+/// One security scheme of an agent card (OpenAPI's, as A2A uses them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SecurityScheme {
+    /// An API key in a header, query parameter or cookie.
+    ApiKey {
+        /// Where it goes.
+        location: ApiKeyLocation,
+        /// The header, parameter or cookie name.
+        name: String,
+    },
+    /// HTTP authentication: `bearer` (with its `bearerFormat`), `basic`, ...
+    Http {
+        /// The scheme, lower-cased (`bearer`, `basic`).
+        scheme: String,
+        /// `bearerFormat` (`JWT`), when given.
+        bearer_format: Option<String>,
+    },
+    /// OAuth 2 with these flows.
+    OAuth2 {
+        /// The flows offered.
+        flows: Vec<OAuthFlow>,
+        /// `oauth2MetadataUrl` (RFC 8414), when given.
+        metadata_url: Option<String>,
+    },
+    /// OpenID Connect discovery at this URL.
+    OpenIdConnect {
+        /// `openIdConnectUrl`.
+        url: String,
+    },
+    /// Mutual TLS (a client certificate; not something a header can carry).
+    MutualTls,
+    /// A type this crate does not know, as sent.
+    Other(String),
+}
+
+impl SecurityScheme {
+    /// Read one scheme in either shape.
+    pub fn parse(v: &Value) -> Self {
+        let s = |o: &Value, k: &str| o.get(k).and_then(Value::as_str).map(str::to_owned);
+        let one_of = [
+            ("apiKeySecurityScheme", "apiKey"),
+            ("httpAuthSecurityScheme", "http"),
+            ("oauth2SecurityScheme", "oauth2"),
+            ("openIdConnectSecurityScheme", "openIdConnect"),
+            ("mtlsSecurityScheme", "mutualTLS"),
+        ];
+        let (kind, body) = one_of
+            .iter()
+            .find_map(|(k, t)| v.get(*k).map(|b| ((*t).to_owned(), b)))
+            .unwrap_or_else(|| (s(v, "type").unwrap_or_default(), v));
+        match kind.as_str() {
+            "apiKey" => SecurityScheme::ApiKey {
+                location: match s(body, "in")
+                    .or_else(|| s(body, "location"))
+                    .unwrap_or_default()
+                    .to_ascii_lowercase()
+                    .as_str()
+                {
+                    "header" => ApiKeyLocation::Header,
+                    "query" => ApiKeyLocation::Query,
+                    "cookie" => ApiKeyLocation::Cookie,
+                    other => ApiKeyLocation::Other(other.to_owned()),
+                },
+                name: s(body, "name").unwrap_or_default(),
+            },
+            "http" => SecurityScheme::Http {
+                scheme: s(body, "scheme").unwrap_or_default().to_ascii_lowercase(),
+                bearer_format: s(body, "bearerFormat").filter(|f| !f.is_empty()),
+            },
+            "oauth2" => SecurityScheme::OAuth2 {
+                flows: body
+                    .get("flows")
+                    .and_then(Value::as_object)
+                    .map(|flows| {
+                        flows
+                            .iter()
+                            .map(|(kind, f)| OAuthFlow {
+                                kind: kind.clone(),
+                                authorization_url: s(f, "authorizationUrl"),
+                                token_url: s(f, "tokenUrl"),
+                                refresh_url: s(f, "refreshUrl"),
+                                device_authorization_url: s(f, "deviceAuthorizationUrl"),
+                                scopes: f
+                                    .get("scopes")
+                                    .and_then(Value::as_object)
+                                    .map(|m| m.keys().cloned().collect())
+                                    .unwrap_or_default(),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                metadata_url: s(body, "oauth2MetadataUrl").filter(|u| !u.is_empty()),
+            },
+            "openIdConnect" => SecurityScheme::OpenIdConnect {
+                url: s(body, "openIdConnectUrl").unwrap_or_default(),
+            },
+            "mutualTLS" | "mtls" => SecurityScheme::MutualTls,
+            other => SecurityScheme::Other(other.to_owned()),
+        }
+    }
+}
+
+/// `security` (0.3: `[{"name": ["scope"]}]`) or `securityRequirements` (1.0:
+/// `[{"schemes": {"name": {"list": ["scope"]}}}]`).
+fn parse_requirements(v: Option<&Value>) -> Vec<Vec<(String, Vec<String>)>> {
+    let strings = |v: &Value| -> Vec<String> {
+        let list = v.get("list").unwrap_or(v);
+        list.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    v.and_then(Value::as_array)
+        .map(|alts| {
+            alts.iter()
+                .filter_map(|alt| {
+                    let m = alt
+                        .get("schemes")
+                        .and_then(Value::as_object)
+                        .or_else(|| alt.as_object())?;
+                    Some(m.iter().map(|(k, v)| (k.clone(), strings(v))).collect())
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn version_of_uri(uri: &str) -> Option<Version> {
@@ -214,13 +385,80 @@ impl AgentCard {
                     .collect()
             })
             .unwrap_or_default();
+        let security_schemes = obj
+            .get("securitySchemes")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), SecurityScheme::parse(v)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let security = parse_requirements(
+            obj.get("securityRequirements")
+                .or_else(|| obj.get("security")),
+        );
+        let extended_card = obj
+            .get("supportsAuthenticatedExtendedCard")
+            .and_then(Value::as_bool)
+            .or_else(|| {
+                caps.and_then(|c| c.get("extendedAgentCard"))
+                    .and_then(Value::as_bool)
+            })
+            .unwrap_or(false);
         Ok(Self {
             name,
             rpc_url,
             dialect,
             streaming,
             extensions,
+            security_schemes,
+            security,
+            extended_card,
         })
+    }
+
+    /// The JSON-RPC request for the authenticated extended card
+    /// (`agent/getAuthenticatedExtendedCard` in 0.3, `GetExtendedAgentCard` in 1.0).
+    pub fn extended_card_request(&self) -> HttpRequest {
+        let (method, headers) = match self.dialect {
+            Dialect::V0_3 => ("agent/getAuthenticatedExtendedCard", Vec::new()),
+            Dialect::V1_0 => (
+                "GetExtendedAgentCard",
+                vec![("A2A-Version".to_owned(), "1.0".to_owned())],
+            ),
+        };
+        HttpRequest {
+            url: self.rpc_url.clone(),
+            headers,
+            body: Some(json!({"jsonrpc": "2.0", "id": 0, "method": method, "params": {}})),
+            expect: ResponseKind::Json,
+        }
+    }
+
+    /// Whether to ask for the extended card: the card says there is one and the host has
+    /// credentials.
+    pub fn wants_extended_card(&self, options: &TransportOptions) -> bool {
+        self.extended_card && options.credentials.is_set()
+    }
+
+    /// Read the extended card's JSON-RPC answer (its `result`), keeping this card's
+    /// endpoint when the extended one names none.
+    pub fn parse_extended(answer: &Value, base_url: &str) -> Result<Self, TransportError> {
+        if let Some(err) = answer.get("error") {
+            return Err(TransportError::JsonRpc {
+                code: err.get("code").and_then(Value::as_i64).unwrap_or(0),
+                message: err
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("(no message)")
+                    .to_owned(),
+            });
+        }
+        let card = answer.get("result").ok_or_else(|| {
+            TransportError::MalformedPayload("the extended card answer has no result".into())
+        })?;
+        Self::parse(card, base_url)
     }
 
     /// The newest A2UI version both sides support: an extension whose version family our
@@ -270,6 +508,41 @@ pub struct A2aSession {
     seen: HashSet<String>,
     turn_error: Option<TransportError>,
     final_seen: bool,
+    /// Picking up a cut stream: resubscriptions made this turn, and whether `tasks/get`
+    /// was sent.
+    resubscribes: u32,
+    fetched: bool,
+    /// Artifact parts applied this turn (`artifactId#index`), so a repeated one is not
+    /// applied twice.
+    artifact_parts: HashSet<String>,
+    /// How many parts each artifact has had this turn (for `append` chunks).
+    artifact_len: std::collections::HashMap<String, usize>,
+}
+
+/// How many times a cut A2A stream is resubscribed in one turn before `tasks/get`.
+pub const MAX_RESUBSCRIBES: u32 = 3;
+
+/// Whether an A2A stream event means the turn is over or paused (a final, interrupted or
+/// input-/auth-required status, or 0.3's `final: true`): stop reading there (a 1.0
+/// `SubscribeToTask` stream stays open at `input-required`).
+pub fn ends_turn(v: &Value) -> bool {
+    let Some(r) = v.get("result") else {
+        return v.get("error").is_some();
+    };
+    if r.get("final").and_then(Value::as_bool) == Some(true) {
+        return true;
+    }
+    let status = r
+        .get("status")
+        .or_else(|| r.pointer("/statusUpdate/status"))
+        .or_else(|| r.pointer("/task/status"));
+    status
+        .and_then(|s| s.get("state"))
+        .and_then(Value::as_str)
+        .map(TaskState::from_a2a)
+        .is_some_and(|s| {
+            s.is_terminal() || matches!(s, TaskState::InputRequired | TaskState::AuthRequired)
+        })
 }
 
 impl A2aSession {
@@ -296,6 +569,10 @@ impl A2aSession {
             seen: HashSet::new(),
             turn_error: None,
             final_seen: false,
+            resubscribes: 0,
+            fetched: false,
+            artifact_parts: HashSet::new(),
+            artifact_len: std::collections::HashMap::new(),
         })
     }
 
@@ -387,6 +664,10 @@ impl A2aSession {
         self.seen.clear();
         self.turn_error = None;
         self.final_seen = false;
+        self.resubscribes = 0;
+        self.fetched = false;
+        self.artifact_parts.clear();
+        self.artifact_len.clear();
         let parts = match turn {
             Turn::Text(t) => {
                 self.core.push_transcript(TranscriptEntry {
@@ -489,6 +770,83 @@ impl A2aSession {
         })
     }
 
+    /// Whether the turn's stream ended early: streaming, a task known, no final flag and
+    /// the task neither over nor waiting for the user.
+    fn cut_short(&self) -> bool {
+        self.streaming
+            && self.task_id.is_some()
+            && !self.final_seen
+            && !self.core.state.as_ref().is_some_and(|s| {
+                s.is_terminal() || matches!(s, TaskState::InputRequired | TaskState::AuthRequired)
+            })
+    }
+
+    fn rpc(&mut self, method: &str, params: Value, expect: ResponseKind) -> HttpRequest {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut headers = Vec::new();
+        if self.card.dialect == Dialect::V1_0 {
+            headers.push(("A2A-Version".to_owned(), "1.0".to_owned()));
+        }
+        HttpRequest {
+            url: self.card.rpc_url.clone(),
+            headers,
+            body: Some(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})),
+            expect,
+        }
+    }
+
+    /// The stream of the turn ended (`outcome`): when it ended before the task reached a
+    /// final or interrupted state (the official SDK servers end a cut stream silently, a
+    /// proxy cuts it with an error), the request that picks it up again and the delay
+    /// before it. First up to [`MAX_RESUBSCRIBES`] resubscriptions (`tasks/resubscribe` /
+    /// `SubscribeToTask`, backoff 0.2 s, 0.4 s, 0.8 s), then once `tasks/get` / `GetTask`
+    /// (also at once when a resubscription is refused, `-32001` task not found). Every
+    /// A2UI message is applied once: messages are told apart by `messageId`, artifact
+    /// parts by artifact id and index. `None`: the turn is over, [`Self::finish`] it.
+    pub fn after_stream_end(
+        &mut self,
+        outcome: &Result<(), TransportError>,
+    ) -> Option<(HttpRequest, std::time::Duration)> {
+        if self.fetched || !self.streaming {
+            return None;
+        }
+        let refused = matches!(self.turn_error, Some(TransportError::JsonRpc { .. }));
+        if refused && self.resubscribes == 0 {
+            return None; // the turn's own request was refused: nothing to pick up
+        }
+        let resumable = match outcome {
+            Ok(()) => true,
+            Err(TransportError::Unauthorized { .. }) => false,
+            Err(_) => self.resubscribes > 0 || self.task_id.is_some(),
+        };
+        let cut = resumable && self.cut_short();
+        if !cut && self.resubscribes == 0 {
+            return None;
+        }
+        let task = self.task_id.clone()?;
+        // After a resubscription, one `tasks/get` fills what the cut lost (what the agent
+        // sent between the cut and the resubscription); repeats are skipped.
+        if !cut || refused || self.resubscribes >= MAX_RESUBSCRIBES {
+            self.turn_error = None;
+            self.fetched = true;
+            let method = match self.card.dialect {
+                Dialect::V0_3 => "tasks/get",
+                Dialect::V1_0 => "GetTask",
+            };
+            let req = self.rpc(method, json!({"id": task}), ResponseKind::Json);
+            return Some((req, std::time::Duration::ZERO));
+        }
+        self.resubscribes += 1;
+        let method = match self.card.dialect {
+            Dialect::V0_3 => "tasks/resubscribe",
+            Dialect::V1_0 => "SubscribeToTask",
+        };
+        let req = self.rpc(method, json!({"id": task}), ResponseKind::Sse);
+        let delay = std::time::Duration::from_millis(200 << (self.resubscribes - 1));
+        Some((req, delay))
+    }
+
     /// One JSON-RPC response (the `message/send` answer, or one event of the stream), or a
     /// per-event problem from the I/O. Applies the A2UI parts it carries as it comes.
     pub fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
@@ -549,10 +907,9 @@ impl A2aSession {
             }
             "artifact-update" => {
                 self.on_ids(body, "taskId");
-                if let Some(parts) = body.pointer("/artifact/parts").and_then(Value::as_array) {
-                    for p in parts {
-                        self.on_part(p, &mut events);
-                    }
+                if let Some(a) = body.get("artifact") {
+                    let append = body.get("append").and_then(Value::as_bool) == Some(true);
+                    self.on_artifact(a, append, &mut events);
                 }
             }
             other => events.push(TransportEvent::Notice(TransportError::MalformedPayload(
@@ -596,12 +953,36 @@ impl A2aSession {
         }
         if let Some(artifacts) = task.get("artifacts").and_then(Value::as_array) {
             for a in artifacts {
-                if let Some(parts) = a.get("parts").and_then(Value::as_array) {
-                    for p in parts {
-                        self.on_part(p, events);
-                    }
-                }
+                self.on_artifact(a, false, events);
             }
+        }
+    }
+
+    /// An artifact's parts, each applied once a turn (by artifact id and index; an
+    /// `append` chunk's parts come after the ones already had).
+    fn on_artifact(&mut self, a: &Value, append: bool, events: &mut Vec<TransportEvent>) {
+        let Some(parts) = a.get("parts").and_then(Value::as_array) else {
+            return;
+        };
+        let id = a
+            .get("artifactId")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let start = match (&id, append) {
+            (Some(id), true) => self.artifact_len.get(id).copied().unwrap_or(0),
+            _ => 0,
+        };
+        for (i, p) in parts.iter().enumerate() {
+            if let Some(id) = &id
+                && !self.artifact_parts.insert(format!("{id}#{}", start + i))
+            {
+                continue; // the same part again (a resubscribed stream, `tasks/get`)
+            }
+            self.on_part(p, events);
+        }
+        if let Some(id) = id {
+            let n = self.artifact_len.entry(id).or_insert(0);
+            *n = (*n).max(start + parts.len());
         }
     }
 
@@ -773,7 +1154,15 @@ impl A2aClient {
         let limits = options.limits.clone();
         let http = HttpClient::new(options)?;
         let card = http.get_json(&AgentCard::card_url(base_url)).await?;
-        let card = AgentCard::parse(&card, base_url)?;
+        let mut card = AgentCard::parse(&card, base_url)?;
+        if card.wants_extended_card(http.options()) {
+            let mut answer = None;
+            http.exchange(&card.extended_card_request(), |v| answer = Some(v))
+                .await?;
+            if let Some(answer) = answer {
+                card = AgentCard::parse_extended(&answer?, base_url)?;
+            }
+        }
         let session = A2aSession::new(card, catalog)?.with_limits(limits);
         Ok(Self { http, session })
     }
@@ -833,6 +1222,15 @@ impl super::host::HttpSession for A2aSession {
     fn cancel_request(&mut self) -> Option<HttpRequest> {
         A2aSession::cancel_request(self)
     }
+    fn after_stream_end(
+        &mut self,
+        outcome: &Result<(), TransportError>,
+    ) -> Option<(HttpRequest, std::time::Duration)> {
+        A2aSession::after_stream_end(self, outcome)
+    }
+    fn stop_reading(&self) -> Option<fn(&Value) -> bool> {
+        Some(ends_turn)
+    }
     fn ids(&self) -> (Option<String>, Option<String>) {
         (self.task_id.clone(), self.context_id.clone())
     }
@@ -850,17 +1248,65 @@ impl A2aHost {
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, super::TransportError> {
         let base = base_url.to_owned();
+        let follow_base = base.clone();
         let limits = options.limits.clone();
-        Self::spawn_discovering(
+        let has_credentials = options.credentials.is_set();
+        // With credentials, the authenticated extended card when the card says there is one.
+        let follow = move |card: &Value| {
+            let card = AgentCard::parse(card, &follow_base).ok()?;
+            (has_credentials && card.extended_card).then(|| card.extended_card_request())
+        };
+        Self::spawn_discovering_with(
             super::http::HttpRequest::get(AgentCard::card_url(base_url)),
-            move |card| {
-                let card = AgentCard::parse(&card, &base)?;
+            Some(Box::new(follow)),
+            move |doc| {
+                let card = match (doc.get("document"), doc.get("followed")) {
+                    (Some(_), Some(followed)) if followed.get("kind").is_some() => {
+                        // The extended card could not be had: say why.
+                        return Err(extended_card_error(followed, &base));
+                    }
+                    (Some(_), Some(followed)) => AgentCard::parse_extended(followed, &base)?,
+                    _ => AgentCard::parse(&doc, &base)?,
+                };
                 Ok(A2aSession::new(card, catalog)?.with_limits(limits))
             },
             options,
             repaint,
         )
     }
+}
+
+/// The error of a failed extended-card fetch (the I/O thread's `{"kind", "message"}`).
+fn extended_card_error(e: &Value, base: &str) -> TransportError {
+    let message = e
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("failed")
+        .to_owned();
+    if e.get("kind").and_then(Value::as_str) == Some("unauthorized") {
+        let challenge = e.get("challenge").filter(|c| c.is_object()).map(|c| {
+            let s = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_owned);
+            super::AuthChallenge {
+                scheme: s("scheme").unwrap_or_default(),
+                realm: s("realm"),
+                resource_metadata: s("resourceMetadata"),
+                error: s("error"),
+                error_description: None,
+                scope: s("scope"),
+                params: Vec::new(),
+            }
+        });
+        return TransportError::Unauthorized {
+            status: e
+                .get("status")
+                .and_then(Value::as_u64)
+                .and_then(|s| u16::try_from(s).ok())
+                .unwrap_or(401),
+            url: super::redact_url(base),
+            challenge: challenge.map(Box::new),
+        };
+    }
+    TransportError::Unsupported(format!("the authenticated extended card: {message}"))
 }
 
 #[cfg(test)]

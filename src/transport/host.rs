@@ -111,6 +111,23 @@ pub trait HttpSession {
     fn cancel_request(&mut self) -> Option<HttpRequest> {
         None
     }
+    /// The answer ended (`outcome`) before the turn did: the request that picks it up again
+    /// (A2A `tasks/resubscribe` / `SubscribeToTask`, then `tasks/get` / `GetTask`), with the
+    /// delay to wait before sending it. `None` (the default): the turn is over, call
+    /// [`Self::finish`]. Bounded by the session (a few attempts per turn).
+    fn after_stream_end(
+        &mut self,
+        outcome: &Result<(), TransportError>,
+    ) -> Option<(HttpRequest, std::time::Duration)> {
+        let _ = outcome;
+        None
+    }
+    /// The event after which a stream of this transport is read no further (A2A: a final
+    /// or interrupted state; a 1.0 `SubscribeToTask` stream stays open at
+    /// `input-required`). `None`: read to the end.
+    fn stop_reading(&self) -> Option<fn(&Value) -> bool> {
+        None
+    }
     /// The task (or run) and context (or thread) ids of the turn in flight, for events.
     fn ids(&self) -> (Option<String>, Option<String>) {
         (None, None)
@@ -155,13 +172,33 @@ pub(crate) async fn drive<S: HttpSession>(
         method,
         body: req.body.clone().unwrap_or(Value::Null),
     });
-    let outcome = http
-        .exchange(&req, |item| {
-            for ev in session.on_item(item) {
-                on_event(&ev);
+    let mut req = req;
+    let outcome = loop {
+        let stop = session.stop_reading();
+        let outcome = http
+            .exchange_until(
+                &req,
+                |item| {
+                    for ev in session.on_item(item) {
+                        on_event(&ev);
+                    }
+                },
+                stop,
+            )
+            .await;
+        // Bounded by the session: it gives a follow-up a few times per turn at most.
+        match session.after_stream_end(&outcome) {
+            Some((next, delay)) => {
+                on_event(&TransportEvent::Request {
+                    method: request_method(&next),
+                    body: next.body.clone().unwrap_or(Value::Null),
+                });
+                tokio::time::sleep(delay).await;
+                req = next;
             }
-        })
-        .await;
+            None => break outcome,
+        }
+    };
     let mut error = None;
     for ev in session.finish(outcome) {
         if let TransportEvent::TurnEnded { error: Some(e) } = &ev {
@@ -172,15 +209,36 @@ pub(crate) async fn drive<S: HttpSession>(
     error.map_or(Ok(()), Err)
 }
 
+/// The JSON-RPC method of a request, for its event (`request` when it has none).
+pub(crate) fn request_method(req: &HttpRequest) -> String {
+    req.body
+        .as_ref()
+        .and_then(|b| b.get("method"))
+        .and_then(Value::as_str)
+        .unwrap_or("request")
+        .to_owned()
+}
+
+/// What the discovery's answer may ask for next (the A2A authenticated extended card).
+type Follow = Box<dyn FnOnce(&Value) -> Option<HttpRequest> + Send>;
+
 enum Job {
     Exchange {
         turn: u64,
         req: HttpRequest,
+        /// Wait this long first (the backoff of a resubscription).
+        delay: std::time::Duration,
+        /// Read no further after an event this says ends the stream.
+        stop: Option<fn(&Value) -> bool>,
+    },
+    /// The discovery (turn 0): `req`, then what `follow` asks for with its answer; the
+    /// reply is `{"document": first, "followed": second-or-error}` when followed.
+    Discover {
+        req: HttpRequest,
+        follow: Option<Follow>,
     },
     /// A request whose answer nobody waits for (A2A `tasks/cancel`).
-    Fire {
-        req: HttpRequest,
-    },
+    Fire { req: HttpRequest },
 }
 
 enum Reply {
@@ -301,19 +359,60 @@ fn spawn_io(
             rt.block_on(async move {
                 // Bounded by the UI: the loop ends when the host (the sender) is dropped.
                 while let Some(job) = job_rx.recv().await {
-                    let (turn, req) = match job {
-                        Job::Exchange { turn, req } => (turn, req),
+                    let (turn, req, stop) = match job {
+                        Job::Exchange {
+                            turn,
+                            req,
+                            delay,
+                            stop,
+                        } => {
+                            if !delay.is_zero() {
+                                tokio::time::sleep(delay).await;
+                            }
+                            (turn, req, stop)
+                        }
                         Job::Fire { req } => {
                             let _ = http.exchange(&req, |_| {}).await;
+                            continue;
+                        }
+                        Job::Discover { req, follow } => {
+                            let mut first = None;
+                            let outcome = http.exchange(&req, |v| first = Some(v)).await;
+                            let next = match (&first, follow) {
+                                (Some(Ok(doc)), Some(f)) => f(doc),
+                                _ => None,
+                            };
+                            if let (Some(Ok(doc)), Some(next)) = (&first, next) {
+                                let mut second = None;
+                                let r = http.exchange(&next, |v| second = Some(v)).await;
+                                let followed = match (r, second) {
+                                    (Err(e), _) => super::error_json(&e),
+                                    (Ok(()), Some(Ok(v))) => v,
+                                    (Ok(()), Some(Err(e))) => super::error_json(&e),
+                                    (Ok(()), None) => Value::Null,
+                                };
+                                first = Some(Ok(serde_json::json!({
+                                    "document": doc, "followed": followed,
+                                })));
+                            }
+                            if let Some(item) = first {
+                                let _ = reply_tx.send(Reply::Item(0, item));
+                            }
+                            let _ = reply_tx.send(Reply::Done(0, outcome));
+                            repaint();
                             continue;
                         }
                     };
                     let tx = reply_tx.clone();
                     let repaint = repaint.clone();
-                    let exchange = http.exchange(&req, |item| {
-                        let _ = tx.send(Reply::Item(turn, item));
-                        repaint();
-                    });
+                    let exchange = http.exchange_until(
+                        &req,
+                        |item| {
+                            let _ = tx.send(Reply::Item(turn, item));
+                            repaint();
+                        },
+                        stop,
+                    );
                     let mut cancelled = cancel.clone();
                     let stop = async move {
                         // Ends when this turn is cancelled (or the host is gone).
@@ -373,14 +472,27 @@ impl<S: HttpSession> HttpHost<S> {
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
+        Self::spawn_discovering_with(discovery, None, build, options, repaint)
+    }
+
+    /// [`Self::spawn_discovering`], with a second request made from the first answer
+    /// (`follow`; the A2A authenticated extended card): when it gives one, `build` receives
+    /// `{"document": first answer, "followed": second answer or an error object}`.
+    pub(crate) fn spawn_discovering_with(
+        discovery: HttpRequest,
+        follow: Option<Follow>,
+        build: impl FnOnce(Value) -> Result<S, TransportError> + 'static,
+        options: TransportOptions,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Result<Self, TransportError> {
         let log_caps = (
             options.limits.max_host_log_entries,
             options.limits.max_host_log_bytes,
         );
         let (jobs, replies, cancel) = spawn_io(options, repaint)?;
-        jobs.send(Job::Exchange {
-            turn: 0,
+        jobs.send(Job::Discover {
             req: discovery,
+            follow,
         })
         .map_err(|_| TransportError::Closed)?;
         Ok(Self {
@@ -475,6 +587,7 @@ impl<S: HttpSession> HttpHost<S> {
         };
         let method = session.method();
         let req = session.request(&turn)?;
+        let stop = session.stop_reading();
         self.log_event(TransportEvent::Request {
             method,
             body: req.body.clone().unwrap_or(Value::Null),
@@ -483,7 +596,9 @@ impl<S: HttpSession> HttpHost<S> {
         self.jobs
             .send(Job::Exchange {
                 turn: self.turn,
+                stop,
                 req,
+                delay: std::time::Duration::ZERO,
             })
             .map_err(|_| TransportError::Closed)?;
         self.busy = true;
@@ -568,6 +683,30 @@ impl<S: HttpSession> HttpHost<S> {
                     }
                 }
                 Reply::Done(t, outcome) if t == self.turn => {
+                    let Some(s) = self.session.as_mut() else {
+                        self.busy = false;
+                        continue;
+                    };
+                    // A stream that ended before the turn did: pick it up again (same turn).
+                    if let Some((req, delay)) = s.after_stream_end(&outcome) {
+                        let stop = s.stop_reading();
+                        out.push(TransportEvent::Request {
+                            method: request_method(&req),
+                            body: req.body.clone().unwrap_or(Value::Null),
+                        });
+                        if self
+                            .jobs
+                            .send(Job::Exchange {
+                                turn: self.turn,
+                                req,
+                                delay,
+                                stop,
+                            })
+                            .is_ok()
+                        {
+                            continue;
+                        }
+                    }
                     self.busy = false;
                     if let Some(s) = self.session.as_mut() {
                         out.extend(s.finish(outcome));

@@ -8,6 +8,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 
 use super::TransportError;
+use super::auth::{AuthChallenge, CredentialRequest, Credentials, Secret, first_challenge};
 use super::redact::{redact_url, redact_urls_in};
 use super::sse::SseDecoder;
 use crate::Limits;
@@ -77,7 +78,12 @@ impl HttpRequest {
     }
 }
 
-/// Caps and timeouts of the transport clients.
+/// Caps, timeouts and credentials of the transport clients.
+///
+/// Credentials: [`Self::with_header`] for a header sent with every request (an
+/// `Authorization: Bearer ...`, an `X-Api-Key`), [`Self::with_credentials`] for a provider
+/// asked before each request and once more after a `401`. Their values are never shown
+/// (`Debug` prints `<redacted>` for every [secret](super::Credentials::is_secret) name).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransportOptions {
     /// The caps: one SSE event (or one JSON body) may hold at most
@@ -88,6 +94,42 @@ pub struct TransportOptions {
     pub connect_timeout: Duration,
     /// How long a response may go without a byte before it counts as stalled.
     pub idle_timeout: Duration,
+    /// Headers and the credential provider sent with every request.
+    pub credentials: Credentials,
+}
+
+impl TransportOptions {
+    /// Send this header with every request (`Authorization: Bearer ...`, `X-Api-Key: ...`);
+    /// a later one of the same name replaces it.
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        self.credentials.push_header(name, value);
+        self
+    }
+
+    /// `Authorization: Bearer <token>`.
+    pub fn with_bearer(self, token: &str) -> Self {
+        self.with_header("Authorization", format!("Bearer {token}"))
+    }
+
+    /// Treat this header name as secret too (never shown), beside the default ones
+    /// ([`is_secret_header`](super::is_secret_header)).
+    pub fn with_secret_header(mut self, name: impl Into<String>) -> Self {
+        self.credentials.push_secret_name(name);
+        self
+    }
+
+    /// Ask `provider` for headers before each request, and once more after a `401` (with
+    /// the challenge) so it can refresh a token.
+    pub fn with_credentials(
+        mut self,
+        provider: impl Fn(&CredentialRequest<'_>) -> Option<Vec<(String, Secret)>>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        self.credentials.set_provider(std::sync::Arc::new(provider));
+        self
+    }
 }
 
 impl Default for TransportOptions {
@@ -96,6 +138,7 @@ impl Default for TransportOptions {
             limits: Limits::default(),
             connect_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
+            credentials: Credentials::default(),
         }
     }
 }
@@ -124,10 +167,47 @@ impl HttpClient {
     /// over the cap, one that is not JSON, broken SSE) goes to `on_item` as an `Err` and the
     /// stream goes on; what ends the exchange (connection, HTTP status, a stream cut off or
     /// stalled) is the returned error.
+    ///
+    /// The credentials of the options go with it (asked of the provider now); a `401` asks
+    /// the provider once more and retries once; a refusal that stays is
+    /// [`TransportError::Unauthorized`].
     pub async fn exchange(
         &self,
         req: &HttpRequest,
+        on_item: impl FnMut(Result<Value, TransportError>),
+    ) -> Result<(), TransportError> {
+        self.exchange_until(req, on_item, None).await
+    }
+
+    /// [`Self::exchange`], that stops reading an SSE stream after the first event `stop`
+    /// says ends it (an A2A 1.0 `SubscribeToTask` stream stays open at `input-required`).
+    pub async fn exchange_until(
+        &self,
+        req: &HttpRequest,
         mut on_item: impl FnMut(Result<Value, TransportError>),
+        stop: Option<fn(&Value) -> bool>,
+    ) -> Result<(), TransportError> {
+        let creds = &self.options.credentials;
+        let headers = creds.headers_for(&req.url, false, None);
+        match self.exchange_once(req, &headers, &mut on_item, stop).await {
+            Err(TransportError::Unauthorized {
+                status: 401,
+                challenge,
+                ..
+            }) if creds.has_provider() => {
+                let headers = creds.headers_for(&req.url, true, challenge.as_deref());
+                self.exchange_once(req, &headers, &mut on_item, stop).await
+            }
+            other => other,
+        }
+    }
+
+    async fn exchange_once(
+        &self,
+        req: &HttpRequest,
+        credentials: &[(String, Secret)],
+        on_item: &mut impl FnMut(Result<Value, TransportError>),
+        stop: Option<fn(&Value) -> bool>,
     ) -> Result<(), TransportError> {
         // Errors name the endpoint without the credentials a URL may carry.
         let url = redact_url(&req.url);
@@ -148,6 +228,16 @@ impl HttpClient {
         .header("accept", accept);
         for (k, v) in &req.headers {
             builder = builder.header(k.as_str(), v.as_str());
+        }
+        for (k, v) in credentials {
+            let Ok(mut value) = reqwest::header::HeaderValue::from_str(v.expose()) else {
+                return Err(TransportError::Connect {
+                    url,
+                    message: format!("the value of header {k} is not a valid header value"),
+                });
+            };
+            value.set_sensitive(true);
+            builder = builder.header(k.as_str(), value);
         }
         let idle = self.options.idle_timeout;
         let timeout = || TransportError::Timeout {
@@ -170,6 +260,20 @@ impl HttpClient {
             .get("content-type")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("text/event-stream"));
+        if status.as_u16() == 401 || status.as_u16() == 403 {
+            let challenge: Option<AuthChallenge> = first_challenge(
+                response
+                    .headers()
+                    .get_all("www-authenticate")
+                    .iter()
+                    .filter_map(|v| v.to_str().ok()),
+            );
+            return Err(TransportError::Unauthorized {
+                status: status.as_u16(),
+                url,
+                challenge: challenge.map(Box::new),
+            });
+        }
         let cap = self.options.limits.max_message_bytes;
         let mut stream = response.bytes_stream();
         if !status.is_success() {
@@ -208,13 +312,18 @@ impl HttpClient {
                     Ok(Some(Ok(c))) => c,
                 };
                 for ev in decoder.feed(&chunk) {
-                    on_item(ev.and_then(|e| {
-                        serde_json::from_str(&e.data).map_err(|err| {
+                    let item = ev.and_then(|e| {
+                        serde_json::from_str::<Value>(&e.data).map_err(|err| {
                             TransportError::MalformedPayload(format!(
                                 "an SSE event is not JSON ({err})"
                             ))
                         })
-                    }));
+                    });
+                    let ends = matches!((&item, stop), (Ok(v), Some(f)) if f(v));
+                    on_item(item);
+                    if ends {
+                        return Ok(());
+                    }
                 }
             }
             if decoder.has_partial() {

@@ -88,11 +88,13 @@ impl McpClient {
         use rmcp::transport::StreamableHttpClientTransport;
         use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         let client = super::http::reqwest_client(options)?;
-        let transport = StreamableHttpClientTransport::with_client(
-            client,
-            StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
-        );
-        Self::connect_with(transport, updates).await
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
+        // The credentials (static headers, the provider's), sent on every request.
+        config.custom_headers = super::auth::header_map(&options.credentials, url)?;
+        let transport = StreamableHttpClientTransport::with_client(client, config);
+        Self::connect_with(transport, updates)
+            .await
+            .map_err(|e| super::auth::unauthorized_or(e, url))
     }
 
     /// Connect over any rmcp client transport (a child process's stdio, a duplex stream).
@@ -117,7 +119,9 @@ impl McpClient {
             updates,
         };
         let service = handler.serve(transport).await.map_err(|e| {
-            TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
+            super::auth::mcp_unauthorized(&e, "").unwrap_or_else(|| {
+                TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
+            })
         })?;
         Ok(Self {
             service,

@@ -37,6 +37,7 @@ use crate::model::{Applied, SurfaceStore};
 pub mod a2a;
 #[cfg(feature = "agui")]
 pub mod agui;
+mod auth;
 mod click;
 #[cfg(feature = "__transport")]
 pub mod host;
@@ -49,6 +50,9 @@ mod patch;
 mod redact;
 pub mod sse;
 
+pub use auth::{
+    AuthChallenge, CredentialProvider, CredentialRequest, Credentials, Secret, is_secret_header,
+};
 pub use click::{click, find_action};
 #[cfg(feature = "__transport")]
 pub use http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
@@ -75,6 +79,20 @@ pub enum TransportError {
         url: String,
         /// The start of the response body.
         body: String,
+    },
+    /// The server refused the credentials (`401`, or `403` for a token without the scope
+    /// needed), after the credential provider was asked once more. The challenge says what
+    /// it wants (scheme, realm, `resource_metadata` for MCP): ask the user, set the
+    /// credentials, and connect again. Surfaces already drawn stay.
+    #[error("HTTP {status} from {url}: not authorized{}", challenge.as_ref().map(|c| format!(" (wants {c})")).unwrap_or_default())]
+    Unauthorized {
+        /// `401` or `403`.
+        status: u16,
+        /// The address.
+        url: String,
+        /// The first `WWW-Authenticate` challenge, when there was one (boxed: the error
+        /// stays small for every other variant).
+        challenge: Option<Box<auth::AuthChallenge>>,
     },
     /// The response stopped before it was complete (the peer went away mid-stream).
     #[error("the response from {url} broke off: {message}")]
@@ -407,6 +425,7 @@ pub fn error_json(e: &TransportError) -> Value {
     let kind = match e {
         TransportError::Connect { .. } => "connect",
         TransportError::Http { .. } => "http",
+        TransportError::Unauthorized { .. } => "unauthorized",
         TransportError::Interrupted { .. } => "interrupted",
         TransportError::Timeout { .. } => "timeout",
         TransportError::JsonRpc { .. } => "jsonRpc",
@@ -422,7 +441,21 @@ pub fn error_json(e: &TransportError) -> Value {
         TransportError::Action(_) => "action",
         TransportError::Closed => "closed",
     };
-    json!({"kind": kind, "message": e.to_string()})
+    let mut out = json!({"kind": kind, "message": e.to_string()});
+    if let TransportError::Unauthorized {
+        status, challenge, ..
+    } = e
+    {
+        out["status"] = json!(status);
+        out["challenge"] = challenge.as_ref().map_or(Value::Null, |c| {
+            json!({
+                "scheme": c.scheme, "realm": c.realm, "error": c.error,
+                "resourceMetadata": c.resource_metadata.as_deref().map(redact_url),
+                "scope": c.scope,
+            })
+        });
+    }
+    out
 }
 
 /// Apply A2UI messages to `store` in order (a failing one is reported and skipped, the list

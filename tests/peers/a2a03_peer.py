@@ -133,7 +133,7 @@ class Executor(AgentExecutor):
 
 def main() -> None:
     handler = DefaultRequestHandler(agent_executor=Executor(), task_store=InMemoryTaskStore())
-    app = A2AStarletteApplication(agent_card=CARD, http_handler=handler).build()
+    app = flow.Guard(A2AStarletteApplication(agent_card=CARD, http_handler=handler).build(), "a2a03-peer")
 
     import uvicorn
 

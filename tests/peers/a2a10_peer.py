@@ -27,7 +27,11 @@ from a2a.types import (  # noqa: E402
     AgentExtension,
     AgentInterface,
     AgentSkill,
+    HTTPAuthSecurityScheme,
     Part,
+    SecurityRequirement,
+    SecurityScheme,
+    StringList,
     Task,
     TaskState,
     TaskStatus,
@@ -43,10 +47,11 @@ MIME = "application/a2ui+json"
 MIMES = (MIME, "application/json+a2ui")
 
 
-def card(url: str) -> AgentCard:
+def card(url: str, extended: bool = False) -> AgentCard:
     params = ParseDict({"supportedCatalogIds": [flow.BASIC], "acceptsInlineCatalogs": False},
                        struct_pb2.Struct())
-    return AgentCard(
+    secured = bool(os.environ.get("PEER_BEARER_TOKEN"))
+    c = AgentCard(
         name="Restaurant finder (A2A 1.0 peer)",
         description="Scripted search -> pick -> book flow for egui_a2ui's transport tests.",
         supported_interfaces=[AgentInterface(url=url, protocol_binding="JSONRPC",
@@ -59,6 +64,16 @@ def card(url: str) -> AgentCard:
         skills=[AgentSkill(id="find", name="Find restaurants", description="search",
                            tags=["demo"])],
     )
+    if secured:
+        # The card says how to get in, and that an extended card waits behind the token.
+        c.security_schemes["bearer"].CopyFrom(SecurityScheme(
+            http_auth_security_scheme=HTTPAuthSecurityScheme(scheme="Bearer",
+                                                             bearer_format="opaque")))
+        c.security_requirements.append(SecurityRequirement(schemes={"bearer": StringList()}))
+        c.capabilities.extended_agent_card = True
+    if extended:
+        c.name = c.name + " [extended]"
+    return c
 
 
 CONVERSATIONS: dict[str, flow.Conversation] = {}
@@ -136,9 +151,11 @@ def main() -> None:
     sock = flow.listen_socket()
     port = sock.getsockname()[1]
     c = card(f"http://127.0.0.1:{port}/")
+    extended = card(f"http://127.0.0.1:{port}/", extended=True) \
+        if os.environ.get("PEER_BEARER_TOKEN") else None
     handler = DefaultRequestHandler(agent_executor=Executor(), task_store=InMemoryTaskStore(),
-                                    agent_card=c)
-    app = Starlette(routes=create_agent_card_routes(c) + create_jsonrpc_routes(handler, "/"))
+                                    agent_card=c, extended_agent_card=extended)
+    app = flow.Guard(Starlette(routes=create_agent_card_routes(c) + create_jsonrpc_routes(handler, "/")), "a2a10-peer")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     print(f"LISTENING {port}", flush=True)
     asyncio.run(server.serve(sockets=[sock]))

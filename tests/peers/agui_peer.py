@@ -142,7 +142,7 @@ async def run_agent(request: Request):
     return StreamingResponse(body(), media_type=enc.get_content_type())
 
 
-app = Starlette(routes=[Route("/", run_agent, methods=["POST"])])
+app = flow.Guard(Starlette(routes=[Route("/", run_agent, methods=["POST"])]), "agui-peer")
 
 if __name__ == "__main__":
     flow.serve(app, "agui peer")

@@ -257,3 +257,82 @@ def serve(app: Any, name: str) -> None:
 
 async def pause() -> None:
     await asyncio.sleep(STEP_DELAY_S)
+
+
+class Guard:
+    """ASGI middleware for the peers' credential and stream-cut faults, off unless the
+    environment turns them on:
+
+    - `PEER_BEARER_TOKEN`: requests other than `GET /.well-known/...` need
+      `Authorization: Bearer <token>`, else 401 with `WWW-Authenticate: Bearer realm=...`;
+    - `PEER_API_KEY` (header `PEER_API_KEY_HEADER`, default `X-Api-Key`): the same for an
+      API-key header (`WWW-Authenticate: ApiKey realm=..., header=...`);
+    - a request whose body holds `fault:drop` has its response stream ended cleanly (no
+      error, as a proxy that cuts it does) after `PEER_DROP_AFTER` events (default 2); the
+      agent goes on with the task."""
+
+    def __init__(self, app: Any, realm: str) -> None:
+        self.app = app
+        self.realm = realm
+        self.bearer = os.environ.get("PEER_BEARER_TOKEN")
+        self.api_key = os.environ.get("PEER_API_KEY")
+        self.api_key_header = os.environ.get("PEER_API_KEY_HEADER", "X-Api-Key").lower()
+        self.drop_after = int(os.environ.get("PEER_DROP_AFTER", "2"))
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        public = scope["method"] == "GET" and scope["path"].startswith("/.well-known/")
+        challenge = None
+        if not public and self.bearer and headers.get("authorization") != f"Bearer {self.bearer}":
+            challenge = f'Bearer realm="{self.realm}", error="invalid_token"'
+        if not public and self.api_key and headers.get(self.api_key_header) != self.api_key:
+            challenge = f'ApiKey realm="{self.realm}", header="{self.api_key_header}"'
+        if challenge:
+            await send({"type": "http.response.start", "status": 401,
+                        "headers": [(b"www-authenticate", challenge.encode()),
+                                    (b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
+            return
+        # Read the body (bounded by the request's own size) to look for the fault.
+        body = b""
+        more = True
+        while more:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return
+            body += msg.get("body", b"")
+            more = msg.get("more_body", False)
+        replayed = False
+        never = asyncio.Event()
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await never.wait()  # the client's disconnect is not passed on: the task goes on
+            return {"type": "http.disconnect"}
+
+        if b"fault:drop" not in body:
+            await self.app(scope, replay, send)
+            return
+        events = 0
+        cut = False
+
+        async def cutting_send(msg: Any) -> None:
+            nonlocal events, cut
+            if cut:
+                return
+            if msg["type"] == "http.response.body" and msg.get("body"):
+                events += msg["body"].count(b"\n\n") or 1
+                await send(msg)
+                if events >= self.drop_after:
+                    cut = True
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            await send(msg)
+
+        await self.app(scope, replay, cutting_send)

@@ -210,3 +210,43 @@ fn an_unreachable_agent_exits_2_with_a_typed_error() {
     assert_eq!(events[0]["event"], "connectFailed");
     assert_eq!(events[0]["error"]["kind"], "connect");
 }
+
+#[test]
+fn header_flags_reach_an_agent_that_wants_a_token_and_the_token_is_never_printed() {
+    const TOKEN: &str = "cli-tok-SECRET-91";
+    let peer =
+        peers_common::start_with_env(Venv::A2a1, "a2a10_peer.py", &[("PEER_BEARER_TOKEN", TOKEN)]);
+    let url = peer.url("");
+    // Without it: a typed refusal with the challenge, exit code 1.
+    let (code, events, _) = run(&["--a2a", &url, "--send", "pasta"]);
+    assert_eq!(code, 1, "{events:#?}");
+    let end = events
+        .iter()
+        .find(|e| e["event"] == "turnEnded")
+        .expect("turnEnded");
+    assert_eq!(end["error"]["kind"], "unauthorized", "{end}");
+    assert_eq!(end["error"]["challenge"]["scheme"], "Bearer", "{end}");
+    // With it (and a second, harmless header): the turn works.
+    let auth = format!("Authorization: Bearer {TOKEN}");
+    let out = Command::new(exe())
+        .args([
+            "--a2a",
+            &url,
+            "--header",
+            &auth,
+            "--header",
+            "X-Tenant: acme",
+            "--send",
+            "pasta",
+        ])
+        .output()
+        .expect("run a2ui_agent");
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0), "{all}");
+    assert!(all.contains("\"surfaceId\": \"results\"") || all.contains("results"));
+    assert!(!all.contains(TOKEN), "the token was printed");
+}
