@@ -119,8 +119,8 @@ fn connector(flag: &str, target: String, options: TransportOptions, stream: bool
     match flag {
         "--a2a" => Box::pin(async move {
             let mut c = A2aClient::connect(&target, Catalog::basic(), options).await?;
-            c.session_mut()
-                .set_streaming(stream && c.session().is_streaming());
+            let streaming = stream && c.session().is_streaming();
+            c.session_mut().set_streaming(streaming);
             boxed(Box::new(c))
         }),
         "--agui" => Box::pin(async move {

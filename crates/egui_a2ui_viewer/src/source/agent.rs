@@ -322,10 +322,11 @@ impl AgentSource {
                 stop = true;
             }
         });
-        if stop && let Ok(agent) = self.agent.as_mut() {
-            if let Err(e) = agent.cancel() {
-                self.last_error = Some(e.to_string());
-            }
+        if stop
+            && let Ok(agent) = self.agent.as_mut()
+            && let Err(e) = agent.cancel()
+        {
+            self.last_error = Some(e.to_string());
         }
     }
 
@@ -561,10 +562,11 @@ impl Source for AgentSource {
             .show(ui, |ui| drawn = self.thread_ui(ui));
         let (events, retry) = drawn;
         self.route_events(events, log);
-        if retry && let Ok(agent) = self.agent.as_mut() {
-            if let Err(e) = agent.retry() {
-                self.last_error = Some(e.to_string());
-            }
+        if retry
+            && let Ok(agent) = self.agent.as_mut()
+            && let Err(e) = agent.retry()
+        {
+            self.last_error = Some(e.to_string());
         }
         if let Some(text) = submit {
             self.send(Turn::Text(text), log);
