@@ -364,6 +364,10 @@ fn the_command_line_takes_one_network_agent_and_its_script() {
     ])
     .unwrap();
     assert_eq!(cli.remote.as_deref(), Some("agui+http://127.0.0.1:1/"));
+    let (cli, _) = args(&["--mcp-url", "http://127.0.0.1:1/mcp"]).unwrap();
+    assert_eq!(cli.remote.as_deref(), Some("mcp+http://127.0.0.1:1/mcp"));
+    let (cli, _) = args(&["--agent", "mcp+stdio:server --flag"]).unwrap();
+    assert_eq!(cli.remote.as_deref(), Some("mcp+stdio:server --flag"));
     assert_eq!(
         cli.script,
         [ScriptStep::Send("hi".into()), ScriptStep::Click("b".into())]
