@@ -1304,7 +1304,7 @@ fn extended_card_error(e: &Value, base: &str) -> TransportError {
     if e.get("kind").and_then(Value::as_str) == Some("unauthorized") {
         let challenge = e.get("challenge").filter(|c| c.is_object()).map(|c| {
             let s = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_owned);
-            super::AuthChallenge {
+            Box::new(super::AuthChallenge {
                 scheme: s("scheme").unwrap_or_default(),
                 realm: s("realm"),
                 resource_metadata: s("resourceMetadata"),
@@ -1312,7 +1312,7 @@ fn extended_card_error(e: &Value, base: &str) -> TransportError {
                 error_description: None,
                 scope: s("scope"),
                 params: Vec::new(),
-            }
+            })
         });
         return TransportError::Unauthorized {
             status: e

@@ -389,7 +389,10 @@ pub(crate) fn mcp_unauthorized(
                 return Some(super::TransportError::Unauthorized {
                     status,
                     url: super::redact_url(url),
-                    challenge: AuthChallenge::parse(header).into_iter().next(),
+                    challenge: AuthChallenge::parse(header)
+                        .into_iter()
+                        .next()
+                        .map(Box::new),
                 });
             }
         }

@@ -195,7 +195,7 @@ impl HttpClient {
                 challenge,
                 ..
             }) if creds.has_provider() => {
-                let headers = creds.headers_for(&req.url, true, challenge.as_ref());
+                let headers = creds.headers_for(&req.url, true, challenge.as_deref());
                 self.exchange_once(req, &headers, &mut on_item, stop).await
             }
             other => other,
@@ -230,14 +230,11 @@ impl HttpClient {
             builder = builder.header(k.as_str(), v.as_str());
         }
         for (k, v) in credentials {
-            let mut value = match reqwest::header::HeaderValue::from_str(v.expose()) {
-                Ok(v) => v,
-                Err(_) => {
-                    return Err(TransportError::Connect {
-                        url,
-                        message: format!("the value of header {k} is not a valid header value"),
-                    });
-                }
+            let Ok(mut value) = reqwest::header::HeaderValue::from_str(v.expose()) else {
+                return Err(TransportError::Connect {
+                    url,
+                    message: format!("the value of header {k} is not a valid header value"),
+                });
             };
             value.set_sensitive(true);
             builder = builder.header(k.as_str(), value);
@@ -264,13 +261,14 @@ impl HttpClient {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("text/event-stream"));
         if status.as_u16() == 401 || status.as_u16() == 403 {
-            let challenge: Option<AuthChallenge> = first_challenge(
+            let challenge: Option<Box<AuthChallenge>> = first_challenge(
                 response
                     .headers()
                     .get_all("www-authenticate")
                     .iter()
                     .filter_map(|v| v.to_str().ok()),
-            );
+            )
+            .map(Box::new);
             return Err(TransportError::Unauthorized {
                 status: status.as_u16(),
                 url,

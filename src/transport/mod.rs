@@ -90,8 +90,9 @@ pub enum TransportError {
         status: u16,
         /// The address.
         url: String,
-        /// The first `WWW-Authenticate` challenge, when there was one.
-        challenge: Option<auth::AuthChallenge>,
+        /// The first `WWW-Authenticate` challenge, when there was one (boxed: errors stay
+        /// small).
+        challenge: Option<Box<auth::AuthChallenge>>,
     },
     /// The response stopped before it was complete (the peer went away mid-stream).
     #[error("the response from {url} broke off: {message}")]
