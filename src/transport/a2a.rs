@@ -512,6 +512,8 @@ pub struct A2aSession {
     /// was sent.
     resubscribes: u32,
     fetched: bool,
+    /// The error that cut the stream, reported when picking it up fails too.
+    cut_error: Option<TransportError>,
     /// Artifact parts applied this turn (`artifactId#index`), so a repeated one is not
     /// applied twice.
     artifact_parts: HashSet<String>,
@@ -571,6 +573,7 @@ impl A2aSession {
             final_seen: false,
             resubscribes: 0,
             fetched: false,
+            cut_error: None,
             artifact_parts: HashSet::new(),
             artifact_len: std::collections::HashMap::new(),
         })
@@ -666,6 +669,7 @@ impl A2aSession {
         self.final_seen = false;
         self.resubscribes = 0;
         self.fetched = false;
+        self.cut_error = None;
         self.artifact_parts.clear();
         self.artifact_len.clear();
         let parts = match turn {
@@ -815,11 +819,20 @@ impl A2aSession {
         if refused && self.resubscribes == 0 {
             return None; // the turn's own request was refused: nothing to pick up
         }
+        // A clean end or a cut connection; a stall (timeout) or a refusal is reported as is.
+        // Once picking up, a failed attempt (the agent unreachable) counts as one attempt.
         let resumable = match outcome {
             Ok(()) => true,
+            Err(TransportError::Interrupted { .. }) => true,
             Err(TransportError::Unauthorized { .. }) => false,
-            Err(_) => self.resubscribes > 0 || self.task_id.is_some(),
+            Err(_) => self.resubscribes > 0,
         };
+        if let Err(e) = outcome
+            && self.cut_error.is_none()
+            && resumable
+        {
+            self.cut_error = Some(e.clone());
+        }
         let cut = resumable && self.cut_short();
         if !cut && self.resubscribes == 0 {
             return None;
@@ -922,7 +935,12 @@ impl A2aSession {
     /// The turn's I/O ended (`outcome` is the exchange's result). Closes the turn: a task
     /// that is over is let go (the next turn starts a new one in the same context).
     pub fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
-        let error = outcome.err().or_else(|| self.turn_error.take());
+        // When picking up a cut stream failed too, the cut is what the host is told.
+        let error = match outcome {
+            Ok(()) => self.turn_error.take(),
+            Err(e) => Some(self.cut_error.take().unwrap_or(e)),
+        };
+        self.cut_error = None;
         if self.core.state.as_ref().is_some_and(TaskState::is_terminal) {
             self.task_id = None;
         }
@@ -1286,7 +1304,7 @@ fn extended_card_error(e: &Value, base: &str) -> TransportError {
     if e.get("kind").and_then(Value::as_str) == Some("unauthorized") {
         let challenge = e.get("challenge").filter(|c| c.is_object()).map(|c| {
             let s = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_owned);
-            super::AuthChallenge {
+            Box::new(super::AuthChallenge {
                 scheme: s("scheme").unwrap_or_default(),
                 realm: s("realm"),
                 resource_metadata: s("resourceMetadata"),
@@ -1294,7 +1312,7 @@ fn extended_card_error(e: &Value, base: &str) -> TransportError {
                 error_description: None,
                 scope: s("scope"),
                 params: Vec::new(),
-            }
+            })
         });
         return TransportError::Unauthorized {
             status: e
@@ -1303,7 +1321,7 @@ fn extended_card_error(e: &Value, base: &str) -> TransportError {
                 .and_then(|s| u16::try_from(s).ok())
                 .unwrap_or(401),
             url: super::redact_url(base),
-            challenge: challenge.map(Box::new),
+            challenge,
         };
     }
     TransportError::Unsupported(format!("the authenticated extended card: {message}"))

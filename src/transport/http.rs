@@ -261,17 +261,18 @@ impl HttpClient {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|ct| ct.to_ascii_lowercase().starts_with("text/event-stream"));
         if status.as_u16() == 401 || status.as_u16() == 403 {
-            let challenge: Option<AuthChallenge> = first_challenge(
+            let challenge: Option<Box<AuthChallenge>> = first_challenge(
                 response
                     .headers()
                     .get_all("www-authenticate")
                     .iter()
                     .filter_map(|v| v.to_str().ok()),
-            );
+            )
+            .map(Box::new);
             return Err(TransportError::Unauthorized {
                 status: status.as_u16(),
                 url,
-                challenge: challenge.map(Box::new),
+                challenge,
             });
         }
         let cap = self.options.limits.max_message_bytes;
