@@ -292,14 +292,13 @@ fn a_turn_in_flight_stops_with_the_stop_button_and_the_origin_is_shown() {
             .any(|e| matches!(e, ThreadEntry::Surface { .. }))
     });
     // Who the agent is, as the connection knows it: the card's name and the endpoint.
+    let status = h.state().sources()[0].status();
     assert!(
-        h.query_all_by_label_contains("A2A · ").any(|n| {
-            egui_kittest::kittest::NodeT::accesskit_node(&n)
-                .label()
-                .is_some_and(|l| l.contains("127.0.0.1"))
-        }),
-        "the origin is shown"
+        matches!(&status, egui_a2ui_viewer::Status::Open(s)
+            if s.starts_with("A2A · ") && s.contains("127.0.0.1")),
+        "{status:?}"
     );
+    assert!(has_label(&h, "A2A · "), "and drawn");
     assert!(h.state().sources()[0].is_busy());
     h.get_by_label("Stop").click();
     wait_for(&mut h, "the cancelled task", |h| {
@@ -364,14 +363,14 @@ fn the_command_line_takes_one_network_agent_and_its_script() {
     ])
     .unwrap();
     assert_eq!(cli.remote.as_deref(), Some("agui+http://127.0.0.1:1/"));
-    let (cli, _) = args(&["--mcp-url", "http://127.0.0.1:1/mcp"]).unwrap();
-    assert_eq!(cli.remote.as_deref(), Some("mcp+http://127.0.0.1:1/mcp"));
-    let (cli, _) = args(&["--agent", "mcp+stdio:server --flag"]).unwrap();
-    assert_eq!(cli.remote.as_deref(), Some("mcp+stdio:server --flag"));
     assert_eq!(
         cli.script,
         [ScriptStep::Send("hi".into()), ScriptStep::Click("b".into())]
     );
+    let (cli, _) = args(&["--mcp-url", "http://127.0.0.1:1/mcp"]).unwrap();
+    assert_eq!(cli.remote.as_deref(), Some("mcp+http://127.0.0.1:1/mcp"));
+    let (cli, _) = args(&["--agent", "mcp+stdio:server --flag"]).unwrap();
+    assert_eq!(cli.remote.as_deref(), Some("mcp+stdio:server --flag"));
     assert!(args(&["--a2a", "http://a", "--mcp-url", "http://b"]).is_err());
     assert!(args(&["--a2a", "http://a", "--stdin"]).is_err());
     assert!(args(&["--send", "hi"]).is_err(), "a script needs an agent");
