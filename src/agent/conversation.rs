@@ -55,7 +55,7 @@ pub enum RestoreError {
         /// The version found.
         found: String,
     },
-    /// Over a bound (see the [module](self)).
+    /// Over a bound ([`MAX_CONVERSATION_BYTES`] or the store's limits).
     #[error("{what} over the limit of {limit}")]
     TooLarge {
         /// What was too large.
@@ -242,7 +242,7 @@ fn entry_json(e: &ThreadEntry, index: &HashMap<StoreId, usize>) -> Option<Value>
 }
 
 impl Agent {
-    /// The conversation as a versioned JSONL document (see [`conversation`](self)): the
+    /// The conversation as a versioned JSONL document (see [`Agent::restore`]): the
     /// thread, and per store the messages that rebuild each of its surfaces. Read it back
     /// with [`Agent::restore`].
     pub fn save(&self) -> String {

@@ -26,7 +26,9 @@ enum Input {
     Failed(String),
 }
 
-/// An agent process speaking A2UI JSONL on stdin/stdout (see the [module](self)).
+/// An agent process speaking A2UI JSONL on stdin/stdout: its stdout read on a thread of
+/// its own, a text turn written as `{"userText": …}`, an action as the A2UI `action`
+/// message of its surface's version.
 pub struct JsonlProcess {
     child: Child,
     command: String,

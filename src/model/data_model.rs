@@ -85,7 +85,7 @@ impl DataModel {
     }
 
     /// Remember that the user wrote `path` (an input's binding). Bounded: past
-    /// [`MAX_USER_PATHS`] distinct paths every path counts as written.
+    /// `MAX_USER_PATHS` (256) distinct paths every path counts as written.
     pub fn note_user_write(&mut self, path: &str) {
         if let Some(paths) = &mut self.user_paths
             && !paths.iter().any(|p| p == path)

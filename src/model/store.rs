@@ -272,7 +272,7 @@ impl SurfaceStore {
     /// Remove components, as `(surface id, component id)` pairs: the one door for taking
     /// components out of a surface outside a message (the model-text stream retires the
     /// placeholders its later messages no longer refer to, see
-    /// [`ModelTextStream::take_retired`](crate::stream::ModelTextStream::take_retired)).
+    /// [`ModelTextStream::take_retired`](crate::stream::model_text::ModelTextStream::take_retired)).
     /// A surface whose components changed gets a new revision; unknown ids are skipped.
     /// Returns how many components were removed.
     pub fn retire(&mut self, ids: impl IntoIterator<Item = (String, String)>) -> usize {

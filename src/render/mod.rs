@@ -60,7 +60,7 @@ pub struct RendererOptions {
     /// [`AgentOrigin`](crate::model::AgentOrigin) (the transports set one from what they
     /// connected to; [`SurfaceStore::set_origin`](crate::SurfaceStore::set_origin) sets one
     /// by hand): a border the agent cannot draw outside of, a header naming the origin, its
-    /// `Modal` dialogs headed "From <origin>", and its obscured text fields marked with where
+    /// `Modal` dialogs headed "From &lt;origin&gt;", and its obscured text fields marked with where
     /// their text goes. On by default; a host that draws its own attribution around each
     /// surface turns it off. Surfaces of a store without an origin are drawn unframed (their
     /// `Modal` dialogs and obscured fields still say "the agent").
