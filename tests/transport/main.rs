@@ -10,8 +10,8 @@
 mod common;
 
 mod a2ui_agent_cli;
-mod agent_shape;
 mod agent_panel_peers;
+mod agent_shape;
 mod transport_faults;
 mod transport_hostile;
 mod transports;
