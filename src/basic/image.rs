@@ -16,9 +16,7 @@ use std::time::Duration;
 use crate::error::A2uiError;
 use crate::render::ComponentContext;
 use crate::render::catalog::ComponentRenderer;
-use crate::render::images::{
-    BoxSize, Fit, ImageSpec, ImageState, image_ui, load_error, state_text,
-};
+use crate::render::images::{BoxSize, Fit, ImageSpec, ImageState, image_ui, load_error};
 use crate::url_policy::UrlPolicy;
 
 /// Whether property `name` may carry what the user typed (see
@@ -90,19 +88,8 @@ fn settling_ui(ui: &mut egui::Ui, spec: &ImageSpec<'_>) -> (egui::Response, Imag
         ui.painter()
             .rect_filled(rect, spec.corner_radius, ui.visuals().faint_bg_color);
     }
-    let label = if spec.alt.is_empty() {
-        "Image".to_owned()
-    } else {
-        spec.alt.to_owned()
-    };
-    let enabled = ui.is_enabled();
-    response
-        .widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, enabled, &label));
     let state = ImageState::Loading;
-    let description = state_text(&state);
-    ui.ctx().accesskit_node_builder(response.id, |node| {
-        node.set_description(description);
-    });
+    crate::render::images::describe_image(ui, &response, spec, &state);
     (response, state)
 }
 

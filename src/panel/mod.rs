@@ -601,7 +601,8 @@ fn entry_ui(
         ThreadEntry::Activity {
             status: Some(l), ..
         } => {
-            lifecycle_ui(ui, l);
+            // The shared skeleton (a spinner and the progress, or a failed one's errors).
+            let _ = crate::render::lifecycle_ui(l, ui);
         }
         ThreadEntry::Activity { status: None, .. } => {}
         ThreadEntry::Error { error, retry } => {
@@ -635,54 +636,6 @@ fn entry_ui(
             ui.add(egui::Label::new(egui::RichText::new(text.as_str()).weak().small()).wrap());
         }
     }
-}
-
-/// An AG-UI activity still building: a skeleton with a spinner and its progress, or the
-/// errors of a failed one.
-fn lifecycle_ui(ui: &mut egui::Ui, l: &crate::transport::Lifecycle) {
-    let failed = l.is_failed();
-    egui::Frame::group(ui.style()).show(ui, |ui| {
-        ui.set_width(ui.available_width());
-        ui.horizontal(|ui| {
-            if failed {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    "The agent could not build this interface",
-                );
-            } else {
-                ui.spinner();
-                let mut text = match l.status.as_str() {
-                    "building" => "Building the interface…".to_owned(),
-                    "retrying" => format!(
-                        "Retrying{}…",
-                        l.attempt
-                            .map(|a| format!(" (attempt {a})"))
-                            .unwrap_or_default()
-                    ),
-                    other => format!("{other}…"),
-                };
-                if let Some(t) = l.progress_tokens {
-                    text.push_str(&format!(" {t} tokens"));
-                }
-                ui.label(text);
-            }
-        });
-        for e in &l.errors {
-            if failed {
-                ui.colored_label(ui.visuals().error_fg_color, e);
-            } else {
-                ui.weak(e);
-            }
-        }
-        if !failed {
-            let color = ui.visuals().widgets.inactive.bg_fill;
-            for frac in [0.6, 0.9, 0.75] {
-                let w = ui.available_width() * frac;
-                let (rect, _) = ui.allocate_exact_size(egui::vec2(w, 14.0), egui::Sense::hover());
-                ui.painter().rect_filled(rect, 4.0, color);
-            }
-        }
-    });
 }
 
 fn state_line(ui: &mut egui::Ui, agent: &mut Agent, out: &mut AgentPanelResponse) {

@@ -659,6 +659,18 @@ pub fn image_ui(
             (response, state)
         }
     };
+    describe_image(ui, &response, spec, &state);
+    (response, state)
+}
+
+/// Name an image's node for screen readers: its alt text (or "Image") as an `Image` role,
+/// and its state (loading, blocked, failed) as the description.
+pub(crate) fn describe_image(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    spec: &ImageSpec<'_>,
+    state: &ImageState,
+) {
     let label = if spec.alt.is_empty() {
         "Image".to_owned()
     } else {
@@ -667,13 +679,12 @@ pub fn image_ui(
     let enabled = ui.is_enabled();
     response
         .widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Image, enabled, &label));
-    let description = state_text(&state);
+    let description = state_text(state);
     if !description.is_empty() {
         ui.ctx().accesskit_node_builder(response.id, |node| {
             node.set_description(description);
         });
     }
-    (response, state)
 }
 
 /// The box drawn while loading, or with a blocked / failed message.
