@@ -8,8 +8,8 @@
 //! use egui_a2ui::Catalog;
 //! use egui_a2ui::transport::{TransportOptions, Turn, a2a::A2aHost};
 //!
-//! let ctx = egui::Context::default();
-//! let repaint = { let ctx = ctx.clone(); move || ctx.request_repaint() };
+//! // In an egui app: `{ let ctx = ctx.clone(); move || ctx.request_repaint() }`.
+//! let repaint = || {};
 //! let mut host = A2aHost::connect("http://127.0.0.1:10002", Catalog::basic(),
 //!                                 TransportOptions::default(), repaint).unwrap();
 //! // every frame:

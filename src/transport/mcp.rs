@@ -261,7 +261,7 @@ impl McpConversation {
         self.origin = origin;
     }
 
-    /// Every session's store accepts these catalogs (from the host's egui catalog:
+    /// Every session's store accepts these catalogs (from the host's component catalog:
     /// `catalog.catalogs()`).
     pub fn with_catalogs(mut self, catalogs: std::sync::Arc<crate::model::Catalogs>) -> Self {
         self.catalogs = catalogs;
