@@ -5,11 +5,18 @@
 //! `updateDataModel`) steers the scene. The panel's "Shuffle" button is an A2UI action the
 //! host handles itself.
 //!
+//! With `-- --agent TARGET` (any target `Agent::connect` reaches: `a2a+http://…`,
+//! `mcp+stdio:CMD`, `jsonl:CMD`, …) an agent panel opens on the right: talk to the agent,
+//! and when it sends a surface named `game`, the scene follows that surface's data model
+//! instead of the built-in panel's. A scripted agent to try it with:
+//! `cargo run --example game_panel -- --agent "jsonl:cat assets/samples/showcase/game-agent.jsonl"`.
+//!
 //! `cargo run --example game_panel` (`-- --frames N` quits after N frames,
 //! `-- --screenshot out.png` saves a screenshot and quits).
 
 use egui::{Color32, Pos2, Vec2, pos2, vec2};
-use egui_a2ui::{Catalog, Event, Renderer};
+use egui_a2ui::agent::Agent;
+use egui_a2ui::{AgentPanel, Catalog, Event, PanelState, Renderer};
 use serde_json::Value;
 
 /// What the agent sent (a JSON array of messages): a control panel bound to /speed, /count, /size, /shape, /palette,
@@ -47,6 +54,9 @@ fn noise(seed: &mut u64) -> f32 {
 
 struct Game {
     a2ui: Renderer,
+    /// The agent of `--agent`, with its panel's state.
+    agent: Option<(Agent, PanelState)>,
+    agent_target: Option<String>,
     balls: Vec<Ball>,
     seed: u64,
     frames: u64,
@@ -55,21 +65,32 @@ struct Game {
 }
 
 impl Game {
+    /// The data model the scene follows: the agent's `game` surface when it sent one, else
+    /// the built-in panel's.
+    fn data(&self) -> Option<&egui_a2ui::model::DataModel> {
+        let from_agent = self.agent.as_ref().and_then(|(agent, _)| {
+            let stores = agent.stores();
+            stores.into_iter().rev().find_map(|s| s.surface("game"))
+        });
+        from_agent
+            .or_else(|| self.a2ui.store().surface("game"))
+            .map(|s| &s.data)
+    }
     fn num(&self, path: &str, default: f64) -> f64 {
-        let data = self.a2ui.store().surface("game").map(|s| &s.data);
+        let data = self.data();
         data.and_then(|d| d.get(path))
             .and_then(Value::as_f64)
             .unwrap_or(default)
     }
     fn flag(&self, path: &str) -> bool {
-        let data = self.a2ui.store().surface("game").map(|s| &s.data);
+        let data = self.data();
         data.and_then(|d| d.get(path))
             .and_then(Value::as_bool)
             .unwrap_or(false)
     }
     /// A ChoicePicker's value is a list; the first entry is the choice.
     fn choice(&self, path: &str) -> String {
-        let data = self.a2ui.store().surface("game").map(|s| &s.data);
+        let data = self.data();
         let v = data.and_then(|d| d.get(path));
         let first = v.and_then(|v| v.get(0)).or(v).and_then(Value::as_str);
         first.unwrap_or("").to_owned()
@@ -199,6 +220,19 @@ impl eframe::App for Game {
                     }
                 }
             });
+        if let Some(target) = self.agent_target.take() {
+            match connect(&target, ui.ctx()) {
+                Ok(agent) => self.agent = Some((agent, PanelState::new(Catalog::basic()))),
+                Err(e) => eprintln!("{target}: {e}"),
+            }
+        }
+        if let Some((agent, state)) = &mut self.agent {
+            egui::Panel::right("chat")
+                .default_size(360.0)
+                .show(ui, |ui| {
+                    let _ = AgentPanel::new(agent, state).show(ui);
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| self.scene(ui));
         self.frames += 1;
         if let Some(n) = self.quit_after {
@@ -226,6 +260,29 @@ impl eframe::App for Game {
     }
 }
 
+/// Reach `target`: any agent with the transport features, an A2UI JSONL process without.
+fn connect(target: &str, ctx: &egui::Context) -> Result<Agent, String> {
+    let repaint = {
+        let ctx = ctx.clone();
+        move || ctx.request_repaint()
+    };
+    #[cfg(any(feature = "a2a", feature = "agui", feature = "mcp-http"))]
+    {
+        let options = egui_a2ui::transport::TransportOptions::default();
+        Agent::connect(target, Catalog::basic(), options, repaint).map_err(|e| e.to_string())
+    }
+    #[cfg(not(any(feature = "a2a", feature = "agui", feature = "mcp-http")))]
+    {
+        let line = target
+            .strip_prefix("jsonl:")
+            .ok_or("built without the transport features: only jsonl:CMD is reachable")?;
+        let store = egui_a2ui::SurfaceStore::new(Catalog::basic().catalogs());
+        egui_a2ui::agent::JsonlProcess::spawn_command_line(line, store, repaint)
+            .map(Agent::new)
+            .map_err(|e| e.to_string())
+    }
+}
+
 fn main() -> eframe::Result {
     let args: Vec<String> = std::env::args().collect();
     let flag = |name: &str| {
@@ -237,11 +294,14 @@ fn main() -> eframe::Result {
     let quit_after = flag("--frames")
         .and_then(|n| n.parse().ok())
         .or(screenshot.as_ref().map(|_| 60));
+    let agent_target = flag("--agent").cloned();
     let mut a2ui = Renderer::new(Catalog::basic());
     a2ui.options_mut().show_surface_header = false;
     a2ui.feed_document(PANEL.as_bytes());
     let game = Game {
         a2ui,
+        agent: None,
+        agent_target,
         balls: Vec::new(),
         seed: 7,
         frames: 0,

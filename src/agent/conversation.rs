@@ -260,19 +260,22 @@ impl Agent {
         let origin = self
             .origin()
             .map(|o| json!({"name": o.name(), "host": o.host()}));
-        let kind = match self.conn.kind() {
-            "Restored" => self.saved_kind,
-            k => k,
+        let (kind, continuation) = match self.conn.kind() {
+            "Restored" => (self.saved_kind, self.saved_continuation.clone()),
+            k => (k, self.conn.continuation()),
         };
-        let mut out = json!({
+        let mut header = json!({
             "format": CONVERSATION_FORMAT,
             "version": CONVERSATION_VERSION,
             "kind": kind,
             "origin": origin,
             "stores": stores.len(),
             "entries": entries.len(),
-        })
-        .to_string();
+        });
+        if let Some(c) = continuation {
+            header["continuation"] = c;
+        }
+        let mut out = header.to_string();
         out.push('\n');
         for (i, store) in stores.iter().enumerate() {
             for s in store.surfaces() {
@@ -355,9 +358,15 @@ impl Agent {
             Some("A2A") => "A2A",
             Some("AG-UI") => "AG-UI",
             Some("MCP") => "MCP",
+            Some("MCP stdio") => "MCP stdio",
             Some("JSONL") => "JSONL",
             _ => "agent",
         };
+        // Handed to a connection of the same kind only, which checks its shape.
+        let saved_continuation = header
+            .get("continuation")
+            .filter(|c| c.is_object())
+            .cloned();
         let mut stores: Vec<SurfaceStore> = (0..store_count)
             .map(|_| {
                 let mut s = SurfaceStore::with_config(catalog.catalogs(), limits.clone());
@@ -479,6 +488,7 @@ impl Agent {
             origin: origin.clone(),
         });
         agent.saved_kind = saved_kind;
+        agent.saved_continuation = saved_continuation;
         agent.origin = origin;
         for e in &thread {
             if let ThreadEntry::Surface { store, surface_id } = e {
@@ -493,10 +503,39 @@ impl Agent {
 
     /// Continue a [restored](Agent::restore) conversation (or move any agent) onto a live
     /// connection: the thread and the past surfaces stay (still drawn read-only), new
-    /// turns go to `conn`. The transports start a fresh session (this crate does not yet
-    /// carry an A2A `contextId` or an MCP session over a save).
+    /// turns go to `conn`. When `conn` is of the kind the conversation was held by, the
+    /// agent-side conversation continues too ([`AgentConnection::continuation`]: the same
+    /// A2A context, and a task that was waiting for input; the same AG-UI thread with its
+    /// messages); an MCP server or a JSONL process starts a fresh session.
     pub fn resume_with(&mut self, conn: impl AgentConnection + 'static) {
-        let old = std::mem::replace(&mut self.conn, Box::new(conn));
+        self.resume_with_box(Box::new(conn));
+    }
+
+    /// [`Agent::resume_with`] a connection made from `target` as [`Agent::connect`] makes
+    /// it (in the background): the usual way to continue a restored conversation.
+    #[cfg(feature = "__transport")]
+    pub fn resume(
+        &mut self,
+        target: &str,
+        catalog: crate::Catalog,
+        options: crate::transport::TransportOptions,
+        repaint: impl Fn() + Send + Sync + 'static,
+    ) -> Result<(), TransportError> {
+        let conn = super::transports::connect(target, catalog, options, repaint)?;
+        self.resume_with_box(conn);
+        Ok(())
+    }
+
+    /// [`Agent::resume_with`] a boxed connection.
+    pub fn resume_with_box(&mut self, mut conn: Box<dyn AgentConnection>) {
+        let (kind, continuation) = match self.conn.kind() {
+            "Restored" => (self.saved_kind, self.saved_continuation.take()),
+            k => (k, self.conn.continuation()),
+        };
+        if let Some(state) = continuation.filter(|_| conn.kind() == kind) {
+            conn.continue_from(&state);
+        }
+        let old = std::mem::replace(&mut self.conn, conn);
         if old.kind() != "Restored" {
             // The live stores of the connection left become past too.
             // (They cannot be moved out of the trait object: copy them.)

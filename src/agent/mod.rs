@@ -121,6 +121,20 @@ pub trait AgentConnection {
     fn take_responses(&mut self) -> Vec<serde_json::Value> {
         Vec::new()
     }
+    /// What a later connection of the same kind needs to continue this conversation with
+    /// the agent, kept by [`Agent::save`]: A2A the `contextId` (and a task waiting for
+    /// input), AG-UI the `threadId` and the thread's messages. `None` (the default) when
+    /// the transport has nothing to carry: an MCP server keeps its state per tool call, and
+    /// a JSONL process per run.
+    fn continuation(&self) -> Option<serde_json::Value> {
+        None
+    }
+    /// Continue the conversation an earlier connection's [`Self::continuation`] described
+    /// (called by [`Agent::resume_with`] before the first turn). A value this connection
+    /// does not understand is ignored.
+    fn continue_from(&mut self, state: &serde_json::Value) {
+        let _ = state;
+    }
 }
 
 /// One entry of the conversation, in the order it happened.
@@ -192,6 +206,9 @@ pub struct Agent {
     revision: u64,
     /// The connection kind a restored conversation was saved from.
     saved_kind: &'static str,
+    /// What the saved connection needed to continue the conversation
+    /// ([`AgentConnection::continuation`]), until [`Agent::resume_with`] hands it on.
+    saved_continuation: Option<serde_json::Value>,
 }
 
 impl std::fmt::Debug for Agent {
@@ -222,6 +239,7 @@ impl Agent {
             past: Vec::new(),
             revision: 0,
             saved_kind: "agent",
+            saved_continuation: None,
         }
     }
 
@@ -295,9 +313,15 @@ impl Agent {
         self.conn.send(turn)
     }
 
-    /// Stop the turn in flight (see [`AgentConnection::cancel`]).
+    /// Stop the turn in flight (see [`AgentConnection::cancel`]). Activities still
+    /// building are marked as stopped (no more progress will come for them).
     pub fn cancel(&mut self) -> Result<(), TransportError> {
-        self.conn.cancel()
+        let busy = self.conn.status() == ConnectionStatus::Busy;
+        self.conn.cancel()?;
+        if busy {
+            self.end_building_activities("Stopped before the interface was built");
+        }
+        Ok(())
     }
 
     /// Apply what arrived since the last call, add it to the thread and return the events
@@ -321,6 +345,22 @@ impl Agent {
                 TransportEvent::Notice(error) => self.push(ThreadEntry::Notice {
                     text: error.to_string(),
                 }),
+                TransportEvent::TurnEnded { error } if self.has_building_activity() => {
+                    // A turn that ended leaves nothing building: what it did not finish
+                    // never will.
+                    let why = match error {
+                        Some(e) => e.to_string(),
+                        None => "The turn ended before the interface was built".to_owned(),
+                    };
+                    self.end_building_activities(&why);
+                    if let Some(error) = error {
+                        let retry = self.last_turn.clone().map(Box::new);
+                        self.push(ThreadEntry::Error {
+                            error: error.clone(),
+                            retry,
+                        });
+                    }
+                }
                 TransportEvent::TurnEnded { error: Some(error) } => {
                     let retry = self.last_turn.clone().map(Box::new);
                     self.push(ThreadEntry::Error {
@@ -361,6 +401,27 @@ impl Agent {
             }
         }
         events
+    }
+
+    fn has_building_activity(&self) -> bool {
+        self.thread
+            .iter()
+            .any(|e| matches!(e, ThreadEntry::Activity { status: Some(l), .. } if !l.is_failed()))
+    }
+
+    /// Every activity still building or retrying becomes failed with `why`.
+    fn end_building_activities(&mut self, why: &str) {
+        for entry in &mut self.thread {
+            if let ThreadEntry::Activity {
+                status: Some(l), ..
+            } = entry
+                && !l.is_failed()
+            {
+                l.status = "failed".into();
+                l.errors.push(why.to_owned());
+                self.revision = self.revision.wrapping_add(1);
+            }
+        }
     }
 
     fn note_activity(&mut self, id: &str, new: Option<crate::transport::Lifecycle>) {

@@ -256,6 +256,14 @@ where
             .into_iter()
             .collect()
     }
+
+    fn continuation(&self) -> Option<serde_json::Value> {
+        self.host.continuation()
+    }
+
+    fn continue_from(&mut self, state: &serde_json::Value) {
+        self.host.continue_from(state.clone());
+    }
 }
 
 /// An MCP server over Streamable HTTP (`MCP`) or over a child's stdio (`MCP stdio`).

@@ -61,6 +61,12 @@ pub struct PanelState {
     tail_height: f32,
     was_busy: bool,
     focus_prompt: bool,
+    /// Whether the thread follows its end (until the user scrolls up).
+    follow_end: bool,
+    /// The thread's scroll offset at the end of the last frame.
+    last_offset: f32,
+    /// The offset to scroll the thread to on the next frame (its end, while following).
+    scroll_to: Option<f32>,
 }
 
 impl std::fmt::Debug for PanelState {
@@ -91,6 +97,9 @@ impl PanelState {
             tail_height: 0.0,
             was_busy: false,
             focus_prompt: false,
+            follow_end: true,
+            last_offset: 0.0,
+            scroll_to: None,
         }
     }
 
@@ -372,138 +381,166 @@ fn thread_ui(
     } else {
         agent.partial_text().map(str::to_owned)
     };
-    egui::ScrollArea::vertical()
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("thread")
         .auto_shrink([false, false])
         .stick_to_bottom(true)
         .max_height(height)
-        .min_scrolled_height(height)
-        .show_viewport(ui, |ui, viewport| {
-            let width = ui.available_width();
-            state.sync(agent, width, body);
-            let thread_len = agent.thread().len();
-            let visible = |e: &ThreadEntry| -> bool {
-                !surfaces_only
-                    || matches!(
-                        e,
-                        ThreadEntry::Surface { .. } | ThreadEntry::Activity { .. }
-                    )
-            };
-            // Top of each entry (content coordinates).
-            let mut tops = Vec::with_capacity(thread_len);
-            let mut y = 0.0;
-            for (i, e) in agent.thread().iter().enumerate() {
-                tops.push(y);
-                if visible(e) {
-                    let h = state.heights.get(i).copied().unwrap_or(0.0);
-                    if h > 0.0 {
-                        y += h + ENTRY_GAP;
-                    }
-                }
-            }
-            let tail_top = y;
-            let total = y + if tail.is_some() {
-                state.tail_height
-            } else {
-                0.0
-            };
-            let origin = ui.max_rect().min;
-            let thread_id = ui.unique_id();
-            ui.ctx().accesskit_node_builder(thread_id, |node| {
-                node.set_role(A11yRole::List);
-                node.set_label("Conversation");
-                node.set_live(egui::accesskit::Live::Polite);
-            });
-            let mut changed = false;
-            for i in 0..thread_len {
-                let Some(entry) = agent.thread().get(i) else {
-                    break;
-                };
-                if !visible(entry) {
-                    continue;
-                }
-                let top = tops.get(i).copied().unwrap_or(0.0);
+        .min_scrolled_height(height);
+    if let Some(offset) = state.scroll_to.take() {
+        area = area.vertical_scroll_offset(offset);
+    }
+    let scrolled = area.show_viewport(ui, |ui, viewport| {
+        // Keep clear of the floating scroll bar (right-aligned turns would sit under it).
+        let scroll = ui.spacing().scroll;
+        let width = (ui.available_width() - scroll.bar_width - scroll.bar_inner_margin).max(40.0);
+        state.sync(agent, width, body);
+        let thread_len = agent.thread().len();
+        let visible = |e: &ThreadEntry| -> bool {
+            !surfaces_only
+                || matches!(
+                    e,
+                    ThreadEntry::Surface { .. } | ThreadEntry::Activity { .. }
+                )
+        };
+        // Top of each entry (content coordinates).
+        let mut tops = Vec::with_capacity(thread_len);
+        let mut y = 0.0;
+        for (i, e) in agent.thread().iter().enumerate() {
+            tops.push(y);
+            if visible(e) {
                 let h = state.heights.get(i).copied().unwrap_or(0.0);
-                // Out of view (with a margin): space only.
-                if top + h < viewport.min.y - 50.0 || top > viewport.max.y + 50.0 {
-                    continue;
-                }
-                let entry = entry.clone();
-                let key = state.keys.get(i).copied().unwrap_or(i as u64);
-                let rect = egui::Rect::from_min_size(
-                    origin + egui::vec2(0.0, top),
-                    egui::vec2(width, f32::INFINITY),
-                );
-                let label = entry_label(&entry, agent);
-                let r = ui.scope_builder(
-                    egui::UiBuilder::new()
-                        .id_salt(("entry", key))
-                        .max_rect(rect)
-                        .layout(egui::Layout::top_down(egui::Align::Min))
-                        .accessibility_role(A11yRole::ListItem)
-                        .accessibility_label(label),
-                    |ui| {
-                        entry_ui(
-                            ui,
-                            &entry,
-                            i + 1 == thread_len,
-                            agent,
-                            state,
-                            surfaces_only,
-                            out,
-                        )
-                    },
-                );
-                let measured = r.response.rect.height();
-                if let (Some(hh), Some(m)) = (state.heights.get_mut(i), state.measured.get_mut(i)) {
-                    if (measured - *hh).abs() > 0.5 {
-                        *hh = measured;
-                        changed = true;
-                    }
-                    *m = true;
+                if h > 0.0 {
+                    y += h + ENTRY_GAP;
                 }
             }
-            if let Some(text) = &tail {
-                let rect = egui::Rect::from_min_size(
-                    origin + egui::vec2(0.0, tail_top),
-                    egui::vec2(width, f32::INFINITY),
-                );
-                let r = ui.scope_builder(
-                    egui::UiBuilder::new()
-                        .id_salt("partial")
-                        .max_rect(rect)
-                        .accessibility_role(A11yRole::ListItem)
-                        .accessibility_label(format!("Agent: {text}")),
-                    |ui| {
-                        let style = state.draw.options().style.clone();
-                        let _ = crate::basic::markdown_ui(ui, text, &style);
-                    },
-                );
-                let h = r.response.rect.height();
-                if (h - state.tail_height).abs() > 0.5 {
-                    state.tail_height = h;
+        }
+        let tail_top = y;
+        let total = y + if tail.is_some() {
+            state.tail_height
+        } else {
+            0.0
+        };
+        let origin = ui.max_rect().min;
+        let thread_id = ui.unique_id();
+        ui.ctx().accesskit_node_builder(thread_id, |node| {
+            node.set_role(A11yRole::List);
+            node.set_label("Conversation");
+            node.set_live(egui::accesskit::Live::Polite);
+        });
+        let mut changed = false;
+        for i in 0..thread_len {
+            let Some(entry) = agent.thread().get(i) else {
+                break;
+            };
+            if !visible(entry) {
+                continue;
+            }
+            let top = tops.get(i).copied().unwrap_or(0.0);
+            let h = state.heights.get(i).copied().unwrap_or(0.0);
+            // Out of view (with a margin): space only.
+            if top + h < viewport.min.y - 50.0 || top > viewport.max.y + 50.0 {
+                continue;
+            }
+            let entry = entry.clone();
+            let key = state.keys.get(i).copied().unwrap_or(i as u64);
+            let rect = egui::Rect::from_min_size(
+                origin + egui::vec2(0.0, top),
+                egui::vec2(width, f32::INFINITY),
+            );
+            let label = entry_label(&entry, agent);
+            let r = ui.scope_builder(
+                egui::UiBuilder::new()
+                    .id_salt(("entry", key))
+                    .max_rect(rect)
+                    .layout(egui::Layout::top_down(egui::Align::Min))
+                    .accessibility_role(A11yRole::ListItem)
+                    .accessibility_label(label),
+                |ui| {
+                    entry_ui(
+                        ui,
+                        &entry,
+                        i + 1 == thread_len,
+                        agent,
+                        state,
+                        surfaces_only,
+                        out,
+                    )
+                },
+            );
+            let measured = r.response.rect.height();
+            if let (Some(hh), Some(m)) = (state.heights.get_mut(i), state.measured.get_mut(i)) {
+                if (measured - *hh).abs() > 0.5 {
+                    *hh = measured;
                     changed = true;
                 }
+                *m = true;
             }
-            // The whole thread's height (the entries not drawn are space).
-            ui.expand_to_include_rect(egui::Rect::from_min_size(origin, egui::vec2(width, total)));
-            if thread_len == 0 && tail.is_none() {
-                let text = if surfaces_only {
-                    "No surfaces yet"
-                } else if agent.is_read_only() {
-                    "An empty conversation"
-                } else {
-                    "Ask the agent something to begin"
-                };
-                ui.put(
-                    egui::Rect::from_min_size(origin, egui::vec2(width, 40.0)),
-                    egui::Label::new(egui::RichText::new(text).weak()),
-                );
+        }
+        if let Some(text) = &tail {
+            let rect = egui::Rect::from_min_size(
+                origin + egui::vec2(0.0, tail_top),
+                egui::vec2(width, f32::INFINITY),
+            );
+            let r = ui.scope_builder(
+                egui::UiBuilder::new()
+                    .id_salt("partial")
+                    .max_rect(rect)
+                    .accessibility_role(A11yRole::ListItem)
+                    .accessibility_label(format!("Agent: {text}")),
+                |ui| {
+                    let style = state.draw.options().style.clone();
+                    let _ = crate::basic::markdown_ui(ui, text, &style);
+                },
+            );
+            let h = r.response.rect.height();
+            if (h - state.tail_height).abs() > 0.5 {
+                state.tail_height = h;
+                changed = true;
             }
-            if changed {
-                ui.ctx().request_repaint();
-            }
-        });
+        }
+        // The whole thread's height (the entries not drawn are space).
+        ui.expand_to_include_rect(egui::Rect::from_min_size(origin, egui::vec2(width, total)));
+        if thread_len == 0 && tail.is_none() {
+            let text = if surfaces_only {
+                "No surfaces yet"
+            } else if agent.is_read_only() {
+                "An empty conversation"
+            } else {
+                "Ask the agent something to begin"
+            };
+            ui.put(
+                egui::Rect::from_min_size(origin, egui::vec2(width, 40.0)),
+                egui::Label::new(egui::RichText::new(text).weak()),
+            );
+        }
+        if changed {
+            ui.ctx().request_repaint();
+        }
+    });
+    follow_end(ui, state, scrolled);
+}
+
+/// Keep the thread at its end while it grows, as a chat does, until the user scrolls up.
+/// (egui's `stick_to_bottom` alone loses the end when an entry grows from its estimated
+/// height to its measured one, which left a new error's Retry button below the view.)
+fn follow_end(
+    ui: &egui::Ui,
+    state: &mut PanelState,
+    scrolled: egui::scroll_area::ScrollAreaOutput<()>,
+) {
+    let max_offset = (scrolled.content_size.y - scrolled.inner_rect.height()).max(0.0);
+    let offset = scrolled.state.offset().y;
+    if offset >= max_offset - 1.0 {
+        state.follow_end = true;
+    } else if (offset - state.last_offset).abs() > 0.5 {
+        // The user moved it (a wheel, a drag, the bar, a keyboard scroll).
+        state.follow_end = false;
+    } else if state.follow_end {
+        state.scroll_to = Some(max_offset);
+        ui.ctx().request_repaint();
+    }
+    state.last_offset = offset;
 }
 
 /// What a screen reader hears for an entry.

@@ -1252,6 +1252,24 @@ impl super::host::HttpSession for A2aSession {
     fn ids(&self) -> (Option<String>, Option<String>) {
         (self.task_id.clone(), self.context_id.clone())
     }
+    fn continuation(&self) -> Option<Value> {
+        let context = self.context_id.as_ref()?;
+        let mut state = json!({ "contextId": context });
+        // A task still open (input-required, auth-required) is continued too; a finished
+        // one was let go in `finish`.
+        if let Some(task) = &self.task_id {
+            state["taskId"] = json!(task);
+        }
+        Some(state)
+    }
+    fn continue_from(&mut self, state: &Value) -> bool {
+        let Some(context) = super::continuation_id(state, "contextId") else {
+            return false;
+        };
+        self.context_id = Some(context);
+        self.task_id = super::continuation_id(state, "taskId");
+        true
+    }
 }
 
 /// An A2A agent driven from a UI thread.
@@ -1367,6 +1385,34 @@ mod tests {
 
     fn create(sid: &str) -> Value {
         json!({"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": BASIC09}})
+    }
+
+    #[test]
+    fn a_continued_session_sends_the_saved_context_and_open_task() {
+        use super::super::host::HttpSession as _;
+        for card in [card03(), card10()] {
+            let mut s = session(card);
+            assert_eq!(s.continuation(), None, "nothing to carry before a turn");
+            assert!(s.continue_from(&json!({"contextId": "ctx-1", "taskId": "task-9"})));
+            let state = s.continuation().unwrap();
+            assert_eq!(state, json!({"contextId": "ctx-1", "taskId": "task-9"}));
+            let body = s.request(&Turn::Text("more".into())).unwrap().body.unwrap();
+            let m = &body["params"]["message"];
+            assert_eq!(m["contextId"], "ctx-1");
+            assert_eq!(m["taskId"], "task-9");
+        }
+        // Foreign or oversized values are ignored: the conversation starts fresh.
+        let mut s = session(card03());
+        for bad in [
+            json!(null),
+            json!({"contextId": 7}),
+            json!({"contextId": ""}),
+            json!({"contextId": "x".repeat(super::super::MAX_CONTINUATION_ID + 1)}),
+        ] {
+            assert!(!s.continue_from(&bad), "{bad}");
+        }
+        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+        assert!(body["params"]["message"].get("contextId").is_none());
     }
 
     #[test]

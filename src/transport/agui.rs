@@ -598,6 +598,38 @@ impl super::host::HttpSession for AguiSession {
     fn core_mut(&mut self) -> &mut super::host::SessionCore {
         &mut self.core
     }
+    fn continuation(&self) -> Option<Value> {
+        Some(json!({ "threadId": self.thread_id, "messages": self.messages }))
+    }
+    fn continue_from(&mut self, state: &Value) -> bool {
+        let Some(thread) = super::continuation_id(state, "threadId") else {
+            return false;
+        };
+        // The thread's messages go back to the agent on the next run: only well-formed
+        // text messages of the roles AG-UI defines, then held to the transcript caps.
+        let max = self.core.store.limits().max_transcript_entries;
+        let messages: Vec<Value> = state
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter(|m| {
+                        matches!(
+                            m.get("role").and_then(Value::as_str),
+                            Some("user" | "assistant" | "system" | "developer")
+                        ) && m.get("content").is_some_and(Value::is_string)
+                            && m.get("id").is_none_or(Value::is_string)
+                    })
+                    .take(max.saturating_add(1))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.thread_id = thread;
+        self.messages = messages;
+        self.bound_messages();
+        true
+    }
 }
 
 /// The async AG-UI client: one `POST RunAgentInput` and its SSE stream per turn.
@@ -867,5 +899,46 @@ mod tests {
         assert_eq!(body["messages"][1]["content"], "Hello");
         assert_eq!(body["messages"][1]["role"], "assistant");
         assert!(body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"].is_object());
+    }
+
+    #[test]
+    fn a_continued_thread_sends_its_id_and_messages_back() {
+        use super::super::host::HttpSession as _;
+        let mut first = AguiSession::new("http://127.0.0.1:9/", Catalog::basic());
+        let _ = first.request(&Turn::Text("pasta".into())).unwrap();
+        let state = first.continuation().unwrap();
+        assert_eq!(state["threadId"], first.thread_id());
+
+        let mut next = AguiSession::new("http://127.0.0.1:9/", Catalog::basic());
+        assert_ne!(next.thread_id(), first.thread_id());
+        assert!(next.continue_from(&state));
+        let body = next
+            .request(&Turn::Text("more".into()))
+            .unwrap()
+            .body
+            .unwrap();
+        assert_eq!(body["threadId"], first.thread_id());
+        let contents: Vec<&str> = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["content"].as_str())
+            .collect();
+        assert_eq!(contents, ["pasta", "more"]);
+
+        // Messages of other shapes are dropped; a missing thread id is refused.
+        let mut s = AguiSession::new("http://127.0.0.1:9/", Catalog::basic());
+        assert!(!s.continue_from(&json!({"messages": []})));
+        assert!(s.continue_from(&json!({"threadId": "t", "messages": [
+            {"role": "tool", "content": "x"}, {"role": "user", "content": 5},
+            {"role": "user", "content": "kept", "id": "m1"}, "junk"]})));
+        let body = s.request(&Turn::Text("next".into())).unwrap().body.unwrap();
+        let contents: Vec<&str> = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["content"].as_str())
+            .collect();
+        assert_eq!(contents, ["kept", "next"]);
     }
 }

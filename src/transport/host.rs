@@ -132,6 +132,19 @@ pub trait HttpSession {
     fn ids(&self) -> (Option<String>, Option<String>) {
         (None, None)
     }
+    /// What lets a later connection continue this conversation with the agent (A2A: the
+    /// `contextId` and a task still waiting for input; AG-UI: the `threadId` and the
+    /// thread's messages), kept in a saved conversation. `None`: nothing to carry.
+    fn continuation(&self) -> Option<Value> {
+        None
+    }
+    /// Continue the conversation an earlier connection's [`Self::continuation`] described.
+    /// A value of another shape (or over the bounds) is ignored: the conversation starts
+    /// fresh. Returns whether it was taken up.
+    fn continue_from(&mut self, state: &Value) -> bool {
+        let _ = state;
+        false
+    }
     /// The surfaces.
     fn store(&self) -> &SurfaceStore {
         &self.core().store
@@ -265,6 +278,8 @@ pub struct HttpHost<S> {
     cancel: tokio::sync::watch::Sender<u64>,
     /// Events made on the UI thread (a cancel), handed out by the next poll.
     queued: Vec<TransportEvent>,
+    /// A conversation to continue once the session is built ([`HttpHost::continue_from`]).
+    pending_continuation: Option<Value>,
 }
 
 /// A log held to a number of entries and a number of bytes, oldest dropped (the newest
@@ -461,7 +476,26 @@ impl<S: HttpSession> HttpHost<S> {
             log_caps,
             cancel,
             queued: Vec::new(),
+            pending_continuation: None,
         })
+    }
+
+    /// Continue the conversation `state` describes (an earlier session's
+    /// [`HttpSession::continuation`], from a saved conversation): taken up now when
+    /// connected, else as soon as the session is built.
+    pub fn continue_from(&mut self, state: Value) {
+        match &mut self.session {
+            Some(s) => {
+                s.continue_from(&state);
+            }
+            None => self.pending_continuation = Some(state),
+        }
+    }
+
+    /// What a later connection needs to continue this conversation
+    /// ([`HttpSession::continuation`]).
+    pub fn continuation(&self) -> Option<Value> {
+        self.session.as_ref()?.continuation()
     }
 
     /// Fetch `discovery` (an agent card, say) in the background and build the session from
@@ -508,6 +542,7 @@ impl<S: HttpSession> HttpHost<S> {
             log_caps,
             cancel,
             queued: Vec::new(),
+            pending_continuation: None,
         })
     }
 
@@ -662,7 +697,12 @@ impl<S: HttpSession> HttpHost<S> {
                         None => Err(TransportError::Closed),
                     });
                     match built {
-                        Ok(s) => self.session = Some(s),
+                        Ok(mut s) => {
+                            if let Some(state) = self.pending_continuation.take() {
+                                s.continue_from(&state);
+                            }
+                            self.session = Some(s);
+                        }
                         Err(e) => self.connect_error = Some(e),
                     }
                 }

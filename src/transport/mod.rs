@@ -521,6 +521,21 @@ pub fn integral_doubles_to_ints(v: &mut Value) {
     }
 }
 
+/// The longest id a saved conversation may carry back to an agent (a context, task or
+/// thread id).
+#[cfg(any(feature = "a2a", feature = "agui"))]
+pub(crate) const MAX_CONTINUATION_ID: usize = 1024;
+
+/// A non-empty string id `key` of a saved continuation, within [`MAX_CONTINUATION_ID`].
+#[cfg(any(feature = "a2a", feature = "agui"))]
+pub(crate) fn continuation_id(state: &Value, key: &str) -> Option<String> {
+    state
+        .get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty() && s.len() <= MAX_CONTINUATION_ID)
+        .map(str::to_owned)
+}
+
 /// A fresh id for a message or run: unique in this process, time-based across processes.
 pub(crate) fn fresh_id(prefix: &str) -> String {
     use std::sync::atomic::{AtomicU64, Ordering};

@@ -5,6 +5,7 @@ with `_meta.ui.content`. `search_restaurants` is the agent's tool; `pick` and `b
 app-only tools the surfaces' actions call (tool = action name, arguments = action context).
 
     python mcp_peer.py          # prints `LISTENING <port>`, serves 127.0.0.1:<port>/mcp
+    python mcp_peer.py --stdio  # MCP over its own stdin/stdout (ends when stdin closes)
 """
 
 from __future__ import annotations
@@ -65,6 +66,17 @@ async def book(name: str, size: str) -> CallToolResult:
 
 
 def main() -> None:
+    if "--stdio" in sys.argv[1:]:
+        # stdin is the MCP channel here: the server ends when it closes, and the lifetime
+        # bound still holds.
+        import threading
+
+        t = threading.Timer(flow.LIFETIME_S, lambda: os._exit(0))
+        t.daemon = True
+        t.start()
+        server.run("stdio")
+        return
+
     import uvicorn
 
     flow.die_with_parent()

@@ -552,15 +552,4 @@ mod snapshots {
         }
         results.unwrap();
     }
-
-    #[test]
-    #[ignore = "writes assets/screenshots/agent_panel.png for the README"]
-    fn write_agent_panel_screenshot() {
-        let mut h = conversation(egui::Theme::Light);
-        let image = h.render().expect("render");
-        std::fs::create_dir_all("assets/screenshots").expect("dir");
-        image
-            .save("assets/screenshots/agent_panel.png")
-            .expect("save");
-    }
 }
