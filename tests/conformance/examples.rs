@@ -124,3 +124,35 @@ fn readme_screenshots_exist() {
         }
     }
 }
+
+/// Every relative link of the README and of `docs/` names a file that exists (the reference
+/// sections moved to `docs/` link back with `../`).
+#[test]
+fn readme_and_docs_links_resolve() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![(root.to_path_buf(), README.to_owned())];
+    for entry in std::fs::read_dir(root.join("docs")).expect("docs/") {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push((root.join("docs"), std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+    assert!(files.len() >= 5, "the reference lives in docs/");
+    let mut checked = 0;
+    for (dir, text) in &files {
+        for part in text.split("](").skip(1) {
+            let target = part.split(')').next().unwrap_or("");
+            let target = target.split('#').next().unwrap_or("");
+            if target.is_empty() || target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            assert!(
+                dir.join(target).exists(),
+                "{}: link to {target} does not resolve",
+                dir.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} links checked");
+}
