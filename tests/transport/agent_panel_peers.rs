@@ -149,6 +149,25 @@ fn retry_a_failed_turn(h: &mut Harness<'_, App>, fault: &str) {
     assert_eq!(users, 1, "a retry is not a new user turn");
 }
 
+/// The conversation saves and restores with the same surfaces (the conformance dump of
+/// every store equal) and the same thread length, drawn read-only.
+fn save_and_restore_round_trip(h: &Harness<'_, App>) -> Agent {
+    let saved = h.state().agent.save();
+    let restored = Agent::restore(&saved, &Catalog::basic()).expect("restore");
+    let f = egui_a2ui::eval::FunctionRegistry::basic();
+    let dump = |a: &Agent| -> Vec<serde_json::Value> {
+        a.stores()
+            .iter()
+            .map(|s| egui_a2ui::conformance::dump(s, &f)["surfaces"].clone())
+            .collect()
+    };
+    let live = dump(&h.state().agent);
+    assert!(!live.is_empty(), "surfaces to save");
+    assert_eq!(dump(&restored), live);
+    assert!(restored.is_read_only());
+    restored
+}
+
 #[test]
 fn the_agent_panel_talks_to_the_agui_peer_stops_and_retries() {
     let peer = start(Venv::Main, "agui_peer.py");
@@ -165,6 +184,16 @@ fn the_agent_panel_talks_to_the_agui_peer_stops_and_retries() {
     retry_a_failed_turn(&mut h, "fault:runerror");
     // The surfaces of earlier turns are all still there.
     h.get_by_label("Book Pasta Place");
+    let restored = save_and_restore_round_trip(&h);
+    // The thread comes back too (the errors, the stopped activity); an activity that
+    // became its surfaces draws nothing of its own and is not kept.
+    let drawn = |a: &Agent| -> usize {
+        a.thread()
+            .iter()
+            .filter(|e| !matches!(e, ThreadEntry::Activity { status: None, .. }))
+            .count()
+    };
+    assert_eq!(drawn(&restored), drawn(&h.state().agent));
 }
 
 #[test]
@@ -174,6 +203,7 @@ fn the_agent_panel_talks_to_the_mcp_peer_over_http_and_retries() {
     search_and_pick(&mut h);
     retry_a_failed_turn(&mut h, "fault:error");
     h.get_by_label("Book Pasta Place");
+    let _ = save_and_restore_round_trip(&h);
 }
 
 #[test]
@@ -195,6 +225,7 @@ fn the_agent_panel_talks_to_the_mcp_peer_over_stdio() {
     let mut h = panel(&target);
     search_and_pick(&mut h);
     retry_a_failed_turn(&mut h, "fault:error");
+    let _ = save_and_restore_round_trip(&h);
 }
 
 #[test]
@@ -206,16 +237,7 @@ fn the_agent_panel_talks_to_the_a2a_peer_from_one_target_string() {
     // Stop: `tasks/cancel` for a task that stalls.
     stop_a_stalled_turn(&mut h, "fault:stall");
 
-    let saved = h.state().agent.save();
-    let restored = Agent::restore(&saved, &Catalog::basic()).expect("restore");
-    let f = egui_a2ui::eval::FunctionRegistry::basic();
-    let dump = |a: &Agent| -> Vec<serde_json::Value> {
-        a.stores()
-            .iter()
-            .map(|s| egui_a2ui::conformance::dump(s, &f)["surfaces"].clone())
-            .collect()
-    };
-    assert_eq!(dump(&restored), dump(&h.state().agent));
+    let restored = save_and_restore_round_trip(&h);
     assert!(restored.thread().len() >= 4);
 
     // Resumed on a new connection, the conversation goes on in the agent's same context.
