@@ -1647,59 +1647,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn inline_catalogs_go_only_to_an_agent_that_accepts_them() {
-        const HOST: &str = "https://example.com/host/catalogs/v1/catalog.json";
-        let mut catalog = Catalog::basic().with_catalog_id(HOST, Version::V0_9);
-        catalog.register(
-            "Gauge",
-            |ui: &mut egui::Ui, _: &mut crate::ComponentContext<'_, '_>| ui.label("gauge"),
-        );
-        let card = |accepts: bool| {
-            let mut c = card03();
-            c["capabilities"]["extensions"][1]["params"]["acceptsInlineCatalogs"] = json!(accepts);
-            AgentCard::parse(&c, "http://x").unwrap()
-        };
-        let mut s = A2aSession::new(card(true), catalog.clone()).unwrap();
-        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
-        let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
-        let inline = caps["v0.9"]["inlineCatalogs"]
-            .as_array()
-            .expect("inline catalogs");
-        assert_eq!(
-            inline.len(),
-            1,
-            "the host catalog only, not the basic one: {inline:?}"
-        );
-        assert_eq!(inline[0]["catalogId"], HOST);
-        assert!(inline[0]["components"]["Gauge"].is_object());
-        assert!(inline[0]["components"]["Text"].is_object());
-        assert_eq!(
-            caps["v0.9.1"]["inlineCatalogs"],
-            caps["v0.9"]["inlineCatalogs"]
-        );
-        assert!(
-            caps["v0.9"]["supportedCatalogIds"]
-                .as_array()
-                .unwrap()
-                .contains(&json!(HOST))
-        );
-
-        let mut s = A2aSession::new(card(false), catalog).unwrap();
-        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
-        let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
-        assert!(
-            caps["v0.9"].get("inlineCatalogs").is_none(),
-            "not accepted: not sent"
-        );
-
-        // A basic-only host has no inline catalog to send.
-        let mut s = A2aSession::new(card(true), Catalog::basic()).unwrap();
-        let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
-        let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
-        assert!(caps["v0.9"].get("inlineCatalogs").is_none());
-    }
-
     fn s10_action() -> crate::ActionEvent {
         crate::ActionEvent {
             surface_id: "f".into(),

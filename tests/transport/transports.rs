@@ -532,3 +532,71 @@ fn ui_thread_hosts_drive_every_transport_and_ask_for_repaints() {
         "every reply asks for a repaint"
     );
 }
+
+/// An A2A 0.3 card whose v0.9 A2UI extension says whether it accepts inline catalogs.
+fn inline_card03() -> Value {
+    json!({
+        "name": "finder", "url": "http://127.0.0.1:9/rpc", "protocolVersion": "0.3.0",
+        "capabilities": {"streaming": true, "extensions": [
+            {"uri": "https://a2ui.org/a2a-extension/a2ui/v0.8"},
+            {"uri": "https://a2ui.org/a2a-extension/a2ui/v0.9",
+             "params": {"supportedCatalogIds": ["https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"],
+                        "acceptsInlineCatalogs": true}}
+        ]}
+    })
+}
+
+/// (A host catalog with a component drawn by egui: a test outside `src/transport`, which
+/// imports no egui.)
+#[test]
+fn inline_catalogs_go_only_to_an_agent_that_accepts_them() {
+    const HOST: &str = "https://example.com/host/catalogs/v1/catalog.json";
+    let mut catalog = Catalog::basic().with_catalog_id(HOST, egui_a2ui::Version::V0_9);
+    catalog.register(
+        "Gauge",
+        |ui: &mut egui::Ui, _: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("gauge"),
+    );
+    let card = |accepts: bool| {
+        let mut c = inline_card03();
+        c["capabilities"]["extensions"][1]["params"]["acceptsInlineCatalogs"] = json!(accepts);
+        egui_a2ui::transport::a2a::AgentCard::parse(&c, "http://x").unwrap()
+    };
+    let mut s = egui_a2ui::transport::a2a::A2aSession::new(card(true), catalog.clone()).unwrap();
+    let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+    let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
+    let inline = caps["v0.9"]["inlineCatalogs"]
+        .as_array()
+        .expect("inline catalogs");
+    assert_eq!(
+        inline.len(),
+        1,
+        "the host catalog only, not the basic one: {inline:?}"
+    );
+    assert_eq!(inline[0]["catalogId"], HOST);
+    assert!(inline[0]["components"]["Gauge"].is_object());
+    assert!(inline[0]["components"]["Text"].is_object());
+    assert_eq!(
+        caps["v0.9.1"]["inlineCatalogs"],
+        caps["v0.9"]["inlineCatalogs"]
+    );
+    assert!(
+        caps["v0.9"]["supportedCatalogIds"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(HOST))
+    );
+
+    let mut s = egui_a2ui::transport::a2a::A2aSession::new(card(false), catalog).unwrap();
+    let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+    let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
+    assert!(
+        caps["v0.9"].get("inlineCatalogs").is_none(),
+        "not accepted: not sent"
+    );
+
+    // A basic-only host has no inline catalog to send.
+    let mut s = egui_a2ui::transport::a2a::A2aSession::new(card(true), Catalog::basic()).unwrap();
+    let body = s.request(&Turn::Text("hi".into())).unwrap().body.unwrap();
+    let caps = &body["params"]["message"]["metadata"]["a2uiClientCapabilities"];
+    assert!(caps["v0.9"].get("inlineCatalogs").is_none());
+}
