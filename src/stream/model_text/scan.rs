@@ -186,7 +186,11 @@ pub(super) fn find_express_open(buf: &str) -> Option<(usize, Option<usize>)> {
         if rest.starts_with(EXPRESS_OPEN_TAG.as_bytes()) {
             return Some((at, Some(EXPRESS_OPEN_TAG.len())));
         }
-        if rest.starts_with(b"<a2ui") && rest.get(5).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n')) {
+        if rest.starts_with(b"<a2ui")
+            && rest
+                .get(5)
+                .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n'))
+        {
             // Attributes: up to the next `>` (a bounded look).
             let window = rest.get(..rest.len().min(256)).unwrap_or_default();
             return match memchr::memchr(b'>', window) {
@@ -280,7 +284,11 @@ impl ModelTextParser {
                 let o = block.feed(&chunk);
                 let over = block.len() > self.limits.max_model_block_bytes;
                 let closed = o.closed;
-                let rest = if closed { o.rest.clone() } else { String::new() };
+                let rest = if closed {
+                    o.rest.clone()
+                } else {
+                    String::new()
+                };
                 self.take_express(o, out);
                 if closed {
                     self.express = None;

@@ -78,6 +78,9 @@ pub struct ExpressBlock {
     /// A syntax error waiting for the place to start again.
     pending_error: Option<(u32, String)>,
     closed: bool,
+    /// Compile whole (nothing applied before the scope ends: the reference's message
+    /// shapes), for [`super::compile`].
+    whole: bool,
 }
 
 fn placeholder(id: &str) -> Value {
@@ -100,7 +103,9 @@ fn set_nested(model: &mut Map<String, Value>, path: &str, v: Value) {
     let keys: Vec<&str> = clean.split('/').collect();
     let mut cur = model;
     for k in &keys[..keys.len() - 1] {
-        let slot = cur.entry((*k).to_owned()).or_insert_with(|| Value::Object(Map::new()));
+        let slot = cur
+            .entry((*k).to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
         if !slot.is_object() {
             *slot = Value::Object(Map::new());
         }
@@ -128,7 +133,30 @@ impl ExpressBlock {
             calls: 0,
             pending_error: None,
             closed: false,
+            whole: false,
         }
+    }
+
+    /// A block compiled whole: each scope's messages when it ends, in the reference's
+    /// shapes (v0.9: `createSurface`, `updateComponents`, `updateDataModel`; v1.0: one
+    /// `createSurface` carrying components and data model).
+    pub fn whole(catalog: Arc<ExpressCatalog>, default_surface: &str) -> Self {
+        let mut b = Self::new(catalog, default_surface);
+        b.whole = true;
+        b
+    }
+
+    /// The end of a block whose text is all there (no close tag needed, nothing
+    /// repaired).
+    pub fn finish_complete(&mut self) -> ExpressOutput {
+        let mut out = ExpressOutput::default();
+        if self.closed {
+            return out;
+        }
+        self.lex(true, &mut out);
+        self.statements(true, &mut out);
+        self.close_block(&mut out);
+        out
     }
 
     /// Bytes of block text held.
@@ -262,7 +290,10 @@ impl ExpressBlock {
                         let rest = self.text.get(t.start..).unwrap_or_default();
                         if rest.starts_with(EXPRESS_CLOSE_TAG) {
                             out.closed = true;
-                            out.rest = rest.get(EXPRESS_CLOSE_TAG.len()..).unwrap_or_default().to_owned();
+                            out.rest = rest
+                                .get(EXPRESS_CLOSE_TAG.len()..)
+                                .unwrap_or_default()
+                                .to_owned();
                             self.text.truncate(t.start);
                             self.lex_pos = t.start;
                             // The block is complete: lex the rest as final.
@@ -316,7 +347,8 @@ impl ExpressBlock {
                 }
                 Parsed::Incomplete => break,
                 Parsed::Error { line, message } => {
-                    self.pending_error = Some((line, format!("Syntax error at line {line}: {message}")));
+                    self.pending_error =
+                        Some((line, format!("Syntax error at line {line}: {message}")));
                 }
             }
         }
@@ -350,7 +382,9 @@ impl ExpressBlock {
                         return out.errors.push(ExpressError {
                             kind: ExpressErrorKind::Validation,
                             line,
-                            message: format!("surface() argument 'surfaceId' must be a string, got: {other:?}"),
+                            message: format!(
+                                "surface() argument 'surfaceId' must be a string, got: {other:?}"
+                            ),
                         });
                     }
                 };
@@ -487,7 +521,9 @@ impl ExpressBlock {
                     return Err(ExpressError {
                         kind: ExpressErrorKind::Validation,
                         line,
-                        message: format!("functionCallId must be a non-empty string, got: {other:?}"),
+                        message: format!(
+                            "functionCallId must be a non-empty string, got: {other:?}"
+                        ),
                     });
                 }
             }
@@ -500,7 +536,9 @@ impl ExpressBlock {
             return Err(ExpressError {
                 kind: ExpressErrorKind::Validation,
                 line,
-                message: format!("Standalone statement did not compile to a valid function call: {v}"),
+                message: format!(
+                    "Standalone statement did not compile to a valid function call: {v}"
+                ),
             });
         };
         let cat_id = v
@@ -522,7 +560,10 @@ impl ExpressBlock {
 
     /// Every component of the current scope, compiled: (components in order, errors
     /// of the statement assigning `report`).
-    fn compile_all(&self, report: Option<&str>) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
+    fn compile_all(
+        &self,
+        report: Option<&str>,
+    ) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
         let mut comps = Vec::new();
         let mut errors = Vec::new();
         let mut undefined_children = HashSet::new();
@@ -530,7 +571,9 @@ impl ExpressBlock {
             return (comps, errors, undefined_children);
         };
         for name in &sc.syms.order {
-            let Some((e, line)) = sc.syms.map.get(name) else { continue };
+            let Some((e, line)) = sc.syms.map.get(name) else {
+                continue;
+            };
             let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
             match cx.component(name, e) {
                 Ok(Some(c)) => {
@@ -547,12 +590,20 @@ impl ExpressBlock {
         }
         // Child references naming no variable of the scope.
         for c in &comps {
-            let Some(name) = c.get("component").and_then(Value::as_str) else { continue };
-            let Some(sig) = self.cat.components.get(name) else { continue };
+            let Some(name) = c.get("component").and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(sig) = self.cat.components.get(name) else {
+                continue;
+            };
             for (prop, v) in c.as_object().into_iter().flatten() {
                 if sig.schemas.get(prop).is_some_and(holds_children) {
                     for id in child_ids(v) {
-                        if !sc.syms.map.contains_key(&id) && !comps.iter().any(|k| k.get("id").and_then(Value::as_str) == Some(id.as_str())) {
+                        if !sc.syms.map.contains_key(&id)
+                            && !comps
+                                .iter()
+                                .any(|k| k.get("id").and_then(Value::as_str) == Some(id.as_str()))
+                        {
                             undefined_children.insert(id);
                         }
                     }
@@ -568,8 +619,15 @@ impl ExpressBlock {
         out.errors.extend(errors);
         let version = self.cat.version;
         let cat_id = self.cat.catalog_id.clone();
-        let Some(sc) = self.scope.as_mut() else { return };
-        let has_root = comps.iter().any(|c| c.get("id").and_then(Value::as_str) == Some("root"));
+        let Some(sc) = self.scope.as_mut() else {
+            return;
+        };
+        let has_root = comps
+            .iter()
+            .any(|c| c.get("id").and_then(Value::as_str) == Some("root"));
+        if self.whole {
+            return;
+        }
         if !sc.started && !(has_root || sc.update && !comps.is_empty()) {
             return;
         }
@@ -595,7 +653,9 @@ impl ExpressBlock {
         let mut send = Vec::new();
         let mut wanted: HashSet<String> = HashSet::new();
         for c in &comps {
-            let Some(id) = c.get("id").and_then(Value::as_str) else { continue };
+            let Some(id) = c.get("id").and_then(Value::as_str) else {
+                continue;
+            };
             if !reach.contains(id) {
                 continue;
             }
@@ -634,10 +694,12 @@ impl ExpressBlock {
                 if !model.is_empty() {
                     create.insert("dataModel".into(), Value::Object(model));
                 }
-                out.messages.push(json!({"version": version.as_str(), "createSurface": create}));
+                out.messages
+                    .push(json!({"version": version.as_str(), "createSurface": create}));
                 return;
             }
-            out.messages.push(json!({"version": version.as_str(), "createSurface": create}));
+            out.messages
+                .push(json!({"version": version.as_str(), "createSurface": create}));
             if !model.is_empty() {
                 out.messages.push(json!({
                     "version": version.as_str(),
@@ -670,12 +732,48 @@ impl ExpressBlock {
         }
         let (comps, _, undefined) = self.compile_all(None);
         let version = self.cat.version;
-        let Some(mut sc) = self.scope.take() else { return };
+        let Some(mut sc) = self.scope.take() else {
+            return;
+        };
         let mut model = Map::new();
         for (k, v) in &sc.data {
             set_nested(&mut model, k, v.clone());
         }
         let vs = version.as_str();
+        let has_root = comps
+            .iter()
+            .any(|c| c.get("id").and_then(Value::as_str) == Some("root"));
+        if !sc.started && has_root && !sc.update {
+            let mut create = Map::new();
+            create.insert("surfaceId".into(), Value::String(sc.surface_id.clone()));
+            create.insert(
+                "catalogId".into(),
+                Value::String(self.cat.catalog_id.clone()),
+            );
+            if let Some(s) = sc.send_data_model {
+                create.insert("sendDataModel".into(), Value::Bool(s));
+            }
+            if version.at_least_v10() {
+                create.insert("components".into(), Value::Array(comps));
+                if !model.is_empty() {
+                    create.insert("dataModel".into(), Value::Object(model));
+                }
+                out.messages
+                    .push(json!({"version": vs, "createSurface": create}));
+                return;
+            }
+            out.messages
+                .push(json!({"version": vs, "createSurface": create}));
+            out.messages.push(json!({
+                "version": vs,
+                "updateComponents": {"surfaceId": sc.surface_id, "components": comps},
+            }));
+            if !model.is_empty() {
+                out.messages
+                    .push(data_update(vs, &sc.surface_id, &sc.data, model));
+            }
+            return;
+        }
         if !sc.started {
             if comps.is_empty() {
                 if sc.data.is_empty() {
@@ -686,7 +784,8 @@ impl ExpressBlock {
                     });
                     return;
                 }
-                out.messages.push(data_update(vs, &sc.surface_id, &sc.data, model));
+                out.messages
+                    .push(data_update(vs, &sc.surface_id, &sc.data, model));
                 return;
             }
             if !sc.directive {
@@ -702,7 +801,8 @@ impl ExpressBlock {
                 "updateComponents": {"surfaceId": sc.surface_id, "components": comps},
             }));
             if !model.is_empty() {
-                out.messages.push(data_update(vs, &sc.surface_id, &sc.data, model));
+                out.messages
+                    .push(data_update(vs, &sc.surface_id, &sc.data, model));
             }
             return;
         }
@@ -722,15 +822,9 @@ impl ExpressBlock {
         for p in sc.live.drain() {
             out.retired.push((sc.surface_id.clone(), p));
         }
-        let mut undefined: Vec<String> = undefined.into_iter().collect();
-        undefined.sort();
-        for u in undefined {
-            out.errors.push(ExpressError {
-                kind: ExpressErrorKind::UndefinedChild,
-                line: self.lex_line,
-                message: format!("Child target '{u}' is not defined."),
-            });
-        }
+        // A child never defined stays a dangling reference, as in the reference (which
+        // declares `ExpressUndefinedChildError` but does not raise it).
+        drop(undefined);
     }
 }
 

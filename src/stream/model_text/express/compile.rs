@@ -72,7 +72,9 @@ pub(crate) fn number(text: &str) -> Value {
 fn is_check_expr(e: &Expr) -> bool {
     match e {
         Expr::Check(..) => true,
-        Expr::Array(items) => !items.is_empty() && items.iter().all(|i| matches!(i, Expr::Check(..))),
+        Expr::Array(items) => {
+            !items.is_empty() && items.iter().all(|i| matches!(i, Expr::Check(..)))
+        }
         _ => false,
     }
 }
@@ -140,11 +142,19 @@ impl<'a> Cx<'a> {
     }
 
     fn path_key(&self) -> &'static str {
-        if self.version.at_least_v10() { "@path" } else { "path" }
+        if self.version.at_least_v10() {
+            "@path"
+        } else {
+            "path"
+        }
     }
 
     fn call_key(&self) -> &'static str {
-        if self.version.at_least_v10() { "@call" } else { "call" }
+        if self.version.at_least_v10() {
+            "@call"
+        } else {
+            "call"
+        }
     }
 
     fn e(&self, kind: ExpressErrorKind, m: impl Into<String>) -> ExpressError {
@@ -260,7 +270,11 @@ impl<'a> Cx<'a> {
                 let help = if valid.is_empty() {
                     format!("Component '{}' has no configurable properties.", c.name)
                 } else {
-                    format!("Component '{}' accepts properties: {}.", c.name, valid.join(", "))
+                    format!(
+                        "Component '{}' accepts properties: {}.",
+                        c.name,
+                        valid.join(", ")
+                    )
                 };
                 return Err(self.e(
                     ExpressErrorKind::UnknownProperty,
@@ -313,7 +327,10 @@ impl<'a> Cx<'a> {
                 && !choices.is_empty()
                 && !choices.iter().any(|c| c.as_str() == Some(s))
             {
-                let list: Vec<String> = choices.iter().map(|c| format!("'{}'", c.as_str().unwrap_or_default())).collect();
+                let list: Vec<String> = choices
+                    .iter()
+                    .map(|c| format!("'{}'", c.as_str().unwrap_or_default()))
+                    .collect();
                 return Err(self.e(
                     ExpressErrorKind::Validation,
                     format!(
@@ -384,7 +401,11 @@ impl<'a> Cx<'a> {
         let mut chars = name.chars();
         let cap: String = chars
             .next()
-            .map(|f| f.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect())
+            .map(|f| {
+                f.to_uppercase()
+                    .chain(chars.flat_map(char::to_lowercase))
+                    .collect()
+            })
             .unwrap_or_default();
         let mut message = Value::String(format!("{cap} check failed"));
         let mut compiled = Map::new();

@@ -202,7 +202,10 @@ pub(crate) fn next_token(text: &str, mut pos: usize, mut line: u32, final_: bool
 }
 
 fn bad(text: &str, pos: usize, line: u32) -> Lexed {
-    let ch = text.get(pos..).and_then(|r| r.chars().next()).unwrap_or('\u{FFFD}');
+    let ch = text
+        .get(pos..)
+        .and_then(|r| r.chars().next())
+        .unwrap_or('\u{FFFD}');
     Lexed::Token(Token {
         tok: Tok::Bad(ch),
         line,
@@ -305,7 +308,11 @@ fn token_at(text: &str, pos: usize, line: u32, final_: bool) -> (Lexed, u32) {
     }
     if c == b'?' {
         if rest.get(1).is_some_and(|c| is_ident_start(*c)) {
-            let n = rest.iter().skip(1).take_while(|c| is_ident_cont(**c)).count();
+            let n = rest
+                .iter()
+                .skip(1)
+                .take_while(|c| is_ident_cont(**c))
+                .count();
             let end = pos + 1 + n;
             if grows(end) {
                 return incomplete;
@@ -320,7 +327,11 @@ fn token_at(text: &str, pos: usize, line: u32, final_: bool) -> (Lexed, u32) {
     }
     if c == b'-' || c.is_ascii_digit() {
         let sign = usize::from(c == b'-');
-        let int = rest.iter().skip(sign).take_while(|c| c.is_ascii_digit()).count();
+        let int = rest
+            .iter()
+            .skip(sign)
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         if int == 0 {
             if grows(pos + 1) {
                 return incomplete;
@@ -389,9 +400,11 @@ mod tests {
 
     #[test]
     fn every_string_form_and_literal_lexes() {
-        let t = tokens(r#"a = "x\n\q" r"\d+" """l1
+        let t = tokens(
+            r#"a = "x\n\q" r"\d+" """l1
 l2\t""" r"""raw\n""" 12 -3.5 true null _ $/a/b $rel ?req # c
-/* block */ // line"#);
+/* block */ // line"#,
+        );
         assert_eq!(
             t,
             vec![
@@ -415,7 +428,9 @@ l2\t""" r"""raw\n""" 12 -3.5 true null _ $/a/b $rel ?req # c
 
     #[test]
     fn a_token_at_the_end_of_unfinished_text_waits() {
-        for cut in ["x = tru", "x = 1", "x = \"ab", "x = $/a", "x = \"\"", "x = r", "/"] {
+        for cut in [
+            "x = tru", "x = 1", "x = \"ab", "x = $/a", "x = \"\"", "x = r", "/",
+        ] {
             let mut pos = 0;
             let mut last = None;
             loop {

@@ -110,7 +110,8 @@ pub enum ExpressErrorKind {
     ForbiddenBinding,
     /// A block (or surface scope) without the `root` it needs.
     UndefinedRoot,
-    /// A child variable referenced but never defined in its scope.
+    /// A child variable referenced but never defined (declared by the reference, which
+    /// does not raise it: the reference leaves the reference dangling, and so do we).
     UndefinedChild,
     /// Anything else the catalog refuses (an unknown component or function, a value
     /// outside an enum, a missing required property, …).
@@ -278,8 +279,8 @@ fn extended_doc() -> &'static Value {
 /// Compile one whole block (its text without the `<a2ui>` tags) for `surface_id` when
 /// it names none: the messages, and the statements that did not compile.
 pub fn compile(text: &str, catalog: &ExpressCatalog, surface_id: &str) -> ExpressOutput {
-    let mut b = ExpressBlock::new(std::sync::Arc::new(catalog.clone()), surface_id);
+    let mut b = ExpressBlock::whole(std::sync::Arc::new(catalog.clone()), surface_id);
     let mut out = b.feed(text);
-    out.append(b.finish());
+    out.append(b.finish_complete());
     out
 }

@@ -54,7 +54,9 @@ fn inline_local(node: &Value, defs: &Map<String, Value>, depth: usize) -> Value 
                     .collect(),
             )
         }
-        Value::Array(a) => Value::Array(a.iter().map(|v| inline_local(v, defs, depth + 1)).collect()),
+        Value::Array(a) => {
+            Value::Array(a.iter().map(|v| inline_local(v, defs, depth + 1)).collect())
+        }
         other => other.clone(),
     }
 }
@@ -76,8 +78,7 @@ fn ordered_sub_schemas(schema: &Value) -> Vec<&Map<String, Value>> {
         let props = o.get("properties").and_then(Value::as_object);
         if props.is_some_and(|p| p.contains_key("component")) {
             specific.push(o);
-        } else if !root || props.is_some() || o.contains_key("required") || o.contains_key("$ref")
-        {
+        } else if !root || props.is_some() || o.contains_key("required") || o.contains_key("$ref") {
             common.push(o);
         }
         if let Some(Value::Array(all)) = o.get("allOf") {
@@ -283,7 +284,9 @@ pub(crate) fn holds_children(s: &Value) -> bool {
             Value::Object(o) => o.iter().any(|(k, v)| {
                 (k == "$ref"
                     && v.as_str().is_some_and(|r| {
-                        r.contains("ComponentId") || r.contains("ChildList") || r.ends_with("/Child")
+                        r.contains("ComponentId")
+                            || r.contains("ChildList")
+                            || r.ends_with("/Child")
                     }))
                     || go(v, depth + 1)
             }),
