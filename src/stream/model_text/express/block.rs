@@ -307,7 +307,7 @@ impl ExpressBlock {
                     self.lex_line = line;
                     self.toks.push(t);
                 }
-                (Lexed::End, _) | (Lexed::Incomplete { .. }, _) => return,
+                (Lexed::End | Lexed::Incomplete { .. }, _) => return,
             }
         }
     }
@@ -628,7 +628,7 @@ impl ExpressBlock {
         if self.whole {
             return;
         }
-        if !sc.started && !(has_root || sc.update && !comps.is_empty()) {
+        if !(sc.started || has_root || sc.update && !comps.is_empty()) {
             return;
         }
         // Reachable from root (an update scope: everything).

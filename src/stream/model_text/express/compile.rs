@@ -377,17 +377,15 @@ impl<'a> Cx<'a> {
         let mut write_cat = None;
         if let Some(k) = explicit.iter().position(|a| {
             matches!(a, Expr::Map(m) if m.len() == 1 && m[0].0 == "catalogId" && matches!(m[0].1, Expr::Str(_)))
-        }) {
-            if let Expr::Map(m) = explicit.remove(k)
-                && let Some((_, Expr::Str(id))) = m.first()
-            {
-                let c = Call {
-                    name: name.to_owned(),
-                    args: Vec::new(),
-                    kwargs: vec![("catalogId".into(), Expr::Str(id.clone()))],
-                };
-                write_cat = self.catalog_override(&c, &format!("Check '{name}'"))?;
-            }
+        }) && let Expr::Map(m) = explicit.remove(k)
+            && let Some((_, Expr::Str(id))) = m.first()
+        {
+            let c = Call {
+                name: name.to_owned(),
+                args: Vec::new(),
+                kwargs: vec![("catalogId".into(), Expr::Str(id.clone()))],
+            };
+            write_cat = self.catalog_override(&c, &format!("Check '{name}'"))?;
         }
         let Some(sig) = self.cat.functions.get(name) else {
             return Err(self.e(

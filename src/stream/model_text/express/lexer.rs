@@ -432,16 +432,12 @@ l2\t""" r"""raw\n""" 12 -3.5 true null _ $/a/b $rel ?req # c
             "x = tru", "x = 1", "x = \"ab", "x = $/a", "x = \"\"", "x = r", "/",
         ] {
             let mut pos = 0;
-            let mut last = None;
-            loop {
+            let last = loop {
                 match next_token(cut, pos, 1, false) {
                     (Lexed::Token(t), _) => pos = t.end,
-                    (other, _) => {
-                        last = Some(other);
-                        break;
-                    }
+                    (other, _) => break Some(other),
                 }
-            }
+            };
             assert!(
                 matches!(last, Some(Lexed::Incomplete { .. })),
                 "{cut}: {last:?}"

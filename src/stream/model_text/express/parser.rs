@@ -288,9 +288,8 @@ impl P<'_> {
             return Ok(entries);
         }
         loop {
-            let key = match self.peek().cloned() {
-                Some(Tok::Ident(k) | Tok::Str(k)) => k,
-                _ => return Err(self.unexpected("a map key")),
+            let Some(Tok::Ident(key) | Tok::Str(key)) = self.peek().cloned() else {
+                return Err(self.unexpected("a map key"));
             };
             self.i += 1;
             self.expect(&Tok::Colon, "':'")?;

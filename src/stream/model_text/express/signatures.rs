@@ -151,10 +151,11 @@ fn function_sig(schema: &Value) -> FunctionSig {
     sig
 }
 
+/// A definition's signatures: components, then functions, in document order.
+pub(crate) type Definition = (Vec<(String, ComponentSig)>, Vec<(String, FunctionSig)>);
+
 /// The components and functions of one catalog definition document.
-pub(crate) fn read_definition(
-    doc: &Value,
-) -> (Vec<(String, ComponentSig)>, Vec<(String, FunctionSig)>) {
+pub(crate) fn read_definition(doc: &Value) -> Definition {
     let defs = doc
         .get("$defs")
         .and_then(Value::as_object)
