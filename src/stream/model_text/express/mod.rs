@@ -35,8 +35,8 @@
 //! use egui_a2ui::stream::model_text::express::{ExpressCatalog, ExpressVersion, compile};
 //!
 //! let cat = ExpressCatalog::basic(ExpressVersion::V1_0);
-//! let out = compile(r#"root = Column([Text("Hi", "h1"), Button(Text("Go"), _, Event("go"))])"#, &cat, "s");
-//! assert!(out.errors.is_empty());
+//! let out = compile(r#"root = Column([Text("Hi", "caption"), Button(Text("Go"), _, Event("go"))])"#, &cat, "s");
+//! assert!(out.errors.is_empty(), "{:?}", out.errors);
 //! let comps = &out.messages[0]["createSurface"]["components"];
 //! assert_eq!(comps[1]["id"], "root_children_0");
 //! assert_eq!(comps[2]["child"], "root_children_1_child");
