@@ -242,6 +242,7 @@ fn parser_for(case: &Value) -> ModelTextParser {
             // The suites expect the reference's partial messages (every reachable
             // component, re-read at every chunk).
             changed_only: false,
+            ..ModelTextOptions::default()
         },
         Limits::default(),
     )

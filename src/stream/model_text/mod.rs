@@ -66,6 +66,7 @@ use crate::limits::Limits;
 
 mod check;
 mod complete;
+pub mod express;
 mod scan;
 mod sniff;
 mod stream;
@@ -80,6 +81,10 @@ pub use whole::{fix_payload, has_a2ui_parts, parse_response};
 pub const OPEN_TAG: &str = "<a2ui-json>";
 /// The tag closing an A2UI block in model text.
 pub const CLOSE_TAG: &str = "</a2ui-json>";
+/// The tag opening an A2UI Express block in model text (attributes are tolerated:
+/// `<a2ui version="v1.0">`).
+pub const EXPRESS_OPEN_TAG: &str = "<a2ui>";
+pub use express::EXPRESS_CLOSE_TAG;
 /// String properties that may be yielded while still being written (prose-like values);
 /// every other string (ids, paths, URLs, enums) waits until its closing quote.
 pub const DEFAULT_CUTTABLE_KEYS: [&str; 7] = [
@@ -132,8 +137,12 @@ pub enum ModelTextError {
     /// [`ModelTextParser::take_diagnostics`], not as a failed chunk).
     #[error("nested <a2ui-json> inside an open A2UI block")]
     NestedTag,
+    /// A statement of an `<a2ui>` Express block did not compile (the rest of the block
+    /// went on; reported through [`ModelTextParser::take_diagnostics`]).
+    #[error("{0}")]
+    Express(express::ExpressError),
     /// The text ended inside an A2UI block.
-    #[error("model text ended inside an A2UI block ({bytes} bytes without </a2ui-json>)")]
+    #[error("model text ended inside an A2UI block ({bytes} bytes without its close tag)")]
     Unterminated {
         /// Bytes of the block received.
         bytes: usize,
@@ -180,6 +189,12 @@ pub struct ModelTextOptions {
     /// partial message carries every reachable component, re-read at every chunk, as the
     /// reference does.
     pub changed_only: bool,
+    /// The catalog `<a2ui>` Express blocks compile against (`None`: Express blocks are
+    /// compiled against the basic catalog of the family's version, v0.9).
+    pub express: Option<std::sync::Arc<express::ExpressCatalog>>,
+    /// The surface an Express block writes to when it names none (`default_surface`
+    /// when empty, as the reference).
+    pub express_surface: String,
 }
 
 impl std::fmt::Debug for ModelTextOptions {
@@ -242,6 +257,8 @@ pub struct ModelTextParser {
     diagnostics: Vec<ModelTextError>,
     salvaged: Vec<ResponsePart>,
     in_block: bool,
+    /// The Express block being read, if the open block is `<a2ui>`.
+    express: Option<express::ExpressBlock>,
     skipping: bool,
     block_bytes: usize,
     buffer: String,
@@ -377,6 +394,7 @@ impl ModelTextParser {
             diagnostics: Vec::new(),
             salvaged: Vec::new(),
             in_block: false,
+            express: None,
             skipping: false,
             block_bytes: 0,
             buffer: String::new(),
@@ -526,8 +544,25 @@ impl ModelTextParser {
             self.utf8_carry.clear();
             self.buffer.push('\u{FFFD}');
         }
+        if let Some(mut block) = self.express.take() {
+            let bytes = block.len();
+            let o = block.finish();
+            self.take_express(o, &mut out);
+            self.buffer.clear();
+            self.end_block();
+            self.salvaged = out;
+            return Err(ModelTextError::Unterminated { bytes });
+        }
         if self.in_block {
             let bytes = self.block_bytes + self.buffer.len();
+            // A cut answer keeps what arrived: the components being written are read at
+            // their full received length before the block is dropped.
+            if !self.skipping {
+                let mut first_err = None;
+                let frag = std::mem::take(&mut self.buffer);
+                let _ = self.block_fragment(&frag, &mut out, &mut first_err);
+                self.flush_cut(&mut out);
+            }
             self.buffer.clear();
             self.end_block();
             self.salvaged = out;

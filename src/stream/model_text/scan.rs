@@ -175,6 +175,35 @@ pub(super) fn find_open_tag(buf: &str) -> Option<usize> {
     None
 }
 
+/// The first Express open tag in `buf`: where it starts and its length (`None`: a
+/// `<a2ui ` whose attributes have not ended yet).
+pub(super) fn find_express_open(buf: &str) -> Option<(usize, Option<usize>)> {
+    let b = buf.as_bytes();
+    let mut i = 0;
+    while let Some(j) = b.get(i..).and_then(find_lt) {
+        let at = i + j;
+        let rest = b.get(at..).unwrap_or_default();
+        if rest.starts_with(EXPRESS_OPEN_TAG.as_bytes()) {
+            return Some((at, Some(EXPRESS_OPEN_TAG.len())));
+        }
+        if rest.starts_with(b"<a2ui")
+            && rest
+                .get(5)
+                .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n'))
+        {
+            // Attributes: up to the next `>` (a bounded look).
+            let window = rest.get(..rest.len().min(256)).unwrap_or_default();
+            return match memchr::memchr(b'>', window) {
+                Some(n) => Some((at, Some(n + 1))),
+                None if window.len() < 256 => Some((at, None)),
+                None => None,
+            };
+        }
+        i = at + 1;
+    }
+    None
+}
+
 /// The first `</a2ui-json>` in `buf`.
 pub(super) fn find_close_tag(buf: &str) -> Option<usize> {
     let b = buf.as_bytes();
@@ -202,6 +231,41 @@ fn take_front(buf: &mut String, at: usize) -> String {
 }
 
 impl ModelTextParser {
+    /// Hand an Express block's output on: messages as a part, errors as diagnostics,
+    /// retired placeholders to the list.
+    pub(super) fn take_express(&mut self, o: express::ExpressOutput, out: &mut Vec<ResponsePart>) {
+        if !o.messages.is_empty() {
+            out.push(ResponsePart {
+                text: String::new(),
+                a2ui: Some(o.messages),
+            });
+        }
+        self.diagnostics
+            .extend(o.errors.into_iter().map(ModelTextError::Express));
+        self.retired.extend(o.retired);
+    }
+
+    /// At the end of a cut answer: the components being written, read at their full
+    /// received length (no throttling), and what that makes reachable.
+    pub(super) fn flush_cut(&mut self, out: &mut Vec<ResponsePart>) {
+        if self.brace_count < 1 || self.json_buffer.is_empty() {
+            return;
+        }
+        for o in &mut self.brace_stack {
+            o.parsed_at = 0;
+            o.tried_at = 0;
+            o.lacking = None;
+        }
+        self.sniff_partial_component();
+        if self.topology_dirty {
+            self.content_dirty.clear();
+            let _ = self.yield_reachable(out, false, false);
+            self.topology_dirty = false;
+        } else if !self.content_dirty.is_empty() {
+            let _ = self.yield_changed(out);
+        }
+    }
+
     pub(super) fn end_block(&mut self) {
         self.in_block = false;
         self.skipping = false;
@@ -215,8 +279,74 @@ impl ModelTextParser {
         first_err: &mut Option<ModelTextError>,
     ) -> Result<(), ModelTextError> {
         loop {
+            if let Some(block) = self.express.as_mut() {
+                let chunk = std::mem::take(&mut self.buffer);
+                let o = block.feed(&chunk);
+                let over = block.len() > self.limits.max_model_block_bytes;
+                let closed = o.closed;
+                let rest = if closed {
+                    o.rest.clone()
+                } else {
+                    String::new()
+                };
+                self.take_express(o, out);
+                if closed {
+                    self.express = None;
+                    self.end_block();
+                    self.buffer = rest;
+                    continue;
+                }
+                if over {
+                    // The rest of an oversized block is skipped.
+                    let actual = self.express.as_ref().map_or(0, express::ExpressBlock::len);
+                    self.express = None;
+                    self.skipping = true;
+                    return Err(ModelTextError::LimitExceeded {
+                        what: "max_model_block_bytes",
+                        limit: self.limits.max_model_block_bytes,
+                        actual,
+                    });
+                }
+                return Ok(());
+            }
             if !self.in_block {
-                if let Some(pos) = find_open_tag(&self.buffer) {
+                let json_at = find_open_tag(&self.buffer);
+                let express_at = find_express_open(&self.buffer);
+                let express_first = match (json_at, express_at) {
+                    (Some(j), Some((x, _))) => x < j,
+                    (None, Some(_)) => true,
+                    _ => false,
+                };
+                if express_first && let Some((pos, len)) = express_at {
+                    let Some(len) = len else {
+                        // An open tag whose attributes are still arriving.
+                        let text = take_front(&mut self.buffer, pos);
+                        if !text.is_empty() {
+                            out.push(ResponsePart { text, a2ui: None });
+                        }
+                        return Ok(());
+                    };
+                    let text = take_front(&mut self.buffer, pos);
+                    self.buffer.drain(..len);
+                    if !text.is_empty() {
+                        out.push(ResponsePart { text, a2ui: None });
+                    }
+                    self.in_block = true;
+                    self.block_bytes = 0;
+                    let cat = self.opts.express.clone().unwrap_or_else(|| {
+                        std::sync::Arc::new(express::ExpressCatalog::basic(
+                            express::ExpressVersion::V0_9,
+                        ))
+                    });
+                    let surface = if self.opts.express_surface.is_empty() {
+                        "default_surface"
+                    } else {
+                        self.opts.express_surface.as_str()
+                    };
+                    self.express = Some(express::ExpressBlock::new(cat, surface));
+                    continue;
+                }
+                if let Some(pos) = json_at {
                     let text = take_front(&mut self.buffer, pos);
                     self.buffer.drain(..OPEN_TAG.len());
                     if !text.is_empty() {
@@ -225,7 +355,8 @@ impl ModelTextParser {
                     self.in_block = true;
                     self.block_bytes = 0;
                 } else {
-                    let keep = partial_suffix_len(&self.buffer, OPEN_TAG);
+                    let keep = partial_suffix_len(&self.buffer, OPEN_TAG)
+                        .max(partial_suffix_len(&self.buffer, EXPRESS_OPEN_TAG));
                     if self.buffer.len() > keep {
                         let at = self.buffer.len() - keep;
                         let text = take_front(&mut self.buffer, at);

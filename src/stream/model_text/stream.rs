@@ -190,8 +190,17 @@ impl ModelTextStream {
         &mut self,
         apply: impl FnMut(Value) -> Result<(), A2uiError>,
     ) -> Vec<ModelTextEvent> {
+        let mut apply = apply;
         let r = self.parser.finish();
-        self.events(r, apply)
+        let cut = r.is_err();
+        let mut events = self.events(r, &mut apply);
+        if cut {
+            // An answer cut inside a block: what arrived of it was read at its full length
+            // and is applied too.
+            let rest = self.parser.feed_str("");
+            events.extend(self.events(rest, &mut apply));
+        }
+        events
     }
 
     fn events(
