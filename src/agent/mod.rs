@@ -16,7 +16,8 @@
 //! | `McpHost` | `mcp+http(s)://…` (feature `mcp-http`) | an MCP server over Streamable HTTP |
 //! | `McpHost` | `mcp+stdio:<command>`, or a bare command (feature `mcp-http`) | an MCP server the host starts, over its stdin/stdout |
 //! | [`JsonlProcess`] | `jsonl:<command>` | a process writing A2UI JSONL on stdout, reading actions on stdin |
-//! | your own | [`Agent::new`] | anything else (a model you run yourself, a test double) |
+//! | `ChatHost` | `chat+http(s)://host:port/v1#MODEL` (feature `chat`) | a model you run yourself behind an OpenAI-compatible chat API (llama.cpp, Ollama, vLLM, hosted APIs) |
+//! | your own | [`Agent::new`] | anything else (another model API, a test double) |
 //!
 //! The handle sets each store's [`AgentOrigin`] from what the connection connected to (an A2A
 //! card's name and endpoint host, an MCP server's name, an endpoint's host, a command), so the
@@ -260,7 +261,10 @@ impl Agent {
     /// - `mcp+stdio:<command line>`, or a bare command line (no `scheme:` in its first
     ///   word): an MCP server started as a child process, spoken to on its stdin/stdout
     ///   (`McpHost::spawn`; feature `mcp-http`);
-    /// - `jsonl:<command line>`: a process speaking A2UI JSONL (see [`JsonlProcess`]).
+    /// - `jsonl:<command line>`: a process speaking A2UI JSONL (see [`JsonlProcess`]);
+    /// - `chat+http(s)://host:port/v1#MODEL`: a model behind an OpenAI-compatible chat
+    ///   API, told the catalog in its system prompt, its answers streamed through the
+    ///   model-text path (`transport::chat`; feature `chat`).
     ///
     /// A command line is split into words by [`split_command`] (quotes group words; no
     /// shell runs it).

@@ -41,6 +41,25 @@ pub(super) fn connect(
                 queued: Vec::new(),
             }))
         }
+        #[cfg(feature = "chat")]
+        "chat+http" | "chat+https" => {
+            let url = strip_plus(scheme, rest);
+            let (url, model) = url.split_once('#').ok_or_else(|| {
+                TransportError::Action(
+                    "a chat target names its model after '#': chat+http://host:port/v1#MODEL"
+                        .into(),
+                )
+            })?;
+            let config = crate::transport::chat::ChatConfig::new(url, model, &catalog);
+            let host =
+                crate::transport::chat::ChatHost::connect(config, catalog, options, repaint)?;
+            Ok(Box::new(Http {
+                host,
+                kind: "Model",
+                endpoint: url.to_owned(),
+                queued: Vec::new(),
+            }))
+        }
         #[cfg(feature = "mcp-http")]
         "mcp+http" | "mcp+https" => {
             let url = strip_plus(scheme, rest);
@@ -156,7 +175,7 @@ fn strip_plus(scheme: &str, rest: &str) -> String {
 }
 
 /// An A2A or AG-UI host helper.
-#[cfg(any(feature = "a2a", feature = "agui"))]
+#[cfg(any(feature = "a2a", feature = "agui", feature = "chat"))]
 struct Http<S> {
     host: crate::transport::host::HttpHost<S>,
     kind: &'static str,
@@ -165,7 +184,7 @@ struct Http<S> {
     queued: Vec<TransportEvent>,
 }
 
-#[cfg(any(feature = "a2a", feature = "agui"))]
+#[cfg(any(feature = "a2a", feature = "agui", feature = "chat"))]
 trait Named {
     fn agent_name(&self) -> Option<String>;
 }
@@ -177,6 +196,13 @@ impl Named for crate::transport::a2a::A2aSession {
     }
 }
 
+#[cfg(feature = "chat")]
+impl Named for crate::transport::chat::ChatSession {
+    fn agent_name(&self) -> Option<String> {
+        self.store().origin().map(|o| o.name().to_owned())
+    }
+}
+
 #[cfg(feature = "agui")]
 impl Named for crate::transport::agui::AguiSession {
     fn agent_name(&self) -> Option<String> {
@@ -184,7 +210,7 @@ impl Named for crate::transport::agui::AguiSession {
     }
 }
 
-#[cfg(any(feature = "a2a", feature = "agui"))]
+#[cfg(any(feature = "a2a", feature = "agui", feature = "chat"))]
 impl<S> AgentConnection for Http<S>
 where
     S: crate::transport::host::HttpSession + Named,
@@ -255,6 +281,10 @@ where
             .map(|s| s.store_mut())
             .into_iter()
             .collect()
+    }
+
+    fn partial_text(&self) -> Option<&str> {
+        self.host.session()?.partial_text()
     }
 
     fn continuation(&self) -> Option<serde_json::Value> {

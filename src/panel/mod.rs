@@ -530,7 +530,7 @@ fn follow_end(
     scrolled: egui::scroll_area::ScrollAreaOutput<()>,
 ) {
     let max_offset = (scrolled.content_size.y - scrolled.inner_rect.height()).max(0.0);
-    let offset = scrolled.state.offset().y;
+    let offset = scrolled.state.clamped_offset().y;
     if offset >= max_offset - 1.0 {
         state.follow_end = true;
     } else if (offset - state.last_offset).abs() > 0.5 {

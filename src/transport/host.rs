@@ -132,6 +132,11 @@ pub trait HttpSession {
     fn ids(&self) -> (Option<String>, Option<String>) {
         (None, None)
     }
+    /// The agent's text still arriving (a model's prose while it streams), for a panel to
+    /// draw as it grows. `None` (the default) when nothing is arriving.
+    fn partial_text(&self) -> Option<&str> {
+        None
+    }
     /// What lets a later connection continue this conversation with the agent (A2A: the
     /// `contextId` and a task still waiting for input; AG-UI: the `threadId` and the
     /// thread's messages), kept in a saved conversation. `None`: nothing to carry.

@@ -313,6 +313,10 @@ impl HttpClient {
                     Ok(Some(Ok(c))) => c,
                 };
                 for ev in decoder.feed(&chunk) {
+                    // OpenAI-compatible chat streams end with `data: [DONE]` (not JSON).
+                    if matches!(&ev, Ok(e) if e.data.trim() == "[DONE]") {
+                        return Ok(());
+                    }
                     let item = ev.and_then(|e| {
                         serde_json::from_str::<Value>(&e.data).map_err(|err| {
                             TransportError::MalformedPayload(format!(

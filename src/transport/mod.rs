@@ -38,6 +38,8 @@ pub mod a2a;
 #[cfg(feature = "agui")]
 pub mod agui;
 mod auth;
+#[cfg(feature = "chat")]
+pub mod chat;
 mod click;
 #[cfg(feature = "__transport")]
 pub mod host;

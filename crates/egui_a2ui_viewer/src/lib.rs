@@ -12,6 +12,7 @@
 //! cargo run --example viewer -- --agui URL            an AG-UI endpoint (RunAgentInput over SSE)
 //! cargo run --example viewer -- --mcp-url URL         an MCP server over Streamable HTTP
 //! cargo run --example viewer -- --agent TARGET        any agent egui_a2ui::agent::Agent::connect reaches
+//! cargo run --example viewer -- --model URL --model-name NAME   a model behind an OpenAI-compatible chat API
 //! cargo run --example viewer -- --serve-demo          be the demo MCP server (no window)
 //! cargo run --example viewer -- --model-stream FILE [--tps 40]   replay a recorded model answer
 //! ```
@@ -89,7 +90,8 @@ use std::path::PathBuf;
 
 /// The command line's usage text.
 pub const USAGE: &str = "usage: viewer [STREAM_FILE] [--sample NAME] [--stdin | --mcp \"CMD ARGS\" | --serve-demo | --no-agent]
-              [--a2a URL | --agui URL | --mcp-url URL | --agent TARGET] [--send TEXT | --click COMPONENT_ID]...
+              [--a2a URL | --agui URL | --mcp-url URL | --agent TARGET | --model URL --model-name NAME]
+              [--send TEXT | --click COMPONENT_ID]...
               [--tab data|actions|errors|stepper] [--call 'TOOL {json args}']
               [--model-stream ANSWER.txt [--tps N]]
               [--frames N] [--screenshot FILE.png] [--size WxH]";
@@ -137,6 +139,7 @@ pub struct Cli {
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool), String> {
     let mut cli = Cli::default();
     let mut serve_demo = false;
+    let (mut model, mut model_name) = (None, None);
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -157,6 +160,8 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
                 }
                 cli.remote = Some(target);
             }
+            "--model" => model = Some(value("--model")?),
+            "--model-name" => model_name = Some(value("--model-name")?),
             "--send" => cli.script.push(source::ScriptStep::Send(value("--send")?)),
             "--click" => cli
                 .script
@@ -189,6 +194,17 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
             s if s.starts_with("--") => return Err(format!("unknown flag {s}")),
             _ => cli.paths.push(PathBuf::from(a)),
         }
+    }
+    match (model, model_name) {
+        // `--model URL --model-name NAME` is the agent `chat+URL#NAME`.
+        (Some(url), Some(name)) => {
+            if cli.remote.is_some() {
+                return Err("give one of --a2a, --agui, --mcp-url, --agent, --model".into());
+            }
+            cli.remote = Some(format!("chat+{url}#{name}"));
+        }
+        (None, None) => {}
+        _ => return Err("--model and --model-name go together".into()),
     }
     if cli.stdin && cli.mcp.is_some() {
         return Err("--stdin and --mcp exclude each other".into());
