@@ -83,6 +83,26 @@ async def events(inp: RunAgentInput):
         await asyncio.sleep(30)
         yield RunFinishedEvent(thread_id=thread, run_id=run)
         return
+    if text and text.startswith("soak:"):
+        # A long run for the soak (scripts/soak.sh): one surface, then an ACTIVITY_DELTA
+        # every 1/PEER_SOAK_HZ s (default 10/s) for the seconds named, each adding an
+        # updateDataModel operation, as an agent streaming a live view does.
+        seconds = float(text.split(":", 1)[1] or "60")
+        hz = float(os.environ.get("PEER_SOAK_HZ", "10"))
+        act = "a2ui-surface-soak"
+        yield ActivitySnapshotEvent(message_id=act, activity_type="a2ui-surface", replace=True,
+                                    content={"a2ui_operations": flow.soak_surface()})
+        n = 0
+        loop = asyncio.get_running_loop()
+        end = loop.time() + seconds
+        while loop.time() < end:
+            n += 1
+            yield ActivityDeltaEvent(message_id=act, activity_type="a2ui-surface",
+                                     patch=[{"op": "add", "path": "/a2ui_operations/-",
+                                             "value": flow.soak_update(n)}])
+            await asyncio.sleep(1.0 / hz)
+        yield RunFinishedEvent(thread_id=thread, run_id=run)
+        return
     t = flow.turn(conv, text, action)
     if text == "fault:failed":
         mid = "a2ui-surface-broken"

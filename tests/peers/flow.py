@@ -200,6 +200,32 @@ def turn(conv: Conversation, text: str | None, action: dict[str, Any] | None,
     return search(text or "anything")
 
 
+def soak_surface() -> list[dict[str, Any]]:
+    """The soak's live view: a title, a counter and a list bound to the data model."""
+    sid = "soak"
+    return [
+        {"version": "v0.9", "createSurface": {"surfaceId": sid, "catalogId": BASIC}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": sid, "components": [
+            {"id": "root", "component": "Column", "children": ["title", "count", "rows"]},
+            {"id": "title", "component": "Text", "variant": "h2", "text": "Live"},
+            {"id": "count", "component": "Text", "text": {"call": "formatString",
+                                                          "args": {"value": "${/n} updates"}}},
+            {"id": "rows", "component": "List", "children": {"path": "/rows",
+                                                             "componentId": "row"}},
+            {"id": "row", "component": "Text", "text": {"path": "label"}},
+        ]}},
+        {"version": "v0.9", "updateDataModel": {"surfaceId": sid, "path": "/",
+                                                "value": {"n": 0, "rows": []}}},
+    ]
+
+
+def soak_update(n: int) -> dict[str, Any]:
+    """Update n: the counter and the last 20 rows (the model stays the same size)."""
+    rows = [{"label": f"event {i}"} for i in range(max(0, n - 20), n)]
+    return {"version": "v0.9", "updateDataModel": {"surfaceId": "soak", "path": "/",
+                                                   "value": {"n": n, "rows": rows}}}
+
+
 def action_of(a2ui_message: Any) -> dict[str, Any] | None:
     """The action of a client -> server A2UI message, or None."""
     if isinstance(a2ui_message, list):
