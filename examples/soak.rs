@@ -98,7 +98,8 @@ fn main() {
     Renderer::install(&ctx);
     let mut agui_draw = DrawState::new(Catalog::basic());
     let mut mcp_draw = DrawState::new(Catalog::basic());
-    let (mut agui_events, mut mcp_events, mut agui_errors, mut mcp_errors) = (0u64, 0u64, 0u64, 0u64);
+    let (mut agui_events, mut mcp_events, mut agui_errors, mut mcp_errors) =
+        (0u64, 0u64, 0u64, 0u64);
     let count = |events: &[TransportEvent], n: &mut u64, errors: &mut u64| {
         *n += events.len() as u64;
         for e in events {

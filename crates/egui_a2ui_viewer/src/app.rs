@@ -132,11 +132,18 @@ impl App {
             .collect();
         script.extend(cli.script.iter().cloned());
         if let Some(target) = &cli.remote {
-            let source = AgentSource::connect(
+            let mut options = egui_a2ui::transport::TransportOptions::default();
+            for (name, value) in &cli.headers {
+                options = options
+                    .with_header(name, value.clone())
+                    .with_secret_header(name);
+            }
+            let source = AgentSource::connect_with(
                 target.clone(),
                 target,
                 self.catalog.clone(),
                 self.ctx.clone(),
+                options,
             )
             .with_script(script);
             self.add_source(Box::new(source));

@@ -91,7 +91,7 @@ use std::path::PathBuf;
 /// The command line's usage text.
 pub const USAGE: &str = "usage: viewer [STREAM_FILE] [--sample NAME] [--stdin | --mcp \"CMD ARGS\" | --serve-demo | --no-agent]
               [--a2a URL | --agui URL | --mcp-url URL | --agent TARGET | --model URL --model-name NAME]
-              [--send TEXT | --click COMPONENT_ID]...
+              [--header 'Name: value']... [--send TEXT | --click COMPONENT_ID]...
               [--tab data|actions|errors|stepper] [--call 'TOOL {json args}']
               [--model-stream ANSWER.txt [--tps N]]
               [--frames N] [--screenshot FILE.png] [--size WxH]";
@@ -128,6 +128,9 @@ pub struct Cli {
     pub model_stream: Option<PathBuf>,
     /// Tokens per second for `--model-stream` (default 40).
     pub tps: Option<f64>,
+    /// Headers sent with every request to a network agent (`--header 'Name: value'`),
+    /// kept out of every log (their values are secrets).
+    pub headers: Vec<(String, egui_a2ui::transport::Secret)>,
 }
 
 /// Parse the command line (without the program name): the options, and whether to be the
@@ -159,6 +162,15 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<(Cli, bool),
                     return Err("give one of --a2a, --agui, --mcp-url, --agent".into());
                 }
                 cli.remote = Some(target);
+            }
+            "--header" => {
+                let v = value("--header")?;
+                let (name, val) = v
+                    .split_once(':')
+                    .filter(|(n, _)| !n.trim().is_empty())
+                    .ok_or_else(|| "--header: expected 'Name: value'".to_owned())?;
+                cli.headers
+                    .push((name.trim().to_owned(), val.trim().into()));
             }
             "--model" => model = Some(value("--model")?),
             "--model-name" => model_name = Some(value("--model-name")?),

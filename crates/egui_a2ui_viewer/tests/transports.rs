@@ -375,4 +375,63 @@ fn the_command_line_takes_one_network_agent_and_its_script() {
     assert!(args(&["--a2a", "http://a", "--stdin"]).is_err());
     assert!(args(&["--send", "hi"]).is_err(), "a script needs an agent");
     assert!(args(&["--mcp-url"]).is_err(), "a URL is needed");
+    // A model behind an OpenAI-compatible chat API, and headers kept secret.
+    let (cli, _) = args(&[
+        "--model",
+        "http://127.0.0.1:11434/v1",
+        "--model-name",
+        "llama3.2",
+        "--header",
+        "Authorization: Bearer sk-1",
+    ])
+    .unwrap();
+    assert_eq!(
+        cli.remote.as_deref(),
+        Some("chat+http://127.0.0.1:11434/v1#llama3.2")
+    );
+    assert_eq!(cli.headers.len(), 1);
+    assert_eq!(cli.headers[0].0, "Authorization");
+    assert_eq!(cli.headers[0].1.expose(), "Bearer sk-1");
+    assert!(!format!("{cli:?}").contains("sk-1"), "no secret in Debug");
+    assert!(
+        args(&["--model", "http://m/v1"]).is_err(),
+        "a model name too"
+    );
+    assert!(args(&["--header", "no colon"]).is_err());
+}
+
+/// A `401`: the viewer asks for credentials in a dialog (the header the challenge names,
+/// the value obscured); Connect reaches the agent again with them and sends the refused
+/// turn again; the key is in no log entry.
+#[test]
+fn a_401_opens_the_credentials_dialog_and_the_turn_goes_through_with_them() {
+    const TOKEN: &str = "viewer-test-token-4821";
+    let peer = peers::start_with_env(Venv::Main, "a2a03_peer.py", &[("PEER_BEARER_TOKEN", TOKEN)]);
+    let mut h = harness(remote("a2a", peer.url(""), Vec::new()));
+    // The card is public; the message is not.
+    wait_for(&mut h, "the agent card", |h| source(h).is_connected());
+    say(&mut h, "pasta");
+    wait_for(&mut h, "the credentials dialog", |h| {
+        has_label(h, "Credentials")
+    });
+    assert!(
+        has_label(&h, "Bearer credentials"),
+        "the challenge's scheme is named"
+    );
+    let value = h.get_by_role_and_label(egui::accesskit::Role::PasswordInput, "Value");
+    value.click();
+    h.run_steps(2);
+    // The field starts with "Bearer " for an Authorization header.
+    h.get_by_role_and_label(egui::accesskit::Role::PasswordInput, "Value")
+        .type_text(TOKEN);
+    h.run_steps(2);
+    h.get_by_label("Connect").click();
+    h.run_steps(2);
+    wait_for(&mut h, "the results after connecting", |h| {
+        has_label(h, "Noodle Bar") && !h.state().sources()[0].is_busy()
+    });
+    assert!(!has_label(&h, "Credentials"), "the dialog closed");
+    let log = format!("{:?}", h.state().log().entries());
+    assert!(!log.contains(TOKEN), "the token is not in the log");
+    drop(peer);
 }

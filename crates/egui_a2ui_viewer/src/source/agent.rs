@@ -12,7 +12,9 @@ use egui::RichText;
 use egui_a2ui::agent::{Agent, ConnectionStatus, ThreadEntry};
 use egui_a2ui::render::{DrawState, lifecycle_ui};
 use egui_a2ui::transport::mcp::McpHost;
-use egui_a2ui::transport::{TaskState, TransportEvent, TransportOptions, Turn, find_action};
+use egui_a2ui::transport::{
+    TaskState, TransportError, TransportEvent, TransportOptions, Turn, find_action,
+};
 use egui_a2ui::{Catalog, Event, SurfaceStore};
 use serde_json::{Value, json};
 
@@ -41,6 +43,80 @@ pub struct AgentSource {
     last_error: Option<String>,
     connect_logged: bool,
     logged_state: Option<TaskState>,
+    /// How to reach the agent again with credentials (`None` for a spawned demo agent).
+    target: Option<String>,
+    catalog: Catalog,
+    ctx: egui::Context,
+    options: TransportOptions,
+    /// The credentials dialog, open after a `401`/`403`.
+    auth: Option<AuthPrompt>,
+    /// A turn to send again once the agent is reached with the credentials.
+    resend: Option<Turn>,
+}
+
+/// What the credentials dialog holds: why it opened, and the header the user types.
+struct AuthPrompt {
+    /// The server's challenge, as the user reads it (scheme and realm).
+    why: String,
+    /// The header to send.
+    name: String,
+    /// Its value (drawn obscured; never logged).
+    value: String,
+    /// The turn the `401` answered, sent again after connecting.
+    turn: Option<Turn>,
+}
+
+impl AuthPrompt {
+    /// The dialog for `error`: the header the challenge asks for (`Authorization` for
+    /// Bearer and Basic, the `header` parameter of an API-key challenge).
+    fn for_error(error: &TransportError, turn: Option<Turn>) -> Option<Self> {
+        let TransportError::Unauthorized {
+            status, challenge, ..
+        } = error
+        else {
+            return None;
+        };
+        let (why, name) = match challenge.as_deref() {
+            Some(c) => {
+                let realm = c
+                    .realm
+                    .as_deref()
+                    .map(|r| format!(" (realm {r:?})"))
+                    .unwrap_or_default();
+                let header = c
+                    .params
+                    .iter()
+                    .find(|(k, _)| k == "header")
+                    .map(|(_, v)| v.clone());
+                let name = match (c.scheme.to_ascii_lowercase().as_str(), header) {
+                    (_, Some(h)) => h,
+                    _ => "Authorization".to_owned(),
+                };
+                (
+                    format!(
+                        "The agent answered {status}: it asks for {} credentials{realm}.",
+                        c.scheme
+                    ),
+                    name,
+                )
+            }
+            None => (
+                format!("The agent answered {status}: it needs credentials."),
+                "Authorization".to_owned(),
+            ),
+        };
+        let value = if name.eq_ignore_ascii_case("authorization") {
+            "Bearer ".to_owned()
+        } else {
+            String::new()
+        };
+        Some(Self {
+            why,
+            name,
+            value,
+            turn,
+        })
+    }
 }
 
 impl AgentSource {
@@ -49,15 +125,28 @@ impl AgentSource {
     /// for MCP over stdio) in the background; `label` names it in the gallery.
     #[must_use]
     pub fn connect(label: String, target: &str, catalog: Catalog, ctx: egui::Context) -> Self {
-        let repaint = move || ctx.request_repaint();
-        let agent = Agent::connect(
-            target,
-            catalog.clone(),
-            TransportOptions::default(),
-            repaint,
-        )
-        .map_err(|e| e.to_string());
-        Self::new(label, agent, catalog)
+        Self::connect_with(label, target, catalog, ctx, TransportOptions::default())
+    }
+
+    /// [`Self::connect`] with these options (the `--header` values).
+    #[must_use]
+    pub fn connect_with(
+        label: String,
+        target: &str,
+        catalog: Catalog,
+        ctx: egui::Context,
+        options: TransportOptions,
+    ) -> Self {
+        let repaint = {
+            let ctx = ctx.clone();
+            move || ctx.request_repaint()
+        };
+        let agent = Agent::connect(target, catalog.clone(), options.clone(), repaint)
+            .map_err(|e| e.to_string());
+        let mut s = Self::new(label, agent, catalog, ctx);
+        s.target = Some(target.to_owned());
+        s.options = options;
+        s
     }
 
     /// Start `program args` and speak MCP on its stdin/stdout (the built-in demo agent: a
@@ -70,7 +159,10 @@ impl AgentSource {
         catalog: Catalog,
         ctx: egui::Context,
     ) -> Self {
-        let repaint = move || ctx.request_repaint();
+        let repaint = {
+            let ctx = ctx.clone();
+            move || ctx.request_repaint()
+        };
         let agent = McpHost::spawn(
             program,
             args,
@@ -80,22 +172,33 @@ impl AgentSource {
         )
         .map(Agent::new)
         .map_err(|e| e.to_string());
-        Self::new(label, agent, catalog)
+        Self::new(label, agent, catalog, ctx)
     }
 
-    fn new(label: String, mut agent: Result<Agent, String>, catalog: Catalog) -> Self {
+    fn new(
+        label: String,
+        mut agent: Result<Agent, String>,
+        catalog: Catalog,
+        ctx: egui::Context,
+    ) -> Self {
         if let Ok(a) = agent.as_mut() {
             a.connection_mut().record_responses(true);
         }
         Self {
             label,
             agent,
-            draw: DrawState::new(catalog).with_options(crate::media::renderer_options()),
+            draw: DrawState::new(catalog.clone()).with_options(crate::media::renderer_options()),
             prompt: String::new(),
             script: VecDeque::new(),
             last_error: None,
             connect_logged: false,
             logged_state: None,
+            target: None,
+            catalog,
+            ctx,
+            options: TransportOptions::default(),
+            auth: None,
+            resend: None,
         }
     }
 
@@ -281,9 +384,108 @@ impl AgentSource {
                 TransportEvent::TurnEnded { error: Some(e) } if self.is_connected() => {
                     log.error(kind, format!("the turn failed: {e}"));
                     self.last_error = Some(e.to_string());
+                    self.ask_credentials(e);
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Open the credentials dialog for a `401`/`403` (when the agent can be reached again).
+    fn ask_credentials(&mut self, error: &TransportError) {
+        if self.target.is_none() || self.auth.is_some() {
+            return;
+        }
+        let turn = self.agent().and_then(|a| {
+            a.thread().iter().rev().find_map(|e| match e {
+                ThreadEntry::Error { retry, .. } => retry.as_deref().cloned(),
+                _ => None,
+            })
+        });
+        self.auth = AuthPrompt::for_error(error, turn);
+    }
+
+    /// The credentials dialog: a header name and its value (obscured). Connect reaches the
+    /// agent again with them (the thread stays) and sends the refused turn again.
+    fn credentials_ui(&mut self, ctx: &egui::Context) {
+        let Some(auth) = self.auth.as_mut() else {
+            return;
+        };
+        let mut connect = false;
+        let mut cancel = false;
+        let modal =
+            egui::Modal::new(egui::Id::unique("egui_a2ui_viewer::credentials")).show(ctx, |ui| {
+                ui.set_width(420.0);
+                ui.heading("Credentials");
+                ui.label(&auth.why);
+                ui.add_space(6.0);
+                egui::Grid::new("credentials")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        let l = ui.label("Header");
+                        ui.add(egui::TextEdit::singleline(&mut auth.name).desired_width(300.0))
+                            .labelled_by(l.id);
+                        ui.end_row();
+                        let l = ui.label("Value");
+                        ui.add(
+                            egui::TextEdit::singleline(&mut auth.value)
+                                .password(true)
+                                .desired_width(300.0),
+                        )
+                        .labelled_by(l.id);
+                        ui.end_row();
+                    });
+                ui.weak("Sent with every request to this agent; never shown in the log.");
+                ui.add_space(6.0);
+                ui.horizontal(|ui| {
+                    let ready = !auth.name.trim().is_empty() && !auth.value.trim().is_empty();
+                    connect = ui
+                        .add_enabled(ready, egui::Button::new("Connect"))
+                        .clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+            });
+        if modal.should_close() {
+            cancel = true;
+        }
+        if cancel {
+            self.auth = None;
+            return;
+        }
+        if !connect {
+            return;
+        }
+        let Some(auth) = self.auth.take() else {
+            return;
+        };
+        let Some(target) = self.target.clone() else {
+            return;
+        };
+        let name = auth.name.trim().to_owned();
+        self.options = self
+            .options
+            .clone()
+            .with_header(name.clone(), auth.value.trim())
+            .with_secret_header(name);
+        let repaint = {
+            let ctx = self.ctx.clone();
+            move || ctx.request_repaint()
+        };
+        let result = match self.agent.as_mut() {
+            Ok(agent) => agent.resume(&target, self.catalog.clone(), self.options.clone(), repaint),
+            Err(_) => Agent::connect(&target, self.catalog.clone(), self.options.clone(), repaint)
+                .map(|a| self.agent = Ok(a)),
+        };
+        match result {
+            Ok(()) => {
+                if let Ok(a) = self.agent.as_mut() {
+                    a.connection_mut().record_responses(true);
+                }
+                self.connect_logged = false;
+                self.last_error = None;
+                self.resend = auth.turn;
+            }
+            Err(e) => self.last_error = Some(e.to_string()),
         }
     }
 
@@ -518,16 +720,20 @@ impl Source for AgentSource {
         {
             self.connect_logged = true;
             log.error(kind, format!("cannot reach the agent: {e}"));
+            self.ask_credentials(&e);
         }
         let ready = self
             .agent()
             .is_some_and(|a| a.status() == ConnectionStatus::Ready);
-        if ready {
+        if ready && let Some(turn) = self.resend.take() {
+            self.send(turn, log);
+        } else if ready && self.auth.is_none() {
             self.next_step(log);
         }
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, log: &mut ActivityLog) {
+        self.credentials_ui(&ui.ctx().clone());
         self.header_ui(ui);
         // The prompt box, at the top so it stays in view while surfaces grow below.
         let mut submit = None;
