@@ -482,8 +482,13 @@ impl AguiSession {
             });
         // Applied one operation at a time under the caps (size, depth, operations); a
         // refused patch leaves the content as it was.
-        match super::patch::apply_bounded(&mut activity.content, &patch.0, self.core.store.limits())
-        {
+        let known = Some(activity.bytes).filter(|b| *b > 0);
+        match super::patch::apply_bounded(
+            &mut activity.content,
+            &patch.0,
+            self.core.store.limits(),
+            known,
+        ) {
             Ok(bytes) => activity.bytes = bytes,
             Err(super::patch::PatchRefusal::Invalid(m)) => {
                 events.push(notice(m));

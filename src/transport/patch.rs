@@ -131,12 +131,59 @@ fn key_bytes(path: &str) -> usize {
         .saturating_add(4)
 }
 
-/// Apply `ops` to `doc` within `limits`; on any refusal `doc` is unchanged. Returns an upper
-/// bound of the patched document's serialized size (at most `max_message_bytes`).
+/// Check one operation against the caps before it runs on `doc`.
+fn check_op(budget: &mut Budget<'_>, doc: &Value, op: &PatchOperation) -> Result<(), PatchRefusal> {
+    match op {
+        PatchOperation::Add(a) => {
+            let p = a.path.as_str();
+            let d = budget.depth(&a.value)?;
+            budget.fits_depth(p, d)?;
+            let n = budget.measure(&a.value)?;
+            budget.grow(doc, n.saturating_add(key_bytes(p)))?;
+        }
+        PatchOperation::Replace(r) => {
+            let p = r.path.as_str();
+            let d = budget.depth(&r.value)?;
+            budget.fits_depth(p, d)?;
+            let n = budget.measure(&r.value)?;
+            budget.grow(doc, n)?;
+        }
+        PatchOperation::Copy(c) => {
+            let p = c.path.as_str();
+            let Some(source) = doc.pointer(c.from.as_str()) else {
+                return Err(PatchRefusal::Invalid(format!(
+                    "copy: no value at {:?}",
+                    c.from.as_str()
+                )));
+            };
+            let d = budget.depth(source)?;
+            budget.fits_depth(p, d)?;
+            let n = budget.measure(source)?;
+            budget.grow(doc, n.saturating_add(key_bytes(p)))?;
+        }
+        PatchOperation::Move(m) => {
+            let p = m.path.as_str();
+            if let Some(source) = doc.pointer(m.from.as_str()) {
+                let d = budget.depth(source)?;
+                budget.fits_depth(p, d)?;
+            }
+            budget.grow(doc, key_bytes(p))?;
+        }
+        PatchOperation::Remove(_) | PatchOperation::Test(_) => {}
+    }
+    Ok(())
+}
+
+/// Apply `ops` to `doc` within `limits`; on any refusal `doc` is unchanged. `known_size` is
+/// an upper bound of `doc`'s serialized size from the last patch (this function's return
+/// value), so a stream of small deltas on a large document does not measure it each time.
+/// Returns an upper bound of the patched document's serialized size (at most
+/// `max_message_bytes`).
 pub(crate) fn apply_bounded(
     doc: &mut Value,
     ops: &[PatchOperation],
     limits: &Limits,
+    known_size: Option<usize>,
 ) -> Result<usize, PatchRefusal> {
     if ops.len() > limits.max_patch_ops {
         return Err(PatchRefusal::Limit {
@@ -149,49 +196,23 @@ pub(crate) fn apply_bounded(
         work: 0,
         size: 0,
     };
-    budget.size = budget.measure(doc)?;
+    budget.size = match known_size {
+        Some(n) if n <= limits.max_message_bytes => n,
+        _ => budget.measure(doc)?,
+    };
+    if let [op] = ops {
+        // One operation (a streamed append, the common delta): checked, then applied in
+        // place; `json_patch::patch` leaves the document unchanged when it fails, so no
+        // copy of the document is needed.
+        check_op(&mut budget, doc, op)?;
+        json_patch::patch(doc, ops).map_err(|e| PatchRefusal::Invalid(e.to_string()))?;
+        return Ok(budget.size);
+    }
     // A copy, so a refusal half-way leaves the document as it was. Its depth is within
     // the cap (every operation keeps it so), so cloning and dropping it cannot overflow.
     let mut work = doc.clone();
     for op in ops {
-        match op {
-            PatchOperation::Add(a) => {
-                let p = a.path.as_str();
-                let d = budget.depth(&a.value)?;
-                budget.fits_depth(p, d)?;
-                let n = budget.measure(&a.value)?;
-                budget.grow(&work, n.saturating_add(key_bytes(p)))?;
-            }
-            PatchOperation::Replace(r) => {
-                let p = r.path.as_str();
-                let d = budget.depth(&r.value)?;
-                budget.fits_depth(p, d)?;
-                let n = budget.measure(&r.value)?;
-                budget.grow(&work, n)?;
-            }
-            PatchOperation::Copy(c) => {
-                let p = c.path.as_str();
-                let Some(source) = work.pointer(c.from.as_str()) else {
-                    return Err(PatchRefusal::Invalid(format!(
-                        "copy: no value at {:?}",
-                        c.from.as_str()
-                    )));
-                };
-                let d = budget.depth(source)?;
-                budget.fits_depth(p, d)?;
-                let n = budget.measure(source)?;
-                budget.grow(&work, n.saturating_add(key_bytes(p)))?;
-            }
-            PatchOperation::Move(m) => {
-                let p = m.path.as_str();
-                if let Some(source) = work.pointer(m.from.as_str()) {
-                    let d = budget.depth(source)?;
-                    budget.fits_depth(p, d)?;
-                }
-                budget.grow(&work, key_bytes(p))?;
-            }
-            PatchOperation::Remove(_) | PatchOperation::Test(_) => {}
-        }
+        check_op(&mut budget, &work, op)?;
         json_patch::patch(&mut work, std::slice::from_ref(op))
             .map_err(|e| PatchRefusal::Invalid(e.to_string()))?;
     }
@@ -223,6 +244,7 @@ mod tests {
             &mut doc,
             &ops(json!([{"op": "add", "path": "/a/-", "value": 2}])),
             &limits,
+            None,
         )
         .unwrap();
         assert_eq!(doc, json!({"a": [1, 2]}));
@@ -231,6 +253,7 @@ mod tests {
             &ops(json!([{"op": "add", "path": "/a/-", "value": 3},
                         {"op": "remove", "path": "/nothing"}])),
             &limits,
+            None,
         );
         assert!(matches!(r, Err(PatchRefusal::Invalid(_))), "{r:?}");
         assert_eq!(doc, json!({"a": [1, 2]}), "the first op was undone");
@@ -244,7 +267,7 @@ mod tests {
         };
         let mut doc = json!({"x": ["k".repeat(1024)]});
         let copy = json!({"op": "copy", "from": "/x", "path": "/x/-"});
-        let r = apply_bounded(&mut doc, &ops(Value::Array(vec![copy; 40])), &limits);
+        let r = apply_bounded(&mut doc, &ops(Value::Array(vec![copy; 40])), &limits, None);
         assert_eq!(
             r,
             Err(PatchRefusal::Limit {
@@ -267,12 +290,14 @@ mod tests {
             &mut doc,
             &ops(json!([{"op": "add", "path": "/a/b/c", "value": {"d": {}}}])),
             &limits,
+            None,
         )
         .unwrap();
         let r = apply_bounded(
             &mut doc,
             &ops(json!([{"op": "add", "path": "/a/b/c/d/e", "value": {}}])),
             &limits,
+            None,
         );
         assert!(
             matches!(
@@ -284,5 +309,35 @@ mod tests {
             ),
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_single_append_applies_in_place_and_a_bad_one_changes_nothing() {
+        let limits = Limits {
+            max_message_bytes: 200,
+            ..Limits::default()
+        };
+        let mut doc = json!({"ops": []});
+        let mut size = None;
+        for i in 0..5 {
+            let op = ops(json!([{"op": "add", "path": "/ops/-", "value": {"n": i}}]));
+            size = Some(apply_bounded(&mut doc, &op, &limits, size).unwrap());
+        }
+        assert_eq!(doc["ops"].as_array().unwrap().len(), 5);
+        // The kept bound is an upper bound of the real size.
+        assert!(size.unwrap() >= serde_json::to_string(&doc).unwrap().len());
+        // A path that does not exist, and an append past the size cap: refused, unchanged.
+        let before = doc.clone();
+        let bad = ops(json!([{"op": "add", "path": "/nothing/x", "value": 1}]));
+        assert!(matches!(
+            apply_bounded(&mut doc, &bad, &limits, size),
+            Err(PatchRefusal::Invalid(_))
+        ));
+        let big = ops(json!([{"op": "add", "path": "/ops/-", "value": "x".repeat(300)}]));
+        assert!(matches!(
+            apply_bounded(&mut doc, &big, &limits, size),
+            Err(PatchRefusal::Limit { .. })
+        ));
+        assert_eq!(doc, before);
     }
 }
