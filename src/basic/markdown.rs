@@ -596,7 +596,7 @@ fn link_hover(url: &str) -> String {
 /// Draw `text` as Markdown in the body style of `style` (for prose outside a surface, e.g.
 /// the agent panel's thread). Returns the response and the destination of a link clicked
 /// this frame (not opened: the caller routes it).
-pub(crate) fn markdown_ui(
+pub fn markdown_ui(
     ui: &mut egui::Ui,
     text: &str,
     style: &crate::render::Style,

@@ -16,7 +16,7 @@ mod image;
 mod list;
 mod margin;
 mod markdown;
-pub(crate) use markdown::markdown_ui;
+pub use markdown::markdown_ui;
 mod media;
 mod modal;
 mod row_column;

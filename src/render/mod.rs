@@ -30,6 +30,9 @@ pub(crate) mod theme;
 
 use std::collections::{HashMap, HashSet};
 
+/// Markdown prose drawn as the `Text` component draws it (the agent panel's thread uses it
+/// for the agent's text).
+pub use crate::basic::markdown_ui;
 #[cfg(feature = "agui")]
 pub use activity::agui_session_ui;
 pub use activity::lifecycle_ui;

@@ -202,7 +202,14 @@ impl Source for ModelStreamSource {
                 .auto_shrink([false, false])
                 .stick_to_bottom(true)
                 .show(&mut cols[0], |ui| {
-                    ui.label(egui::RichText::new(&self.prose).size(15.0));
+                    // The prose as Markdown, as the agent panel draws an agent's text.
+                    let style = egui_a2ui::Style::default();
+                    let (_, link) = egui_a2ui::render::markdown_ui(ui, &self.prose, &style);
+                    if let Some(url) =
+                        link.filter(|u| u.starts_with("https://") || u.starts_with("http://"))
+                    {
+                        ui.ctx().open_url(egui::OpenUrl::new_tab(url));
+                    }
                     if !self.finished {
                         ui.weak("▍");
                     }
