@@ -106,7 +106,7 @@ pub use error::{A2uiError, Rejected};
 pub use limits::Limits;
 pub use model::{Surface, SurfaceStore};
 pub use panel::{AgentPanel, AgentPanelResponse, PanelState};
-pub use protocol::Version;
+pub use protocol::{Version, Versions};
 pub use render::{ComponentContext, Renderer, RendererOptions, Style, install_fonts};
 pub use url_policy::{
     HostFilter, UrlPolicy, UrlRefusal, UrlTarget, UrlUse, display_host, is_private_host,

@@ -1362,19 +1362,23 @@ impl Runner {
 }
 
 fn data_model_case(case: &Value) -> Handled {
-    if case
-        .get("watch")
-        .and_then(Value::as_array)
-        .is_some_and(|w| !w.is_empty())
-    {
-        return Ok(Some(
-            "asserts observer subscriptions (watch / expect_notified); egui_a2ui has no \
-             data-model observer API (an immediate-mode frame reads the model each time)"
-                .into(),
-        ));
-    }
     let initial = case.get("initial").cloned().unwrap_or_else(|| json!({}));
     let mut model = DataModel::new(initial);
+    // One observer per `watch` entry (a path may repeat), with the official SDKs' scope:
+    // the path, what is inside it, and its ancestors' replacements.
+    let mut observers = Vec::new();
+    for p in case
+        .get("watch")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        let o = model
+            .observe(p, crate::model::Watch::Subtree)
+            .map_err(|e| format!("watch {p}: {e}"))?;
+        observers.push(o);
+    }
     for (i, step) in case
         .get("steps")
         .and_then(Value::as_array)
@@ -1414,9 +1418,44 @@ fn data_model_case(case: &Value) -> Handled {
             }
             "set" => model.set(path, step.get("value").cloned().filter(|v| !v.is_null())),
             "delete" => model.set(path, None),
-            "dispose" => Ok(()),
+            "dispose" => {
+                model.detach_observers();
+                Ok(())
+            }
             other => return Err(format!("step {i}: unknown op {other:?}")),
         };
+        // The observers that fired for this step, one entry per observer.
+        let mut notified: Vec<String> = observers
+            .iter()
+            .filter(|o| !o.drain().is_empty())
+            .map(|o| o.path().to_owned())
+            .collect();
+        if let Some(expected) = step.get("expect_notified").and_then(Value::as_array) {
+            let mut expected: Vec<String> = expected
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+            expected.sort();
+            notified.sort();
+            if expected != notified {
+                return Err(format!(
+                    "step {i}: observers notified {notified:?}, expected {expected:?}"
+                ));
+            }
+        }
+        if let Some(values) = step.get("expect_values").and_then(Value::as_object) {
+            for (p, want) in values {
+                let got = model.get(p).cloned().unwrap_or(Value::Null);
+                if !json_eq(&got, want) {
+                    return Err(format!(
+                        "step {i}: watched {p} holds {}, expected {}",
+                        compact(&got),
+                        compact(want)
+                    ));
+                }
+            }
+        }
         match (expect_error_of(step), result) {
             (Some(e), Err(err)) => {
                 check_error(e, &err, false).map_err(|r| format!("step {i}: {r}"))?
@@ -1460,7 +1499,7 @@ fn capabilities_of(known: &Catalogs, only: Option<Version>) -> Value {
     let mut catalog = Catalog::empty();
     for id in known.ids() {
         if let Some(info) = known.get(id) {
-            catalog = catalog.with_catalog_id(id, info.version);
+            catalog = catalog.with_catalog_id(id, info.versions);
         }
     }
     let meta = crate::capabilities::capabilities_metadata(&catalog);
@@ -1658,9 +1697,9 @@ impl Runner {
         }
         if raised.is_none() {
             // A catalog of another protocol version than the surface default's.
-            let dv = store.catalogs().get(default).map(|c| c.version.family());
+            let dv = store.catalogs().get(default).map(|c| c.versions);
             for id in store.catalogs().ids() {
-                let v = store.catalogs().get(id).map(|c| c.version.family());
+                let v = store.catalogs().get(id).map(|c| c.versions);
                 if dv.is_some() && v.is_some() && v != dv {
                     raised = Some(A2uiError::VersionMismatch {
                         surface_id: sid.to_owned(),
