@@ -117,7 +117,7 @@ impl Shared {
 ///
 /// let mut store = SurfaceStore::basic();
 /// store.apply(json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
-///     "catalogId": "https://a2ui.org/specification/v0_9/basic_catalog.json"}}));
+///     "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V0_9}}));
 /// let volume = store.observe("s", "/settings/volume", Watch::Exact).expect("observer");
 /// store.apply(json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s",
 ///     "path": "/settings", "value": {"volume": 7}}}));

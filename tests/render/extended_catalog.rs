@@ -171,7 +171,11 @@ fn every_sample_component_validates_against_the_definition() {
             "{path:?}: {:?}",
             r.store().errors()
         );
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        // The v1.0 copies spell bindings `{"@path"}`, which the published v1.0
+        // `common_types.json` of this registry does not (it still says `path`): they are
+        // checked with the crate's v1.0 validator in `extended_v1_0.rs`.
+        let v1 = path.to_string_lossy().contains(".v1_0.");
+        for line in text.lines().filter(|l| !v1 && !l.trim().is_empty()) {
             let msg: Value = serde_json::from_str(line).expect("JSONL");
             let Some(components) = msg["updateComponents"]["components"].as_array() else {
                 continue;
