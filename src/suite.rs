@@ -27,9 +27,15 @@
 //! ```
 //!
 //! A case is [`Outcome::Skip`]ped only when it tests an SDK interface this crate does not
-//! have (schema generation from typed models, for instance); the reason says which.
+//! have (schema generation from typed models, an agent SDK's prompting and parsing, an
+//! A2A / ADK integration's parts); the reason says which. Every action the schema defines
+//! has a handler, the renderer-side ones without a published suite included
+//! (`dispatch_action`, `resolve_nodes`: see the `renderer` module's notes on how node
+//! paths are named); only an action the schema does not define fails with "no handler".
 
 use std::path::{Path, PathBuf};
+
+mod renderer;
 
 use serde_json::{Map, Value, json};
 
@@ -137,12 +143,18 @@ pub fn repo_root_of(suite: &Path) -> Option<PathBuf> {
 /// on the AccessKit tree egui_kittest builds).
 pub type AccessibilityCheck = fn(&Value) -> Result<(), String>;
 
+/// Parses a YAML document into JSON: what reads the YAML fixtures a case names
+/// (`resolve_nodes` fixtures). The crate has no YAML parser; the caller brings one
+/// (`serde_yaml_ng::from_str` in the tests and the `a2ui_suite` example).
+pub type YamlParser = fn(&str) -> Result<Value, String>;
+
 /// Runs suite cases with fixtures read below one repository root.
 #[derive(Clone, Debug)]
 pub struct Runner {
     root: PathBuf,
     limits: Limits,
     accessibility: Option<AccessibilityCheck>,
+    yaml: Option<YamlParser>,
 }
 
 type Check = Result<(), String>;
@@ -157,7 +169,16 @@ impl Runner {
             root: root.into(),
             limits: Limits::default(),
             accessibility: None,
+            yaml: None,
         }
+    }
+
+    /// Read the YAML fixtures cases name with `parse` (without one, a case whose fixture
+    /// is YAML is skipped, saying so).
+    #[must_use]
+    pub fn with_yaml(mut self, parse: YamlParser) -> Self {
+        self.yaml = Some(parse);
+        self
     }
 
     /// Run `accessibility_check` cases through `check` (without one they are skipped).
@@ -243,8 +264,13 @@ impl Runner {
                         .into(),
                 )),
             },
+            "dispatch_action" => self.dispatch_action(case).map(|()| None),
+            "resolve_nodes" => self.resolve_nodes(case),
             "" => Err("case has no action".into()),
-            other => Err(format!("no handler for action {other:?}")),
+            other => match renderer::agent_side(other) {
+                Some(reason) => Ok(Some(reason.into())),
+                None => Err(format!("no handler for action {other:?}")),
+            },
         }
     }
 
