@@ -266,6 +266,9 @@ impl Runner {
             },
             "dispatch_action" => self.dispatch_action(case).map(|()| None),
             "resolve_nodes" => self.resolve_nodes(case),
+            "" if renderer::is_legacy_data_model(case) => {
+                renderer::legacy_data_model(case).map(|()| None)
+            }
             "" => Err("case has no action".into()),
             other => match renderer::agent_side(other) {
                 Some(reason) => Ok(Some(reason.into())),

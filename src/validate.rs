@@ -274,10 +274,7 @@ impl SchemaValidator {
         };
         self.catalogs.insert(
             (id.clone(), version.family()),
-            CatalogValidator {
-                messages,
-                theme,
-            },
+            CatalogValidator { messages, theme },
         );
         Ok(id)
     }

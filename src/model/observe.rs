@@ -228,7 +228,11 @@ impl Observers {
     }
 
     /// A new observer of `path`.
-    pub(crate) fn subscribe(&mut self, path: &str, watch: Watch) -> Result<DataObserver, A2uiError> {
+    pub(crate) fn subscribe(
+        &mut self,
+        path: &str,
+        watch: Watch,
+    ) -> Result<DataObserver, A2uiError> {
         let segments = pointer_segments(path)?
             .into_iter()
             .map(std::borrow::Cow::into_owned)

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::{AgentOrigin, Catalogs, ChangeSource, Component, DataModel, DataObserver, Surface, Watch};
+use super::{
+    AgentOrigin, Catalogs, ChangeSource, Component, DataModel, DataObserver, Surface, Watch,
+};
 use crate::action::Event;
 use crate::error::{A2uiError, Rejected};
 use crate::eval::agent_calls::AgentCalls;
@@ -557,12 +559,7 @@ impl SurfaceStore {
                 for w in writes {
                     surface
                         .data
-                        .set_by(
-                            ChangeSource::Agent,
-                            &w.path,
-                            w.value,
-                            Some(max.min(room)),
-                        )
+                        .set_by(ChangeSource::Agent, &w.path, w.value, Some(max.min(room)))
                         .map_err(|e| over_total(e, max, room, total, others))?;
                 }
                 Ok(Applied::Changed { surface_id })

@@ -122,7 +122,9 @@ impl Versions {
 
     /// The families in the set, oldest first.
     pub fn iter(self) -> impl Iterator<Item = Version> {
-        Self::FAMILIES.into_iter().filter(move |v| self.contains(*v))
+        Self::FAMILIES
+            .into_iter()
+            .filter(move |v| self.contains(*v))
     }
 
     /// The newest family in the set.

@@ -29,8 +29,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::{
-    Check, Handled, Runner, case_version, check_error, compact, expect_error_of, json_eq,
-    register, subset,
+    Check, Handled, Runner, case_version, check_error, compact, expect_error_of, json_eq, register,
+    subset,
 };
 use crate::error::A2uiError;
 use crate::eval::{EvalContext, FunctionRegistry};
@@ -111,7 +111,9 @@ impl Runner {
     /// (`expectDispatched`); a `functionCall` runs locally (`expectDataModel` after it,
     /// `expectError` when it fails, as an unknown function does).
     pub(super) fn dispatch_action(&self, case: &Value) -> Check {
-        let version = case.get("protocolVersion").map_or(Version::V1_0, |_| case_version(case));
+        let version = case
+            .get("protocolVersion")
+            .map_or(Version::V1_0, |_| case_version(case));
         let mut payload = case.get("actionPayload").cloned().unwrap_or(Value::Null);
         if version.family() == Version::V1_0 {
             payload = crate::protocol::reserved::normalize_value(payload);
@@ -120,7 +122,8 @@ impl Runner {
         let scope = case.get("scope").and_then(Value::as_str).unwrap_or("/");
         let functions = self.case_functions(case)?;
         let cx = EvalContext::new(&data, scope, version, &functions, &self.limits);
-        let result: Result<Value, A2uiError> = if let Some(Value::Object(ev)) = payload.get("event") {
+        let result: Result<Value, A2uiError> = if let Some(Value::Object(ev)) = payload.get("event")
+        {
             match ev.get("name").and_then(Value::as_str) {
                 None | Some("") => Err(A2uiError::validation(
                     "/actionPayload/event/name",
@@ -179,7 +182,11 @@ impl Runner {
         if let Some(want) = case.get("expectDataModel")
             && !json_eq(want, &data)
         {
-            return Err(format!("data model {} != {}", compact(&data), compact(want)));
+            return Err(format!(
+                "data model {} != {}",
+                compact(&data),
+                compact(want)
+            ));
         }
         Ok(())
     }
@@ -252,7 +259,9 @@ impl Runner {
                 .map_err(|e| format!("fixture {rel}: {e}"));
         }
         match self.yaml {
-            Some(parse) => parse(&text).map(Some).map_err(|e| format!("fixture {rel}: {e}")),
+            Some(parse) => parse(&text)
+                .map(Some)
+                .map_err(|e| format!("fixture {rel}: {e}")),
             None => Ok(None),
         }
     }
@@ -474,7 +483,7 @@ impl NodeCase {
                 self.invoke(&node, &raw)
             }
             "dispose" => apply(
-                    &mut self.store,
+                &mut self.store,
                 json!({"version": v, "deleteSurface": {"surfaceId": SURFACE}}),
             ),
             other => Err(format!("unknown op {other:?}")),
@@ -541,13 +550,18 @@ impl NodeCase {
         if let Some(Value::Object(nodes)) = expect.get("nodes") {
             let want: Vec<&String> = nodes.keys().collect();
             let got: Vec<&String> = after.keys().collect();
-            if want.iter().copied().collect::<std::collections::BTreeSet<_>>()
+            if want
+                .iter()
+                .copied()
+                .collect::<std::collections::BTreeSet<_>>()
                 != got.iter().copied().collect()
             {
                 return Err(format!("mounted nodes {got:?}, expected {want:?}"));
             }
             for (path, exp) in nodes {
-                let Some(node) = after.get(path) else { continue };
+                let Some(node) = after.get(path) else {
+                    continue;
+                };
                 subset(exp, &node.to_json()).map_err(|r| format!("node {path}: {r}"))?;
             }
         }
@@ -609,7 +623,10 @@ impl NodeCase {
                 .map_or(Value::Null, |s| s.data.root().clone());
             subset(want, &got).map_err(|r| format!("data ({what}): {r}"))?;
         }
-        for (key, got) in [("events", &self.events), ("functions", &self.function_calls)] {
+        for (key, got) in [
+            ("events", &self.events),
+            ("functions", &self.function_calls),
+        ] {
             if let Some(want) = expect.get(key)
                 && !json_eq(want, &Value::Array(got.clone()))
             {
@@ -640,4 +657,123 @@ fn node_prop(step: &Value, before: &Snapshot) -> Result<(NodeState, String), Str
         .cloned()
         .ok_or_else(|| format!("no mounted node {path:?}"))?;
     Ok((node, prop.to_owned()))
+}
+
+/// Whether a case is in the older data-model suite format (`conformance/suites/`
+/// upstream): no `action`, `initial_data`, and steps that name their own `action` (`get`,
+/// `set`, `subscribe`, `unsubscribe`, `verify_subscription`).
+pub(super) fn is_legacy_data_model(case: &Value) -> bool {
+    case.get("action").is_none()
+        && case
+            .get("steps")
+            .and_then(Value::as_array)
+            .is_some_and(|s| s.iter().all(|step| step.get("action").is_some()))
+}
+
+/// A case of the older data-model format. A subscription is a [`Watch::Subtree`]
+/// observer; after each write, every listener told of a change records the value its path
+/// holds then (`expect_updates` lists them).
+///
+/// [`Watch::Subtree`]: crate::model::Watch::Subtree
+pub(super) fn legacy_data_model(case: &Value) -> Check {
+    use crate::model::{DataModel, DataObserver, Watch};
+    let initial = case
+        .get("initial_data")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let mut model = DataModel::new(initial);
+    // listener id -> (observer, updates recorded)
+    let mut listeners: BTreeMap<String, (Option<DataObserver>, Vec<Value>)> = BTreeMap::new();
+    for (i, step) in case
+        .get("steps")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let action = step
+            .get("action")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let path = step.get("path").and_then(Value::as_str).unwrap_or("/");
+        let listener = step
+            .get("listener_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        match action {
+            "get" => {
+                let got = model.get(path).cloned();
+                if step.get("expect_undefined").and_then(Value::as_bool) == Some(true) {
+                    if let Some(g) = got {
+                        return Err(format!("step {i}: {path} holds {}", compact(&g)));
+                    }
+                } else if let Some(want) = step.get("expect") {
+                    let g = got.unwrap_or(Value::Null);
+                    if !json_eq(want, &g) {
+                        return Err(format!(
+                            "step {i}: get {path}: {} != {}",
+                            compact(&g),
+                            compact(want)
+                        ));
+                    }
+                }
+            }
+            "set" => {
+                let value = if step.get("remove").and_then(Value::as_bool) == Some(true) {
+                    None
+                } else {
+                    step.get("value").cloned().filter(|v| !v.is_null())
+                };
+                let result = model.set(path, value);
+                match (expect_error_of(step), result) {
+                    (Some(e), Err(err)) => {
+                        check_error(e, &err, false).map_err(|r| format!("step {i}: {r}"))?;
+                    }
+                    (Some(e), Ok(())) => {
+                        return Err(format!("step {i}: expected an error ({})", compact(e)));
+                    }
+                    (None, Err(err)) => return Err(format!("step {i}: unexpected error: {err}")),
+                    (None, Ok(())) => {}
+                }
+                for (observer, updates) in listeners.values_mut() {
+                    if let Some(o) = observer
+                        && !o.drain().is_empty()
+                    {
+                        updates.push(model.get(o.path()).cloned().unwrap_or(Value::Null));
+                    }
+                }
+            }
+            "subscribe" => {
+                let o = model
+                    .observe(path, Watch::Subtree)
+                    .map_err(|e| format!("step {i}: subscribe {path}: {e}"))?;
+                listeners.insert(listener, (Some(o), Vec::new()));
+            }
+            "unsubscribe" => match listeners.get_mut(&listener) {
+                // Dropping the handle unsubscribes.
+                Some(entry) => entry.0 = None,
+                None => return Err(format!("step {i}: no listener {listener:?}")),
+            },
+            "verify_subscription" => {
+                let Some((_, updates)) = listeners.get(&listener) else {
+                    return Err(format!("step {i}: no listener {listener:?}"));
+                };
+                let want = step
+                    .get("expect_updates")
+                    .cloned()
+                    .unwrap_or_else(|| json!([]));
+                let got = Value::Array(updates.clone());
+                if !json_eq(&want, &got) {
+                    return Err(format!(
+                        "step {i}: {listener} was told {}, expected {}",
+                        compact(&got),
+                        compact(&want)
+                    ));
+                }
+            }
+            other => return Err(format!("step {i}: unknown action {other:?}")),
+        }
+    }
+    Ok(())
 }

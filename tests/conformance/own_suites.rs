@@ -56,16 +56,24 @@ fn a_wrong_expectation_fails() {
     let wrong_context = json!({"name": "w", "action": "dispatch_action", "protocolVersion": "v1.0",
         "dataModel": {"a": 1}, "actionPayload": {"event": {"name": "e", "context": {"a": {"@path": "/a"}}}},
         "expectDispatched": {"name": "e", "context": {"a": 2}}});
-    assert!(matches!(runner.run_case(&wrong_context).outcome, Outcome::Fail(_)));
+    assert!(matches!(
+        runner.run_case(&wrong_context).outcome,
+        Outcome::Fail(_)
+    ));
     let wrong_emissions = json!({"name": "w", "action": "resolve_nodes",
         "fixture": "test_data/nodes/todo.json",
         "expect": {"nodes": {"root": {}}}, "steps": []});
-    assert!(matches!(runner.run_case(&wrong_emissions).outcome, Outcome::Fail(_)));
+    assert!(matches!(
+        runner.run_case(&wrong_emissions).outcome,
+        Outcome::Fail(_)
+    ));
     // Without a YAML parser a YAML fixture is skipped, saying why.
     let yaml_fixture = json!({"name": "y", "action": "resolve_nodes",
         "fixture": "test_data/nodes/broken.yaml", "expect": {"nodes": {}}, "steps": []});
     let plain = Runner::new(repo_root_of(&core_dir().join("x.yaml")).expect("root"));
-    assert!(matches!(plain.run_case(&yaml_fixture).outcome, Outcome::Skip(r) if r.contains("YAML")));
+    assert!(
+        matches!(plain.run_case(&yaml_fixture).outcome, Outcome::Skip(r) if r.contains("YAML"))
+    );
 }
 
 /// Every action `conformance_schema.json` defines (the `TestCase` enum and the typed
@@ -77,8 +85,7 @@ fn every_action_of_the_conformance_schema_has_a_handler() {
         .join("tests/data/official-suites/conformance/conformance_schema.json");
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(schema_path).expect("schema")).expect("JSON");
-    let mut actions: BTreeSet<String> = schema["$defs"]["TestCase"]["properties"]["action"]
-        ["enum"]
+    let mut actions: BTreeSet<String> = schema["$defs"]["TestCase"]["properties"]["action"]["enum"]
         .as_array()
         .expect("the action enum")
         .iter()
@@ -86,15 +93,24 @@ fn every_action_of_the_conformance_schema_has_a_handler() {
         .map(str::to_owned)
         .collect();
     for def in schema["$defs"].as_object().expect("defs").values() {
-        if let Some(a) = def.pointer("/properties/action/const").and_then(Value::as_str) {
+        if let Some(a) = def
+            .pointer("/properties/action/const")
+            .and_then(Value::as_str)
+        {
             actions.insert(a.to_owned());
         }
     }
     assert!(actions.len() > 50, "{actions:?}");
-    for required in ["dispatch_action", "resolve_nodes", "evaluate_function", "data_model"] {
+    for required in [
+        "dispatch_action",
+        "resolve_nodes",
+        "evaluate_function",
+        "data_model",
+    ] {
         assert!(actions.contains(required), "{required}");
     }
-    let runner = Runner::new(repo_root_of(&core_dir().join("x.yaml")).expect("root")).with_yaml(yaml);
+    let runner =
+        Runner::new(repo_root_of(&core_dir().join("x.yaml")).expect("root")).with_yaml(yaml);
     let mut skipped = 0;
     for a in &actions {
         let r = runner.run_case(&json!({"name": format!("bare_{a}"), "action": a}));
@@ -103,7 +119,10 @@ fn every_action_of_the_conformance_schema_has_a_handler() {
         }
         skipped += usize::from(matches!(r.outcome, Outcome::Skip(_)));
     }
-    println!("{} actions, {skipped} skipped (agent SDK and extension actions)", actions.len());
+    println!(
+        "{} actions, {skipped} skipped (agent SDK and extension actions)",
+        actions.len()
+    );
     // An action the schema does not define still fails, so a typo is not silently
     // skipped.
     let r = runner.run_case(&json!({"name": "typo", "action": "dispach_action"}));

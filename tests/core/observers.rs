@@ -11,14 +11,18 @@ use serde_json::{Value, json};
 
 fn store() -> SurfaceStore {
     let mut s = SurfaceStore::basic();
-    s.apply(json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
-        "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V0_9}}))
-        .into_result()
-        .expect("created");
-    s.apply(json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/",
-        "value": {"user": {"name": "Ada", "settings": {"theme": "dark"}}, "items": [1, 2]}}}))
-        .into_result()
-        .expect("model");
+    s.apply(
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s",
+        "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V0_9}}),
+    )
+    .into_result()
+    .expect("created");
+    s.apply(
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/",
+        "value": {"user": {"name": "Ada", "settings": {"theme": "dark"}}, "items": [1, 2]}}}),
+    )
+    .into_result()
+    .expect("model");
     s
 }
 
@@ -40,20 +44,34 @@ fn change(path: &str, old: Option<Value>, new: Option<Value>, source: ChangeSour
 #[test]
 fn an_agent_write_is_reported_with_old_and_new_values() {
     let mut s = store();
-    let o = s.observe("s", "/user/name", Watch::Exact).expect("observer");
+    let o = s
+        .observe("s", "/user/name", Watch::Exact)
+        .expect("observer");
     assert_eq!(o.path(), "/user/name");
     agent_write(&mut s, "/user/name", json!("Grace"));
     assert_eq!(
         o.drain(),
-        [change("/user/name", Some(json!("Ada")), Some(json!("Grace")), ChangeSource::Agent)]
+        [change(
+            "/user/name",
+            Some(json!("Ada")),
+            Some(json!("Grace")),
+            ChangeSource::Agent
+        )]
     );
     // Deleted (v0.9: the value omitted).
-    s.apply(json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/user/name"}}))
-        .into_result()
-        .expect("deleted");
+    s.apply(
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/user/name"}}),
+    )
+    .into_result()
+    .expect("deleted");
     assert_eq!(
         o.drain(),
-        [change("/user/name", Some(json!("Grace")), None, ChangeSource::Agent)]
+        [change(
+            "/user/name",
+            Some(json!("Grace")),
+            None,
+            ChangeSource::Agent
+        )]
     );
 }
 
@@ -93,7 +111,11 @@ fn replacing_an_ancestor_reports_the_observed_path_only_when_it_changed() {
         .observe("s", "/user/settings/theme", Watch::Exact)
         .expect("observer");
     let unrelated = s.observe("s", "/items", Watch::Subtree).expect("observer");
-    agent_write(&mut s, "/user", json!({"name": "Bob", "settings": {"theme": "dark"}}));
+    agent_write(
+        &mut s,
+        "/user",
+        json!({"name": "Bob", "settings": {"theme": "dark"}}),
+    );
     assert!(theme.drain().is_empty(), "the theme is as it was");
     agent_write(&mut s, "/user/settings", json!({"theme": "light"}));
     assert_eq!(
@@ -113,11 +135,21 @@ fn replacing_an_ancestor_reports_the_observed_path_only_when_it_changed() {
     agent_write(&mut s, "/", json!({"items": [1, 2, 3]}));
     assert_eq!(
         theme.drain(),
-        [change("/user/settings/theme", Some(json!("light")), None, ChangeSource::Agent)]
+        [change(
+            "/user/settings/theme",
+            Some(json!("light")),
+            None,
+            ChangeSource::Agent
+        )]
     );
     assert_eq!(
         unrelated.drain(),
-        [change("/items", Some(json!([1, 2])), Some(json!([1, 2, 3])), ChangeSource::Agent)]
+        [change(
+            "/items",
+            Some(json!([1, 2])),
+            Some(json!([1, 2, 3])),
+            ChangeSource::Agent
+        )]
     );
 }
 
@@ -132,7 +164,12 @@ fn a_write_by_the_host_says_so() {
         .expect("set");
     assert_eq!(
         o.drain(),
-        [change("/items/1", Some(json!(2)), Some(json!(20)), ChangeSource::Host)]
+        [change(
+            "/items/1",
+            Some(json!(2)),
+            Some(json!(20)),
+            ChangeSource::Host
+        )]
     );
 }
 
@@ -140,7 +177,10 @@ fn a_write_by_the_host_says_so() {
 fn dropping_the_handle_unsubscribes_and_frees_its_place() {
     let mut s = store();
     let mut held: Vec<_> = (0..MAX_OBSERVERS)
-        .map(|_| s.observe("s", "/user", Watch::Subtree).expect("within the cap"))
+        .map(|_| {
+            s.observe("s", "/user", Watch::Subtree)
+                .expect("within the cap")
+        })
         .collect();
     let err = s
         .observe("s", "/user", Watch::Subtree)
@@ -195,7 +235,9 @@ fn deleting_the_surface_detaches_its_observers() {
     assert!(o.is_detached());
     assert!(o.drain().is_empty(), "detached: told nothing");
     assert_eq!(
-        m.observe("/a~2", Watch::Exact).expect_err("bad escape").code(),
+        m.observe("/a~2", Watch::Exact)
+            .expect_err("bad escape")
+            .code(),
         "DATA_MODEL_ERROR"
     );
 }

@@ -135,7 +135,10 @@ fn the_catalog_id_is_served_and_advertised() {
     }
     let v08 = capabilities::supported_catalog_ids(&catalog, Version::V0_8);
     assert!(!v08.iter().any(|id| id == CATALOG_ID));
-    let described = definition()["description"].as_str().unwrap_or_default().to_owned();
+    let described = definition()["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
     assert!(described.contains("v0.9 and v1.0"), "{described}");
     // The basic catalog alone does not serve it, and registering twice adds it once.
     assert!(!Catalog::basic().catalog_ids().any(|id| id == CATALOG_ID));

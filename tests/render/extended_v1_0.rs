@@ -93,7 +93,10 @@ fn the_v1_0_samples_are_v1_0_streams_in_the_at_spelling() {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let msg: Value = serde_json::from_str(line).expect("JSONL");
             assert_eq!(msg["version"], "v1.0", "{stem}");
-            assert!(msg["createSurface"].get("theme").is_none(), "v1.0 has no theme");
+            assert!(
+                msg["createSurface"].get("theme").is_none(),
+                "v1.0 has no theme"
+            );
             if let Some(cs) = msg.get("createSurface") {
                 assert_eq!(cs["catalogId"], CATALOG_ID, "{stem}");
             }
@@ -145,7 +148,10 @@ fn every_extended_component_draws_under_v1_0_with_no_error() {
         }
     }
     for name in COMPONENTS {
-        assert!(drawn.iter().any(|d| d == name), "no v1.0 sample draws {name}");
+        assert!(
+            drawn.iter().any(|d| d == name),
+            "no v1.0 sample draws {name}"
+        );
     }
 }
 
@@ -169,9 +175,7 @@ fn a_v1_0_sample_lays_out_exactly_as_its_v0_9_original() {
         assert_eq!(v10["errors"], json!([]), "{stem}");
         assert_eq!(v09["errors"], json!([]), "{stem}");
         assert!(
-            v10["surfaces"]
-                .as_object()
-                .is_some_and(|s| !s.is_empty()),
+            v10["surfaces"].as_object().is_some_and(|s| !s.is_empty()),
             "{stem}: nothing drawn"
         );
         assert_eq!(v09["surfaces"], v10["surfaces"], "{stem}");
@@ -213,7 +217,10 @@ fn the_v1_0_settings_form_round_trips_every_input() {
     h.run_steps(2);
     h.get_by_label("Save").click();
     h.run_steps(2);
-    assert_eq!(data(&h, "settings", "/trip/from"), Some(json!("2026-07-11")));
+    assert_eq!(
+        data(&h, "settings", "/trip/from"),
+        Some(json!("2026-07-11"))
+    );
     // The button's action context reads every edit back from the model.
     h.get_by_label("Save preferences").click();
     h.run_steps(2);
@@ -243,7 +250,10 @@ fn the_v1_0_settings_form_round_trips_every_input() {
         .iter()
         .find(|c| c.path == "/prefs/rating")
         .expect("the rating change");
-    assert_eq!((&rating.old, &rating.new), (&Some(json!(4)), &Some(json!(5))));
+    assert_eq!(
+        (&rating.old, &rating.new),
+        (&Some(json!(4)), &Some(json!(5)))
+    );
 }
 
 #[test]
@@ -260,7 +270,12 @@ fn the_v1_0_data_grid_round_trips_selection_sort_and_actions() {
         .as_array()
         .expect("orders")
         .iter()
-        .max_by(|a, b| a["total"].as_f64().partial_cmp(&b["total"].as_f64()).expect("numbers"))
+        .max_by(|a, b| {
+            a["total"]
+                .as_f64()
+                .partial_cmp(&b["total"].as_f64())
+                .expect("numbers")
+        })
         .expect("an order")
         .clone();
     let id = top["id"].as_str().expect("an id");
@@ -274,7 +289,8 @@ fn the_v1_0_data_grid_round_trips_selection_sort_and_actions() {
         .expect("the row action");
     assert_eq!(open.context.get("id"), Some(&top["id"]));
     assert_eq!(open.context.get("customer"), Some(&top["customer"]));
-    h.get_by_role_and_label(Role::ColumnHeader, "Rating").click();
+    h.get_by_role_and_label(Role::ColumnHeader, "Rating")
+        .click();
     h.run_steps(2);
     assert_eq!(
         data(&h, "grid", "/sort"),
