@@ -208,14 +208,11 @@ impl Runner {
         let Some(fixture_path) = case.get("fixture").and_then(Value::as_str) else {
             return Err("a resolve_nodes case names a fixture".into());
         };
-        let fixture = match self.read_conformance_doc(fixture_path)? {
-            Some(f) => f,
-            None => {
-                return Ok(Some(format!(
-                    "the fixture {fixture_path} is YAML and this runner was given no YAML \
-                     parser (Runner::with_yaml; the tests and the a2ui_suite example have one)"
-                )));
-            }
+        let Some(fixture) = self.read_conformance_doc(fixture_path)? else {
+            return Ok(Some(format!(
+                "the fixture {fixture_path} is YAML and this runner was given no YAML \
+                 parser (Runner::with_yaml; the tests and the a2ui_suite example have one)"
+            )));
         };
         let mut nodes = NodeCase::mount(self, &fixture)?;
         let mut before = BTreeMap::new();
