@@ -1725,15 +1725,17 @@ impl Runner {
             }
         }
         if raised.is_none() {
-            // A catalog of another protocol version than the surface default's.
+            // A catalog that serves none of the surface default's protocol versions.
             let dv = store.catalogs().get(default).map(|c| c.versions);
             for id in store.catalogs().ids() {
                 let v = store.catalogs().get(id).map(|c| c.versions);
-                if dv.is_some() && v.is_some() && v != dv {
+                if let (Some(dv), Some(v)) = (dv, v)
+                    && v.intersection(dv).is_empty()
+                {
                     raised = Some(A2uiError::VersionMismatch {
                         surface_id: sid.to_owned(),
-                        surface_version: format!("{dv:?}"),
-                        message_version: format!("catalog {id} {v:?}"),
+                        surface_version: dv.to_string(),
+                        message_version: format!("catalog {id} {v}"),
                     });
                     break;
                 }

@@ -110,6 +110,12 @@ impl Versions {
         Self(self.0 | other.0)
     }
 
+    /// The versions in both sets.
+    #[must_use]
+    pub fn intersection(self, other: Self) -> Self {
+        Self(self.0 & other.0)
+    }
+
     /// Whether `v`'s family is in the set (v0.9.1 counts as v0.9).
     pub fn contains(self, v: Version) -> bool {
         self.0 & Self::bit(v) != 0
@@ -186,5 +192,31 @@ impl fmt::Display for Versions {
 impl fmt::Debug for Versions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod versions_tests {
+    use super::{Version, Versions};
+
+    #[test]
+    fn a_set_holds_families_and_names_them_in_order() {
+        let s = Versions::from([Version::V1_0, Version::V0_9_1]);
+        assert!(s.contains(Version::V0_9) && s.contains(Version::V0_9_1));
+        assert!(s.contains(Version::V1_0) && !s.contains(Version::V0_8));
+        assert_eq!(s.iter().collect::<Vec<_>>(), [Version::V0_9, Version::V1_0]);
+        assert_eq!(s.latest(), Some(Version::V1_0));
+        let all = s.with(Version::V0_8);
+        assert_eq!(all.to_string(), "v0.8, v0.9 and v1.0");
+        assert_eq!(Versions::empty().to_string(), "no version");
+        assert!(Versions::empty().is_empty() && !s.is_empty());
+        let v08 = Versions::from(Version::V0_8);
+        assert!(v08.intersection(s).is_empty());
+        assert_eq!(all.intersection(s), s);
+        assert_eq!(v08.union(s), all);
+        assert_eq!(
+            Versions::from(&[Version::V0_9][..]),
+            Versions::from(Version::V0_9_1)
+        );
     }
 }
