@@ -31,7 +31,7 @@
 //! [`A2uiError`]. The modules hold the rest, layered as data flows: [`stream`] frames bytes
 //! into JSON messages (and finds them in model text, [`stream::model_text`]), [`protocol`]
 //! parses every A2UI version into one message type, [`model`] keeps the surfaces and their
-//! data models, [`eval`] resolves bindings and function calls (and takes a host's own
+//! data models (which a host can watch: [`SurfaceStore::observe`]), [`eval`] resolves bindings and function calls (and takes a host's own
 //! functions), and [`conformance`] dumps the state in the reference oracle's format. All of
 //! that is free of egui. [`catalog`] and [`render`] are the egui side, [`mcp`] the MCP Apps
 //! bridge, and [`capabilities`] the metadata that travels with messages to the agent.
