@@ -8,7 +8,8 @@
 //! `N passed, N failed, N skipped` line. A suite's fixture paths are resolved from the
 //! parent of the `conformance/` folder the suite is in, as the upstream harnesses do, so a
 //! suite runs wherever its checkout lies. `accessibility_check` cases are drawn headless
-//! and checked on the AccessKit tree. Exits with status 1 when a case failed.
+//! and checked on the AccessKit tree; the YAML fixtures of `resolve_nodes` cases are read
+//! with serde_yaml_ng. Exits with status 1 when a case failed.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -50,7 +51,9 @@ fn main() -> ExitCode {
         if paths.len() > 1 {
             println!("# {p}");
         }
-        let runner = Runner::new(root).with_accessibility_check(suite_accessibility::check);
+        let runner = Runner::new(root)
+            .with_accessibility_check(suite_accessibility::check)
+            .with_yaml(|text| serde_yaml_ng::from_str(text).map_err(|e| e.to_string()));
         for r in runner.run_suite(&cases) {
             println!("{r}");
             all.push(r);

@@ -39,9 +39,7 @@ pub fn supported_catalog_ids(catalog: &Catalog, family: Version) -> Vec<String> 
     let known = catalog.catalogs();
     let mut out: Vec<String> = Vec::new();
     for id in catalog.catalog_ids() {
-        let served = known
-            .get(id)
-            .is_some_and(|info| info.version.family() == family.family());
+        let served = known.get(id).is_some_and(|info| info.serves(family));
         if served && !out.iter().any(|o| o == id) {
             out.push(id.to_owned());
         }

@@ -31,7 +31,7 @@
 //! [`A2uiError`]. The modules hold the rest, layered as data flows: [`stream`] frames bytes
 //! into JSON messages (and finds them in model text, [`stream::model_text`]), [`protocol`]
 //! parses every A2UI version into one message type, [`model`] keeps the surfaces and their
-//! data models, [`eval`] resolves bindings and function calls (and takes a host's own
+//! data models (which a host can watch: [`SurfaceStore::observe`]), [`eval`] resolves bindings and function calls (and takes a host's own
 //! functions), and [`conformance`] dumps the state in the reference oracle's format. All of
 //! that is free of egui. [`catalog`] and [`render`] are the egui side, [`mcp`] the MCP Apps
 //! bridge, and [`capabilities`] the metadata that travels with messages to the agent.
@@ -106,7 +106,7 @@ pub use error::{A2uiError, Rejected};
 pub use limits::Limits;
 pub use model::{Surface, SurfaceStore};
 pub use panel::{AgentPanel, AgentPanelResponse, PanelState};
-pub use protocol::Version;
+pub use protocol::{Version, Versions};
 pub use render::{ComponentContext, Renderer, RendererOptions, Style, install_fonts};
 pub use url_policy::{
     HostFilter, UrlPolicy, UrlRefusal, UrlTarget, UrlUse, display_host, is_private_host,

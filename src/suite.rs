@@ -27,9 +27,15 @@
 //! ```
 //!
 //! A case is [`Outcome::Skip`]ped only when it tests an SDK interface this crate does not
-//! have (schema generation from typed models, for instance); the reason says which.
+//! have (schema generation from typed models, an agent SDK's prompting and parsing, an
+//! A2A / ADK integration's parts); the reason says which. Every action the schema defines
+//! has a handler, the renderer-side ones without a published suite included
+//! (`dispatch_action`, `resolve_nodes`: see the `renderer` module's notes on how node
+//! paths are named); only an action the schema does not define fails with "no handler".
 
 use std::path::{Path, PathBuf};
+
+mod renderer;
 
 use serde_json::{Map, Value, json};
 
@@ -137,12 +143,18 @@ pub fn repo_root_of(suite: &Path) -> Option<PathBuf> {
 /// on the AccessKit tree egui_kittest builds).
 pub type AccessibilityCheck = fn(&Value) -> Result<(), String>;
 
+/// Parses a YAML document into JSON: what reads the YAML fixtures a case names
+/// (`resolve_nodes` fixtures). The crate has no YAML parser; the caller brings one
+/// (`serde_yaml_ng::from_str` in the tests and the `a2ui_suite` example).
+pub type YamlParser = fn(&str) -> Result<Value, String>;
+
 /// Runs suite cases with fixtures read below one repository root.
 #[derive(Clone, Debug)]
 pub struct Runner {
     root: PathBuf,
     limits: Limits,
     accessibility: Option<AccessibilityCheck>,
+    yaml: Option<YamlParser>,
 }
 
 type Check = Result<(), String>;
@@ -157,7 +169,16 @@ impl Runner {
             root: root.into(),
             limits: Limits::default(),
             accessibility: None,
+            yaml: None,
         }
+    }
+
+    /// Read the YAML fixtures cases name with `parse` (without one, a case whose fixture
+    /// is YAML is skipped, saying so).
+    #[must_use]
+    pub fn with_yaml(mut self, parse: YamlParser) -> Self {
+        self.yaml = Some(parse);
+        self
     }
 
     /// Run `accessibility_check` cases through `check` (without one they are skipped).
@@ -243,8 +264,16 @@ impl Runner {
                         .into(),
                 )),
             },
+            "dispatch_action" => self.dispatch_action(case).map(|()| None),
+            "resolve_nodes" => self.resolve_nodes(case),
+            "" if renderer::is_legacy_data_model(case) => {
+                renderer::legacy_data_model(case).map(|()| None)
+            }
             "" => Err("case has no action".into()),
-            other => Err(format!("no handler for action {other:?}")),
+            other => match renderer::agent_side(other) {
+                Some(reason) => Ok(Some(reason.into())),
+                None => Err(format!("no handler for action {other:?}")),
+            },
         }
     }
 
@@ -1362,19 +1391,23 @@ impl Runner {
 }
 
 fn data_model_case(case: &Value) -> Handled {
-    if case
-        .get("watch")
-        .and_then(Value::as_array)
-        .is_some_and(|w| !w.is_empty())
-    {
-        return Ok(Some(
-            "asserts observer subscriptions (watch / expect_notified); egui_a2ui has no \
-             data-model observer API (an immediate-mode frame reads the model each time)"
-                .into(),
-        ));
-    }
     let initial = case.get("initial").cloned().unwrap_or_else(|| json!({}));
     let mut model = DataModel::new(initial);
+    // One observer per `watch` entry (a path may repeat), with the official SDKs' scope:
+    // the path, what is inside it, and its ancestors' replacements.
+    let mut observers = Vec::new();
+    for p in case
+        .get("watch")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        let o = model
+            .observe(p, crate::model::Watch::Subtree)
+            .map_err(|e| format!("watch {p}: {e}"))?;
+        observers.push(o);
+    }
     for (i, step) in case
         .get("steps")
         .and_then(Value::as_array)
@@ -1414,9 +1447,44 @@ fn data_model_case(case: &Value) -> Handled {
             }
             "set" => model.set(path, step.get("value").cloned().filter(|v| !v.is_null())),
             "delete" => model.set(path, None),
-            "dispose" => Ok(()),
+            "dispose" => {
+                model.detach_observers();
+                Ok(())
+            }
             other => return Err(format!("step {i}: unknown op {other:?}")),
         };
+        // The observers that fired for this step, one entry per observer.
+        let mut notified: Vec<String> = observers
+            .iter()
+            .filter(|o| !o.drain().is_empty())
+            .map(|o| o.path().to_owned())
+            .collect();
+        if let Some(expected) = step.get("expect_notified").and_then(Value::as_array) {
+            let mut expected: Vec<String> = expected
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+            expected.sort();
+            notified.sort();
+            if expected != notified {
+                return Err(format!(
+                    "step {i}: observers notified {notified:?}, expected {expected:?}"
+                ));
+            }
+        }
+        if let Some(values) = step.get("expect_values").and_then(Value::as_object) {
+            for (p, want) in values {
+                let got = model.get(p).cloned().unwrap_or(Value::Null);
+                if !json_eq(&got, want) {
+                    return Err(format!(
+                        "step {i}: watched {p} holds {}, expected {}",
+                        compact(&got),
+                        compact(want)
+                    ));
+                }
+            }
+        }
         match (expect_error_of(step), result) {
             (Some(e), Err(err)) => {
                 check_error(e, &err, false).map_err(|r| format!("step {i}: {r}"))?
@@ -1460,7 +1528,7 @@ fn capabilities_of(known: &Catalogs, only: Option<Version>) -> Value {
     let mut catalog = Catalog::empty();
     for id in known.ids() {
         if let Some(info) = known.get(id) {
-            catalog = catalog.with_catalog_id(id, info.version);
+            catalog = catalog.with_catalog_id(id, info.versions);
         }
     }
     let meta = crate::capabilities::capabilities_metadata(&catalog);
@@ -1657,15 +1725,17 @@ impl Runner {
             }
         }
         if raised.is_none() {
-            // A catalog of another protocol version than the surface default's.
-            let dv = store.catalogs().get(default).map(|c| c.version.family());
+            // A catalog that serves none of the surface default's protocol versions.
+            let dv = store.catalogs().get(default).map(|c| c.versions);
             for id in store.catalogs().ids() {
-                let v = store.catalogs().get(id).map(|c| c.version.family());
-                if dv.is_some() && v.is_some() && v != dv {
+                let v = store.catalogs().get(id).map(|c| c.versions);
+                if let (Some(dv), Some(v)) = (dv, v)
+                    && v.intersection(dv).is_empty()
+                {
                     raised = Some(A2uiError::VersionMismatch {
                         surface_id: sid.to_owned(),
-                        surface_version: format!("{dv:?}"),
-                        message_version: format!("catalog {id} {v:?}"),
+                        surface_version: dv.to_string(),
+                        message_version: format!("catalog {id} {v}"),
                     });
                     break;
                 }

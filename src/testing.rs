@@ -31,7 +31,18 @@ pub fn layout_geometry(
     options: &GeometryOptions,
     renderer_options: RendererOptions,
 ) -> Value {
-    let mut page = ReferencePage::new(document, options, renderer_options);
+    layout_geometry_with(document, options, renderer_options, Catalog::basic())
+}
+
+/// [`layout_geometry`] with `catalog` instead of the basic one (a host's catalog, the
+/// extended one: what `a2ui_dump --catalog extended --geometry` runs).
+pub fn layout_geometry_with(
+    document: &[u8],
+    options: &GeometryOptions,
+    renderer_options: RendererOptions,
+    catalog: Catalog,
+) -> Value {
+    let mut page = ReferencePage::with_catalog(document, options, renderer_options, catalog);
     let ctx = egui::Context::default();
     ReferencePage::install(&ctx);
     let screen = page.screen();
@@ -73,7 +84,17 @@ impl ReferencePage {
         options: &GeometryOptions,
         renderer_options: RendererOptions,
     ) -> Self {
-        let mut renderer = Renderer::new(Catalog::basic()).with_options(renderer_options);
+        Self::with_catalog(document, options, renderer_options, Catalog::basic())
+    }
+
+    /// [`Self::new`] with `catalog` instead of the basic one.
+    pub fn with_catalog(
+        document: &[u8],
+        options: &GeometryOptions,
+        renderer_options: RendererOptions,
+        catalog: Catalog,
+    ) -> Self {
+        let mut renderer = Renderer::new(catalog).with_options(renderer_options);
         renderer.options_mut().show_surface_header = false;
         let mut errors = Vec::new();
         let frames = crate::stream::parse_document(document, renderer.store().limits());

@@ -63,22 +63,23 @@ pub struct SchemaValidator {
     v10: Validator,
     /// The catalog documents `v10` is built from, the basic one first.
     v10_catalogs: Vec<Value>,
-    /// Catalogs added with [`Self::add_catalog`], by catalog id.
-    catalogs: HashMap<String, CatalogValidator>,
+    /// Catalogs added with [`Self::add_catalog`], by catalog id and protocol family (one
+    /// id may serve several versions: added once for each).
+    catalogs: HashMap<(String, Version), CatalogValidator>,
 }
 
 /// One added catalog: (v0.9) the message validator built with it as `catalog.json`, and
 /// its theme schema.
 struct CatalogValidator {
-    version: Version,
     messages: Option<Validator>,
     theme: Option<Validator>,
 }
 
 impl std::fmt::Debug for SchemaValidator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut ids: Vec<&String> = self.catalogs.keys().collect();
+        let mut ids: Vec<&String> = self.catalogs.keys().map(|(id, _)| id).collect();
         ids.sort();
+        ids.dedup();
         f.debug_struct("SchemaValidator")
             .field("catalogs", &ids)
             .finish_non_exhaustive()
@@ -233,7 +234,8 @@ impl SchemaValidator {
     /// schemas, and a `createSurface` `theme` against its `theme` schema. Where the
     /// document has no `$defs/anyComponent` (or `anyFunction`), the union of its
     /// components (functions) is made up; a catalog that describes no function schemas
-    /// accepts any call. Returns the catalog id.
+    /// accepts any call. A catalog id that serves several versions (the extended catalog
+    /// serves v0.9 and v1.0) is added once for each. Returns the catalog id.
     pub fn add_catalog(&mut self, version: Version, doc: &Value) -> Result<String, A2uiError> {
         let id = doc
             .get("catalogId")
@@ -271,12 +273,8 @@ impl SchemaValidator {
             None => None,
         };
         self.catalogs.insert(
-            id.clone(),
-            CatalogValidator {
-                version: version.family(),
-                messages,
-                theme,
-            },
+            (id.clone(), version.family()),
+            CatalogValidator { messages, theme },
         );
         Ok(id)
     }
@@ -307,9 +305,7 @@ impl SchemaValidator {
             Some("v1.0" | "1.0") => Version::V1_0,
             Some(other) => return Err(A2uiError::UnsupportedVersion(other.to_owned())),
         };
-        let added = catalog_id
-            .and_then(|id| self.catalogs.get(id))
-            .filter(|c| c.version == family);
+        let added = catalog_id.and_then(|id| self.catalogs.get(&(id.to_owned(), family)));
         let validator = match (added.and_then(|c| c.messages.as_ref()), family) {
             (Some(v), _) => v,
             (None, Version::V0_8) => &self.v08,

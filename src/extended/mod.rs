@@ -17,6 +17,8 @@
 //! official catalog format: give it to the agent in its prompt (or inline in the
 //! capabilities where the agent accepts inline catalogs). A surface that uses them is
 //! created with `"catalogId": CATALOG_ID`; the basic components stay available under it.
+//! The catalog serves protocol v0.9 and v1.0 ([`VERSIONS`]): the definition is written in
+//! the v1.0 catalog format, and a v0.9 agent spells its bindings the v0.9 way.
 //!
 //! The module is written as a host's own catalog would be: it uses only the crate's public
 //! component API ([`ComponentContext`](crate::ComponentContext),
@@ -64,6 +66,12 @@ pub const CATALOG_ID: &str =
 /// A2UI v1.0): what an agent is given so that it knows the components and their properties.
 pub const DEFINITION: &str = include_str!("../../catalogs/extended/v1/catalog.json");
 
+/// The protocol versions the extended catalog serves: a surface created with v0.9 or
+/// v1.0 messages may name [`CATALOG_ID`] (v1.0 spells bindings `{"@path": ...}` and calls
+/// `{"@call": ...}`, v0.9 `{"path": ...}` and `{"call": ...}`; the components are the
+/// same).
+pub const VERSIONS: [Version; 2] = [Version::V0_9, Version::V1_0];
+
 /// The component type names of the extended catalog.
 pub const COMPONENTS: &[&str] = crate::model::EXTENDED_COMPONENTS;
 
@@ -108,11 +116,8 @@ pub fn register(catalog: &mut Catalog) {
                 .with_name_source(NameSource::Text("label")),
             badge::Chip,
         );
-    let mut taken = std::mem::replace(catalog, Catalog::empty());
-    if !taken.catalog_ids().any(|id| id == CATALOG_ID) {
-        taken = taken.with_catalog_id(CATALOG_ID, Version::V0_9);
-    }
-    *catalog = taken;
+    let taken = std::mem::replace(catalog, Catalog::empty());
+    *catalog = taken.with_catalog_id(CATALOG_ID, VERSIONS);
 }
 
 /// The catalog definition parsed ([`DEFINITION`]).

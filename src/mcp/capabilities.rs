@@ -205,9 +205,11 @@ impl A2uiCatalogCapability {
         let mut cap = Self::empty();
         for id in known.ids() {
             if let Some(info) = known.get(id) {
-                cap = cap.with_catalog(info.version, id);
-                if info.version == Version::V0_9 {
-                    cap = cap.with_catalog(Version::V0_9_1, id);
+                for version in info.versions.iter() {
+                    cap = cap.with_catalog(version, id);
+                    if version == Version::V0_9 {
+                        cap = cap.with_catalog(Version::V0_9_1, id);
+                    }
                 }
             }
         }

@@ -15,6 +15,7 @@ use crate::eval::{Function, FunctionRegistry};
 
 use crate::protocol::{
     BASIC_CATALOG_V0_9, BASIC_CATALOG_V1_0, MINIMAL_CATALOG_V0_9, STANDARD_CATALOG_V0_8, Version,
+    Versions,
 };
 pub use crate::stored::types::{BASIC_COMPONENTS, EXTENDED_COMPONENTS};
 
@@ -57,8 +58,9 @@ pub struct Composition {
 pub struct CatalogInfo {
     /// The catalog id.
     pub id: String,
-    /// The protocol version the catalog belongs to.
-    pub version: Version,
+    /// The protocol versions the catalog serves (a surface of another version may not
+    /// name it). The published catalogs serve one each; a host's catalog may serve several.
+    pub versions: Versions,
     /// Component type names, in their wire spelling.
     pub components: Vec<String>,
     /// v1.0 `allowedParents` / `allowedChildren` by component type.
@@ -72,6 +74,11 @@ impl CatalogInfo {
     /// Whether the catalog defines the wire type `name`.
     pub fn has_component(&self, name: &str) -> bool {
         self.components.iter().any(|c| c == name)
+    }
+
+    /// Whether the catalog serves protocol version `v` (v0.9.1 counts as v0.9).
+    pub fn serves(&self, v: Version) -> bool {
+        self.versions.contains(v)
     }
 }
 
@@ -138,18 +145,21 @@ impl Catalogs {
         self
     }
 
-    /// Register (or extend) a catalog with component names.
-    pub fn register(&mut self, id: &str, version: Version, components: &[&str]) {
+    /// Register (or extend) a catalog with component names, serving `versions` (one
+    /// [`Version`] or several; added to those an already registered id serves).
+    pub fn register(&mut self, id: &str, versions: impl Into<Versions>, components: &[&str]) {
+        let versions = versions.into();
         let entry = self
             .catalogs
             .entry(id.to_owned())
             .or_insert_with(|| CatalogInfo {
                 id: id.to_owned(),
-                version,
+                versions,
                 components: Vec::new(),
                 composition: HashMap::new(),
                 functions: None,
             });
+        entry.versions = entry.versions.union(versions);
         for c in components {
             if !entry.has_component(c) {
                 entry.components.push((*c).to_owned());

@@ -1,11 +1,13 @@
 //! A surface's data model: one JSON document addressed by JSON Pointers (RFC 6901), with
 //! the A2UI write rules (strict upsert, delete on `null`/omitted, auto-vivification) and a
-//! revision counter that later work caches by.
+//! revision counter that later work caches by. A host may observe paths of it
+//! ([`DataModel::observe`], see [`super::observe`]).
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use super::observe::{ChangeSource, DataObserver, Observers, Watch};
 use crate::error::A2uiError;
 
 /// Largest array index a write may create; beyond it a write is refused, so one message
@@ -26,7 +28,10 @@ pub const MAX_POINTER_SEGMENTS: usize = 256;
 /// `serde_json::Value` slot, so a write that pads arrays with thousands of `null`s is
 /// charged what they really take. Every write adjusts it by the size of what it adds and
 /// removes, so accounting never re-reads the whole model.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// A clone holds the same document but no observers (they watch the model they
+/// subscribed to); equality compares the documents.
+#[derive(Debug)]
 pub struct DataModel {
     root: Value,
     revision: u64,
@@ -35,6 +40,29 @@ pub struct DataModel {
     /// what the user typed is computed from the user's input. `None` once more than
     /// [`MAX_USER_PATHS`] were written: then every path counts as written (fails safe).
     user_paths: Option<Vec<String>>,
+    /// The host's observers (empty, and unallocated, when nobody listens).
+    observers: Observers,
+}
+
+impl Clone for DataModel {
+    fn clone(&self) -> Self {
+        Self {
+            root: self.root.clone(),
+            revision: self.revision,
+            bytes: self.bytes,
+            user_paths: self.user_paths.clone(),
+            observers: Observers::default(),
+        }
+    }
+}
+
+impl PartialEq for DataModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root
+            && self.revision == other.revision
+            && self.bytes == other.bytes
+            && self.user_paths == other.user_paths
+    }
 }
 
 /// The distinct paths a data model remembers the user wrote to (see
@@ -81,7 +109,23 @@ impl DataModel {
             revision: 0,
             bytes,
             user_paths: Some(Vec::new()),
+            observers: Observers::default(),
         }
+    }
+
+    /// Observe `path` (a JSON pointer; `/` or empty for the whole model): every later
+    /// change there is queued in the returned handle, until it is dropped. See
+    /// [`super::observe`] for what counts as a change and the bounds
+    /// ([`MAX_OBSERVERS`](super::MAX_OBSERVERS) per model: `LIMIT_EXCEEDED` past it; an
+    /// invalid pointer is a `DataModel` error).
+    pub fn observe(&mut self, path: &str, watch: Watch) -> Result<DataObserver, A2uiError> {
+        self.observers.subscribe(path, watch)
+    }
+
+    /// Detach every observer: they are told no more changes
+    /// ([`DataObserver::is_detached`]). Observers subscribed later are told as usual.
+    pub fn detach_observers(&mut self) {
+        self.observers.detach_all();
     }
 
     /// Remember that the user wrote `path` (an input's binding). Bounded: past
@@ -141,8 +185,10 @@ impl DataModel {
     /// containers are created (an array when the next segment is an index, else an object).
     /// Writing through a primitive, or a non-index segment on an array, is an error and
     /// leaves the model untouched.
+    ///
+    /// Observers are told of the change as made by [`ChangeSource::Host`].
     pub fn set(&mut self, path: &str, value: Option<Value>) -> Result<(), A2uiError> {
-        self.write(path, value, None)
+        self.write(path, value, None, ChangeSource::Host)
     }
 
     /// [`Self::set`], refused when it would grow the model past `max_bytes` (its
@@ -155,7 +201,20 @@ impl DataModel {
         value: Option<Value>,
         max_bytes: usize,
     ) -> Result<(), A2uiError> {
-        self.write(path, value, Some(max_bytes))
+        self.write(path, value, Some(max_bytes), ChangeSource::Host)
+    }
+
+    /// [`Self::set`] (or [`Self::set_within`] with `max_bytes`) on behalf of `source`, who
+    /// is named to the observers: what the store does for an agent's message, and an
+    /// input for the user.
+    pub fn set_by(
+        &mut self,
+        source: ChangeSource,
+        path: &str,
+        value: Option<Value>,
+        max_bytes: Option<usize>,
+    ) -> Result<(), A2uiError> {
+        self.write(path, value, max_bytes, source)
     }
 
     fn write(
@@ -163,6 +222,7 @@ impl DataModel {
         path: &str,
         value: Option<Value>,
         max_bytes: Option<usize>,
+        source: ChangeSource,
     ) -> Result<(), A2uiError> {
         let segs = pointer_segments(path)?;
         if segs.len() > MAX_POINTER_SEGMENTS {
@@ -178,9 +238,13 @@ impl DataModel {
             let value = value.unwrap_or_else(|| Value::Object(Map::new()));
             let new = value_bytes(&value);
             check_growth(self.bytes, new, max_bytes)?;
-            self.root = value;
+            let old = std::mem::replace(&mut self.root, value);
             self.bytes = new;
             self.revision += 1;
+            if !self.observers.is_empty() {
+                self.observers
+                    .notify(&segs, Some(&old), Some(&self.root), source);
+            }
             return Ok(());
         }
         if value.is_none() && get_segments(&self.root, &segs).is_none() {
@@ -241,17 +305,17 @@ impl DataModel {
             };
         }
         let key = &segs[last];
-        match cur {
+        // The value replaced, kept for the observers (dropped here as before otherwise).
+        let old: Option<Value> = match cur {
             Value::Object(m) => match value {
                 Some(v) => match m.get_mut(&**key) {
-                    Some(slot) => *slot = v,
+                    Some(slot) => Some(std::mem::replace(slot, v)),
                     None => {
                         m.insert(key.as_ref().to_owned(), v);
+                        None
                     }
                 },
-                None => {
-                    m.shift_remove(&**key);
-                }
+                None => m.shift_remove(&**key),
             },
             Value::Array(a) => {
                 let idx = index(key).ok_or_else(|| err("non-numeric segment on an array"))?;
@@ -259,21 +323,26 @@ impl DataModel {
                     Some(v) => {
                         if a.len() <= idx {
                             a.resize(idx + 1, Value::Null);
-                        }
-                        a[idx] = v;
-                    }
-                    None => {
-                        // Deleting an array slot keeps the length (spec: "set to undefined").
-                        if let Some(slot) = a.get_mut(idx) {
-                            *slot = Value::Null;
+                            a[idx] = v;
+                            None
+                        } else {
+                            Some(std::mem::replace(&mut a[idx], v))
                         }
                     }
+                    // Deleting an array slot keeps the length (spec: "set to undefined").
+                    None => a
+                        .get_mut(idx)
+                        .map(|slot| std::mem::replace(slot, Value::Null)),
                 }
             }
             _ => return Err(err("cannot write through a primitive value")),
-        }
+        };
         self.bytes = new;
         self.revision += 1;
+        if !self.observers.is_empty() {
+            let now = get_segments(&self.root, &segs);
+            self.observers.notify(&segs, old.as_ref(), now, source);
+        }
         Ok(())
     }
 

@@ -4,6 +4,7 @@ mod catalogs;
 mod component;
 mod component_map;
 pub(crate) mod data_model;
+pub mod observe;
 mod origin;
 pub(crate) mod rpc;
 pub(crate) mod store;
@@ -23,6 +24,9 @@ pub use catalogs::{
 pub use component::Component;
 pub use component_map::ComponentMap;
 pub use data_model::DataModel;
+pub use observe::{
+    ChangeSource, DataChange, DataObserver, MAX_OBSERVERS, MAX_QUEUED_CHANGES, Watch,
+};
 pub(crate) use origin::one_line as origin_one_line;
 pub use origin::{AgentOrigin, MAX_ORIGIN_CHARS};
 pub use store::{Applied, StoreId, SurfaceStore};

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use super::{AgentOrigin, Catalogs, Component, DataModel, Surface};
+use super::{
+    AgentOrigin, Catalogs, ChangeSource, Component, DataModel, DataObserver, Surface, Watch,
+};
 use crate::action::Event;
 use crate::error::{A2uiError, Rejected};
 use crate::eval::agent_calls::AgentCalls;
@@ -261,6 +263,26 @@ impl SurfaceStore {
     /// A surface by id.
     pub fn surface(&self, id: &str) -> Option<&Surface> {
         self.surfaces.get(id)
+    }
+
+    /// Observe `path` of surface `surface_id`'s data model (see
+    /// [`model::observe`](super::observe)): every later change there, by the agent, the
+    /// user or the host, is queued in the returned handle until it is dropped. The handle
+    /// is detached when the surface is deleted.
+    ///
+    /// Errors: `SURFACE_NOT_FOUND`; an invalid pointer; `LIMIT_EXCEEDED` past
+    /// [`MAX_OBSERVERS`](super::MAX_OBSERVERS) observers of one surface.
+    pub fn observe(
+        &mut self,
+        surface_id: &str,
+        path: &str,
+        watch: Watch,
+    ) -> Result<DataObserver, A2uiError> {
+        self.surfaces
+            .get_mut(surface_id)
+            .ok_or_else(|| A2uiError::SurfaceNotFound(surface_id.to_owned()))?
+            .data
+            .observe(path, watch)
     }
 
     /// A surface by id, mutably (user edits write its data model).
@@ -537,7 +559,7 @@ impl SurfaceStore {
                 for w in writes {
                     surface
                         .data
-                        .set_within(&w.path, w.value, max.min(room))
+                        .set_by(ChangeSource::Agent, &w.path, w.value, Some(max.min(room)))
                         .map_err(|e| over_total(e, max, room, total, others))?;
                 }
                 Ok(Applied::Changed { surface_id })
@@ -588,12 +610,12 @@ impl SurfaceStore {
             match self.catalogs.get(cat) {
                 None => return Err(A2uiError::CatalogNotFound(cat.clone())),
                 // A catalog of another protocol version cannot be a surface's default.
-                Some(info) if info.version.family() != version.family() => {
+                Some(info) if !info.serves(version) => {
                     return Err(A2uiError::validation(
                         "/createSurface/catalogId",
                         format!(
                             "catalog {cat:?} is a {} catalog; it does not match message protocol version ({version})",
-                            info.version
+                            info.versions
                         ),
                     ));
                 }
@@ -646,6 +668,7 @@ impl SurfaceStore {
         if let Some(dm) = cs.data_model
             && let Some(s) = self.surfaces.get_mut(&id)
         {
+            // The surface was created by this very message: nobody observes it yet.
             s.data = DataModel::new(dm);
         }
         Ok(())
@@ -760,7 +783,7 @@ impl SurfaceStore {
                             if self
                                 .catalogs
                                 .get(cat)
-                                .is_some_and(|c| c.version.family() != Version::V1_0) =>
+                                .is_some_and(|c| !c.serves(Version::V1_0)) =>
                         {
                             return Err(A2uiError::validation(
                                 format!("{}/catalogId", base()),

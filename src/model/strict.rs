@@ -174,12 +174,12 @@ fn check_call(
     let Some(info) = known.get(id) else {
         return Err(A2uiError::CatalogNotFound(id.to_owned()));
     };
-    if info.version.family() != Version::V1_0 {
+    if !info.serves(Version::V1_0) {
         return Err(A2uiError::validation(
             format!("{at}/catalogId"),
             format!(
                 "the call to {name:?} names catalog {id:?}, a {} catalog, on a v1.0 surface",
-                info.version
+                info.versions
             ),
         ));
     }

@@ -26,7 +26,7 @@ pub(crate) mod v0_9;
 pub(crate) mod version;
 
 pub(crate) use fast::{surface_id_hint, surface_id_hint_text};
-pub use version::Version;
+pub use version::{Version, Versions};
 
 use std::borrow::Cow;
 

@@ -22,7 +22,7 @@ use egui::accesskit::Role;
 use super::ComponentContext;
 use crate::eval::{Function, FunctionRegistry};
 use crate::model::{BASIC_COMPONENTS, Catalogs};
-use crate::protocol::Version;
+use crate::protocol::{Version, Versions};
 
 /// Draws one component type. The crate owns the tree walk, binding, widget state and safety
 /// checks; an implementation only draws, using the helpers of [`ComponentContext`].
@@ -192,7 +192,7 @@ struct Registered {
 /// Component renderers and functions, plus the catalog ids they serve.
 #[derive(Clone)]
 pub struct Catalog {
-    ids: Vec<(String, Version)>,
+    ids: Vec<(String, Versions)>,
     definitions: Vec<serde_json::Value>,
     /// Renderers by type name. Looked up for every node drawn: a fast hasher (the names
     /// are the host's, registered once).
@@ -223,10 +223,37 @@ impl Catalog {
         }
     }
 
-    /// Serve another catalog id (a host's own catalog) with these renderers.
-    pub fn with_catalog_id(mut self, id: impl Into<String>, version: Version) -> Self {
-        self.ids.push((id.into(), version));
+    /// Serve another catalog id (a host's own catalog) with these renderers, for the
+    /// protocol versions given: one [`Version`] or several (`[Version::V0_9,
+    /// Version::V1_0]`). A surface of any of them may name the id; serving an id again adds
+    /// versions to it.
+    ///
+    /// ```
+    /// use egui_a2ui::{Catalog, Version};
+    ///
+    /// let catalog = Catalog::basic()
+    ///     .with_catalog_id("https://example.com/game.json", [Version::V0_9, Version::V1_0]);
+    /// let known = catalog.catalogs();
+    /// let info = known.get("https://example.com/game.json").expect("served");
+    /// assert!(info.serves(Version::V0_9) && info.serves(Version::V1_0));
+    /// assert!(!info.serves(Version::V0_8));
+    /// ```
+    pub fn with_catalog_id(mut self, id: impl Into<String>, versions: impl Into<Versions>) -> Self {
+        let id = id.into();
+        let versions = versions.into();
+        match self.ids.iter_mut().find(|(i, _)| *i == id) {
+            Some((_, v)) => *v = v.union(versions),
+            None => self.ids.push((id, versions)),
+        }
         self
+    }
+
+    /// The protocol versions catalog id `id` is served for here (empty when it is not).
+    pub fn catalog_versions(&self, id: &str) -> Versions {
+        self.ids
+            .iter()
+            .filter(|(i, _)| i == id)
+            .fold(Versions::empty(), |acc, (_, v)| acc.union(*v))
     }
 
     /// Serve a v1.0 catalog definition document (`catalog_definition.json` shape): its id
@@ -239,7 +266,7 @@ impl Catalog {
     ) -> Result<&mut Self, crate::error::A2uiError> {
         let mut probe = Catalogs::empty();
         let id = probe.register_definition(&doc)?;
-        self.ids.push((id, Version::V1_0));
+        self.ids.push((id, Versions::from(Version::V1_0)));
         self.definitions.push(doc);
         Ok(self)
     }

@@ -1061,7 +1061,13 @@ impl ComponentContext<'_, '_> {
     pub fn write(&mut self, ui: &egui::Ui, name: &str, value: Value) {
         if let Some(path) = self.binding_path(name) {
             self.frame.surface.data.note_user_write(&path);
-            match self.frame.surface.data.set(&path, Some(value.clone())) {
+            let written = self.frame.surface.data.set_by(
+                crate::model::ChangeSource::User,
+                &path,
+                Some(value.clone()),
+                None,
+            );
+            match written {
                 Ok(()) => {
                     self.frame.events.push(Event::DataChanged {
                         surface_id: self.frame.surface.id.clone(),

@@ -28,11 +28,26 @@ pub fn render_page(
     options: &GeometryOptions,
     theme: egui::Theme,
 ) -> Result<image::RgbaImage, String> {
+    render_page_with(document, options, theme, egui_a2ui::Catalog::basic())
+}
+
+/// [`render_page`] with `catalog` instead of the basic one.
+pub fn render_page_with(
+    document: &[u8],
+    options: &GeometryOptions,
+    theme: egui::Theme,
+    catalog: egui_a2ui::Catalog,
+) -> Result<image::RgbaImage, String> {
     let options = GeometryOptions {
         pixels_per_point: SUPERSAMPLE as f32,
         ..options.clone()
     };
-    let page = ReferencePage::new(document, &options, egui_a2ui::RendererOptions::default());
+    let page = ReferencePage::with_catalog(
+        document,
+        &options,
+        egui_a2ui::RendererOptions::default(),
+        catalog,
+    );
     let mut harness = Harness::builder()
         .with_size(egui::vec2(options.width, options.height))
         .with_pixels_per_point(SUPERSAMPLE as f32)

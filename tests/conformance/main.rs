@@ -15,6 +15,7 @@ mod fidelity;
 mod fuzz_regressions;
 mod hostile;
 mod official_suites;
+mod own_suites;
 mod schema_cases;
 mod suite_accessibility;
 mod v1_0;

@@ -15,6 +15,7 @@ mod framing;
 mod functions;
 mod functions_reference;
 mod limits;
+mod observers;
 mod parse_text;
 mod property;
 mod protocol_adapters;

@@ -186,3 +186,81 @@ fn an_mcp_session_answers_a_call_of_the_host_function_without_a_draw_state() {
         "drained once"
     );
 }
+
+/// A host catalog registered once for v0.9 and v1.0 serves surfaces of both: the same
+/// Gauge draws from a v0.9 stream and from a v1.0 stream (bindings spelt `{"@path"}`), and
+/// the capabilities list the id under both versions. Registered for v0.9 only, a v1.0
+/// surface naming it is refused, saying which versions the catalog serves.
+#[test]
+fn a_host_catalog_registered_once_serves_every_version_it_declares() {
+    const BOTH: &str = "https://example.com/game/catalogs/both/catalog.json";
+    let catalog = || {
+        let mut c = Catalog::basic().with_catalog_id(BOTH, [Version::V0_9, Version::V1_0]);
+        c.register(
+            "Gauge",
+            |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| {
+                ui.label(format!("gauge {}", cx.string("value")))
+            },
+        );
+        c
+    };
+    let stream = |version: &str, binding: Value| {
+        [
+            json!({"version": version, "createSurface": {"surfaceId": "hud", "catalogId": BOTH}}),
+            json!({"version": version, "updateComponents": {"surfaceId": "hud", "components": [
+                {"id": "root", "component": "Gauge", "value": binding}
+            ]}}),
+            json!({"version": version, "updateDataModel": {"surfaceId": "hud", "path": "/fuel", "value": "80"}}),
+        ]
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+    };
+    for (version, binding) in [
+        ("v0.9", json!({"path": "/fuel"})),
+        ("v1.0", json!({"@path": "/fuel"})),
+    ] {
+        let mut r = Renderer::new(catalog());
+        r.options_mut().show_surface_header = false;
+        r.feed_document(stream(version, binding).as_bytes());
+        assert_eq!(codes(r.store()), Vec::<&str>::new(), "{version}");
+        let s = r.store().surface("hud").expect("the surface exists");
+        assert_eq!(s.version.as_str(), version);
+        let mut h = egui_kittest::Harness::new_ui_state(
+            |ui, r: &mut Renderer| {
+                let _ = r.ui(ui);
+            },
+            r,
+        );
+        h.run();
+        use egui_kittest::kittest::Queryable as _;
+        assert!(h.query_by_label("gauge 80").is_some(), "{version}");
+    }
+    let c = catalog();
+    for v in [Version::V0_9, Version::V1_0] {
+        assert_eq!(
+            egui_a2ui::capabilities::supported_catalog_ids(&c, v)
+                .iter()
+                .filter(|id| *id == BOTH)
+                .count(),
+            1,
+            "{v}"
+        );
+    }
+    assert!(
+        !egui_a2ui::capabilities::supported_catalog_ids(&c, Version::V0_8)
+            .iter()
+            .any(|id| id == BOTH)
+    );
+    // Served for v0.9 only: a v1.0 surface is refused, and nothing of it exists.
+    let v09_only = Catalog::basic().with_catalog_id(BOTH, Version::V0_9);
+    let mut store = SurfaceStore::new(v09_only.catalogs());
+    let err = store
+        .apply(json!({"version": "v1.0", "createSurface": {"surfaceId": "hud", "catalogId": BOTH}}))
+        .into_result()
+        .expect_err("a v0.9 catalog on a v1.0 surface");
+    assert_eq!(err.code(), "VALIDATION_FAILED");
+    assert!(err.to_string().contains("is a v0.9 catalog"), "{err}");
+    assert!(store.surface("hud").is_none());
+}

@@ -22,6 +22,7 @@ mod draw_state;
 mod extended;
 mod extended_catalog;
 mod extended_screenshots;
+mod extended_v1_0;
 mod fixtures_render;
 mod glyphs;
 mod host_catalog;
