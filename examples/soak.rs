@@ -91,7 +91,7 @@ fn main() {
     )
     .expect("the demo server");
     // The demo server pushes 600 updates (ten minutes) per `show_dashboard`: asked again
-    // every ten minutes (each call is a new session with its own surfaces).
+    // once they ended (each call is a new session with its own surfaces).
     let mut next_dashboard = Instant::now();
 
     let ctx = egui::Context::default();
@@ -111,6 +111,10 @@ fn main() {
                 *errors += 1;
                 eprintln!("rejected: {error}");
             }
+            if let TransportEvent::Notice(error) = e {
+                *errors += 1;
+                eprintln!("notice: {error}");
+            }
         }
     };
     println!("minute,rss_kib,agui_events,mcp_events,agui_errors,mcp_errors");
@@ -126,7 +130,7 @@ fn main() {
             && !mcp.is_busy()
             && mcp.send(Turn::Text("show_dashboard {}".into())).is_ok()
         {
-            next_dashboard += Duration::from_secs(600);
+            next_dashboard += Duration::from_secs(615);
         }
         let mut output = ctx.run_ui(Default::default(), |ui| {
             if let Some(session) = agui.session_mut() {

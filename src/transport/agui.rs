@@ -53,6 +53,13 @@ pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
 pub const OPERATIONS_KEY: &str = "a2ui_operations";
 
 /// One A2UI activity message: a surface group.
+///
+/// A live activity that keeps appending `updateDataModel` operations (a dashboard, a
+/// progress view) would hold every one of them forever: once an operation is applied and a
+/// later one writes the same path (or a path above it) of the same surface, it can no
+/// longer change what a replay of the operations builds, and its slot in
+/// [`Self::content`] is set to `null` (indices stay, so later patches still address the
+/// same operations). The content then grows with the surface, not with time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Activity {
     content: Value,
@@ -61,6 +68,9 @@ pub struct Activity {
     applied: usize,
     surfaces: Vec<String>,
     lifecycle: Option<Lifecycle>,
+    /// The applied `updateDataModel` operations still in the content: (index, surface,
+    /// path).
+    data_ops: Vec<(usize, String, String)>,
 }
 
 impl Activity {
@@ -540,15 +550,27 @@ impl AguiSession {
                 }
             }
             activity.applied = 0;
+            activity.data_ops.clear();
         }
+        let first = activity.applied;
         let ops: Vec<Value> = ops_of(&activity.content)
             .map(|o| o.get(activity.applied..).unwrap_or_default().to_vec())
             .unwrap_or_default();
         activity.applied += ops.len();
         let mut count = 0;
         let mut touched: Vec<String> = Vec::new();
-        for op in ops {
-            match self.core.store.apply(op) {
+        for (i, op) in ops.into_iter().enumerate() {
+            if op.is_null() {
+                continue; // a superseded operation (see `Activity`)
+            }
+            let data_write = data_write_of(&op);
+            let applied = self.core.store.apply(op);
+            if let (Some((sid, path)), false) =
+                (data_write, matches!(applied, Applied::Rejected(_)))
+            {
+                compact_superseded(activity, first + i, sid, path);
+            }
+            match applied {
                 Applied::Rejected(r) => events.push(TransportEvent::Rejected { error: r.error }),
                 Applied::Created { surface_id } => {
                     count += 1;
@@ -575,6 +597,52 @@ impl AguiSession {
             });
         }
     }
+}
+
+/// The (surface, path) an `updateDataModel` operation writes (`/` when it names no path).
+fn data_write_of(op: &Value) -> Option<(String, String)> {
+    let u = op.get("updateDataModel")?;
+    let sid = u.get("surfaceId")?.as_str()?.to_owned();
+    let path = u.get("path").and_then(Value::as_str).unwrap_or("/");
+    let path = if path.is_empty() { "/" } else { path };
+    Some((sid, path.to_owned()))
+}
+
+/// The applied data write at `index` supersedes earlier ones of the same surface at its
+/// path or below it: their slots become `null` (see [`Activity`]).
+fn compact_superseded(activity: &mut Activity, index: usize, sid: String, path: String) {
+    let covers = |earlier: &str| {
+        path == "/"
+            || earlier == path
+            || earlier
+                .strip_prefix(path.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    let ops = activity
+        .content
+        .get_mut(OPERATIONS_KEY)
+        .and_then(Value::as_array_mut);
+    let Some(ops) = ops else {
+        return;
+    };
+    let (mut freed, mut nulled) = (0usize, 0usize);
+    activity.data_ops.retain(|(i, s, p)| {
+        if *s != sid || !covers(p) {
+            return true;
+        }
+        if let Some(slot) = ops.get_mut(*i) {
+            freed = freed.saturating_add(super::http::json_size(slot, usize::MAX).unwrap_or(0));
+            nulled += 1;
+            *slot = Value::Null;
+        }
+        false
+    });
+    // `null` is four bytes.
+    activity.bytes = activity
+        .bytes
+        .saturating_sub(freed)
+        .saturating_add(nulled.saturating_mul(4));
+    activity.data_ops.push((index, sid, path));
 }
 
 fn ops_of(content: &Value) -> Option<&[Value]> {
@@ -945,5 +1013,69 @@ mod tests {
             .filter_map(|m| m["content"].as_str())
             .collect();
         assert_eq!(contents, ["kept", "next"]);
+    }
+
+    #[test]
+    fn superseded_data_writes_of_a_live_activity_are_compacted_and_a_rebuild_still_agrees() {
+        let mut s = AguiSession::new("http://127.0.0.1:9/", Catalog::basic());
+        let mut events = Vec::new();
+        let dm = |v: Value| json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": v}});
+        let comps = |t: &str| {
+            json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Text", "text": {"path": "/label"}},
+            {"id": "x", "component": "Text", "text": t}]}})
+        };
+        for e in [
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            snapshot(
+                "a",
+                json!({"a2ui_operations": [create("s"), comps("one"), dm(json!({"label": "0"}))]}),
+            ),
+        ] {
+            events.extend(s.on_item(Ok(e)));
+        }
+        for n in 1..=200 {
+            let op = dm(json!({"label": n.to_string(), "pad": "x".repeat(100)}));
+            events.extend(s.on_item(Ok(delta(
+                "a",
+                json!([{"op": "add", "path": "/a2ui_operations/-", "value": op}]),
+            ))));
+        }
+        let a = s.activity("a").unwrap();
+        let ops = a.content()["a2ui_operations"].as_array().unwrap();
+        assert_eq!(ops.len(), 203, "indices stay");
+        let live: Vec<usize> = (0..ops.len()).filter(|i| !ops[*i].is_null()).collect();
+        assert_eq!(live, [0, 1, 202], "only the last data write is kept");
+        // Uncompacted it would be some 40 KB (200 writes of ~190 bytes each).
+        assert!(
+            a.bytes < 4_000,
+            "the content's size bound shrank: {}",
+            a.bytes
+        );
+        let label = |s: &AguiSession| s.store().surface("s").unwrap().data.get("/label").cloned();
+        assert_eq!(label(&s), Some(json!("200")));
+        // A delta that changes an earlier operation rebuilds from the kept ones: the same
+        // data, the new component.
+        events.extend(s.on_item(Ok(delta(
+            "a",
+            json!([{"op": "replace", "path": "/a2ui_operations/1", "value": comps("two")}]),
+        ))));
+        assert_eq!(label(&s), Some(json!("200")));
+        let x = s
+            .store()
+            .surface("s")
+            .unwrap()
+            .component("x")
+            .unwrap()
+            .str_prop("text")
+            .map(str::to_owned);
+        assert_eq!(x.as_deref(), Some("two"));
+        assert!(
+            !events.iter().any(|e| matches!(
+                e,
+                TransportEvent::Rejected { .. } | TransportEvent::Notice(_)
+            )),
+            "{events:?}"
+        );
     }
 }
