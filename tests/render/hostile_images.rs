@@ -498,6 +498,12 @@ mod http {
             matches!(&result, Err(FetchError::Refused(why)) if why.contains("192.168.1.1")),
             "{result:?}"
         );
+        // The server thread counts a connection after answering it: the client may have
+        // its answer first (bounded wait).
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while served.load(Ordering::SeqCst) < 1 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         assert_eq!(served.load(Ordering::SeqCst), 1);
     }
 
