@@ -9,7 +9,7 @@
 //! `mcp+stdio:CMD`, `jsonl:CMD`, …) an agent panel opens on the right: talk to the agent,
 //! and when it sends a surface named `game`, the scene follows that surface's data model
 //! instead of the built-in panel's. A scripted agent to try it with:
-//! `cargo run --example game_panel -- --agent "jsonl:cat assets/samples/showcase/game-agent.jsonl"`.
+//! `cargo run --example game_panel -- --agent "jsonl:cat assets/samples/scripted/game-agent.jsonl"`.
 //!
 //! `cargo run --example game_panel` (`-- --frames N` quits after N frames,
 //! `-- --screenshot out.png` saves a screenshot and quits).
