@@ -9,7 +9,7 @@
 //! `mcp+stdio:CMD`, `jsonl:CMD`, …) an agent panel opens on the right: talk to the agent,
 //! and when it sends a surface named `game`, the scene follows that surface's data model
 //! instead of the built-in panel's. A scripted agent to try it with:
-//! `cargo run --example game_panel -- --agent "jsonl:cat assets/samples/scripted/game-agent.jsonl"`.
+//! `cargo run --example game_panel -- --agent "jsonl:sh -c 'cat assets/samples/scripted/game-agent.jsonl; sleep 3600'"`.
 //!
 //! `cargo run --example game_panel` (`-- --frames N` quits after N frames,
 //! `-- --screenshot out.png` saves a screenshot and quits).
@@ -132,6 +132,9 @@ impl Game {
             ui.input(|i| i.stable_dt).min(0.05)
         };
         let inner = rect.shrink(size);
+        if !inner.is_positive() {
+            return; // a scene narrower than a shape (the panels took the window)
+        }
         for (i, b) in self.balls.iter_mut().enumerate() {
             b.pos += b.vel * speed * dt;
             if b.pos.x < inner.left() || b.pos.x > inner.right() {
@@ -228,7 +231,8 @@ impl eframe::App for Game {
         }
         if let Some((agent, state)) = &mut self.agent {
             egui::Panel::right("chat")
-                .default_size(360.0)
+                .default_size(380.0)
+                .size_range(280.0..=520.0)
                 .show(ui, |ui| {
                     let _ = AgentPanel::new(agent, state).show(ui);
                 });
@@ -312,7 +316,7 @@ fn main() -> eframe::Result {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default()
             .with_title("egui_a2ui game panel")
-            .with_inner_size([1000.0, 640.0]),
+            .with_inner_size([1280.0, 720.0]),
         ..Default::default()
     };
     eframe::run_native(
