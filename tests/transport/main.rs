@@ -12,6 +12,7 @@ mod common;
 mod a2ui_agent_cli;
 mod agent_panel_peers;
 mod agent_shape;
+mod mcp_revisions;
 mod transport_auth;
 mod transport_faults;
 mod transport_hostile;
