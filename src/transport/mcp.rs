@@ -131,7 +131,8 @@ impl McpClient {
         let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
         // The credentials (static headers, the provider's), sent on every request.
         config.custom_headers = super::auth::header_map(&options.credentials, url)?;
-        let make = move || StreamableHttpClientTransport::with_client(client.clone(), config.clone());
+        let make =
+            move || StreamableHttpClientTransport::with_client(client.clone(), config.clone());
         Self::connect_fallback_with(make, updates)
             .await
             .map_err(|e| super::auth::unauthorized_or(e, url))
@@ -173,7 +174,11 @@ impl McpClient {
         E: std::error::Error + Send + Sync + 'static,
     {
         let handler = Handler::new(updates)?;
-        match handler.clone().serve_with_lifecycle(make(), lifecycle()).await {
+        match handler
+            .clone()
+            .serve_with_lifecycle(make(), lifecycle())
+            .await
+        {
             Ok(service) => Self::ready(service).await,
             Err(rmcp::service::ClientInitializeError::NoCompatibleProtocolVersion {
                 server_supported,
@@ -874,7 +879,10 @@ impl McpAgent {
 }
 
 enum Command {
-    Call { id: u64, params: Value },
+    Call {
+        id: u64,
+        params: Value,
+    },
     /// Watch these resources for updates too.
     Watch(Vec<String>),
 }
@@ -1435,7 +1443,10 @@ async fn watch(
             }
         }
         match subscription.end() {
-            Some(rmcp::service::SubscriptionEnd::Abrupt | rmcp::service::SubscriptionEnd::Lagged { .. }) => {
+            Some(
+                rmcp::service::SubscriptionEnd::Abrupt
+                | rmcp::service::SubscriptionEnd::Lagged { .. },
+            ) => {
                 // Missed updates: read each resource again, then listen again.
                 for uri in &uris {
                     if updates.send(uri.clone()).is_err() {

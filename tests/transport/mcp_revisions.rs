@@ -328,7 +328,10 @@ async fn an_older_server_is_reached_through_initialize_with_the_ui_extension_in_
     })
     .await
     .expect("connect");
-    assert_eq!(attempts, 2, "discover on one connection, initialize on another");
+    assert_eq!(
+        attempts, 2,
+        "discover on one connection, initialize on another"
+    );
     // server/discover was refused, so the handshake: at the newest version both know.
     assert_eq!(c.protocol_version(), "2025-11-25");
     assert!(!c.is_stateless());

@@ -293,11 +293,19 @@ async fn demo_agent_on_2026_07_28_announces_updates_on_a_listen_stream() {
     );
     // The capabilities travel in the request's `_meta` here: the payload still comes.
     let result = call(&client, "show_dashboard", json!({})).await;
-    assert_eq!(result["content"].as_array().map(Vec::len), Some(2), "{result}");
+    assert_eq!(
+        result["content"].as_array().map(Vec::len),
+        Some(2),
+        "{result}"
+    );
     let filter = rmcp::model::SubscriptionFilter::builder()
         .resource_subscriptions(["a2ui://demo/dashboard", "a2ui://demo/elsewhere"])
         .build();
-    let mut sub = client.peer().listen(filter).await.expect("subscriptions/listen");
+    let mut sub = client
+        .peer()
+        .listen(filter)
+        .await
+        .expect("subscriptions/listen");
     assert_eq!(
         sub.acknowledged().resource_subscriptions,
         Some(vec!["a2ui://demo/dashboard".to_owned()]),
