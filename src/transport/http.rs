@@ -507,10 +507,9 @@ mod tests {
     #[test]
     fn the_built_in_provider_completes_a_handshake_and_prefers_post_quantum() {
         let provider = Arc::new(super::crypto_provider().expect("this CPU runs the provider"));
-        let cert = CertificateDer::from_pem_slice(include_bytes!(
-            "../../tests/data/tls/localhost.crt"
-        ))
-        .expect("cert");
+        let cert =
+            CertificateDer::from_pem_slice(include_bytes!("../../tests/data/tls/localhost.crt"))
+                .expect("cert");
         let key =
             PrivateKeyDer::from_pem_slice(include_bytes!("../../tests/data/tls/localhost.key"))
                 .expect("key");
