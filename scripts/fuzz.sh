@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-target=${1:?usage: scripts/fuzz.sh <stream_apply|render_frame|format_string|all> <seconds>}
+target=${1:?usage: scripts/fuzz.sh <stream_apply|render_frame|format_string|sse_framer|a2a_events|agui_events|all> <seconds>}
 secs=${2:-600}
 logdir=${FUZZ_LOG_DIR:-/tmp}
 # Sanitizer: none by default. The crate forbids `unsafe`, so AddressSanitizer would only
@@ -55,6 +55,7 @@ run() {
     stream_apply) max_len=${MAX_LEN:-65536} ;;
     render_frame) max_len=${MAX_LEN:-16384} ;;
     format_string) max_len=${MAX_LEN:-4096} ;;
+    sse_framer | a2a_events | agui_events) max_len=${MAX_LEN:-16384} ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   seed_corpus "$t"
@@ -80,7 +81,9 @@ run() {
 
 if [ "$target" = all ]; then
   status=0
-  for t in stream_apply render_frame format_string; do run "$t" || status=1; done
+  for t in stream_apply render_frame format_string sse_framer a2a_events agui_events; do
+    run "$t" || status=1
+  done
   exit $status
 fi
 run "$target"

@@ -1,6 +1,7 @@
 //! The I/O every HTTP transport shares: send one request, read the answer (a JSON body or an
 //! SSE stream) with the size caps and an idle timeout, and hand each JSON value on as it
-//! arrives. reqwest on rustls (ring), so no system TLS library is needed.
+//! arrives. reqwest on rustls (Graviola's crypto on x86_64 and aarch64, ring elsewhere), so no
+//! system TLS library is needed.
 
 use std::time::Duration;
 
@@ -406,11 +407,7 @@ pub(crate) fn json_size(v: &Value, cap: usize) -> Option<usize> {
 pub(crate) fn reqwest_client(
     options: &TransportOptions,
 ) -> Result<reqwest::Client, TransportError> {
-    // reqwest is built without a TLS crypto provider of its own: use ring (already in the
-    // tree), unless the process installed one.
-    if rustls::crypto::CryptoProvider::get_default().is_none() {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    }
+    install_crypto_provider()?;
     reqwest::Client::builder()
         .connect_timeout(options.connect_timeout)
         .user_agent(concat!("egui_a2ui/", env!("CARGO_PKG_VERSION")))
@@ -419,6 +416,65 @@ pub(crate) fn reqwest_client(
             url: String::new(),
             message: redact_urls_in(&format!("cannot build the HTTP client: {e}")),
         })
+}
+
+/// reqwest is built without a TLS crypto provider of its own: install ours as the process
+/// default, unless the process installed one (a host that wants another provider installs it
+/// with `rustls::crypto::CryptoProvider::install_default` before connecting).
+fn install_crypto_provider() -> Result<(), TransportError> {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Another thread may install one meanwhile: theirs stays, which is as good.
+        let _ = crypto_provider()?.install_default();
+    }
+    Ok(())
+}
+
+/// Graviola (pure Rust; X25519MLKEM768 first among its key exchanges), when the CPU has the
+/// instructions it requires (it asserts them at its first use).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn crypto_provider() -> Result<rustls::crypto::CryptoProvider, TransportError> {
+    if cpu_runs_graviola() {
+        Ok(rustls_graviola::default_provider())
+    } else {
+        Err(TransportError::Connect {
+            url: String::new(),
+            message: "this CPU lacks the instructions of the built-in TLS provider (Graviola: \
+                      x86_64 with AES, PCLMULQDQ, BMI1, ADX, AVX2; aarch64 with AES, SHA2, \
+                      PMULL, NEON): install a rustls CryptoProvider before connecting"
+                .into(),
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpu_runs_graviola() -> bool {
+    std::arch::is_x86_feature_detected!("aes")
+        && std::arch::is_x86_feature_detected!("pclmulqdq")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("adx")
+        && std::arch::is_x86_feature_detected!("avx")
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("ssse3")
+}
+
+#[cfg(target_arch = "aarch64")]
+fn cpu_runs_graviola() -> bool {
+    std::arch::is_aarch64_feature_detected!("aes")
+        && std::arch::is_aarch64_feature_detected!("sha2")
+        && std::arch::is_aarch64_feature_detected!("pmull")
+        && std::arch::is_aarch64_feature_detected!("neon")
+}
+
+/// ring elsewhere: the only provider rustls ships that builds there without CMake.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn crypto_provider() -> Result<rustls::crypto::CryptoProvider, TransportError> {
+    #[allow(
+        deprecated,
+        reason = "ring has no post-quantum key exchange; Graviola, which has, does not build here"
+    )]
+    let provider = rustls::crypto::ring::default_provider();
+    Ok(provider)
 }
 
 /// An error with its sources (reqwest's own message is terse: "error sending request"),
@@ -441,4 +497,71 @@ fn error_chain_raw(e: &dyn std::error::Error) -> String {
         src = inner.source();
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+
+    /// A TLS 1.3 handshake in memory between a client and a server on the built-in provider:
+    /// it completes, and on x86_64 / aarch64 the key exchange is the post-quantum hybrid.
+    #[test]
+    fn the_built_in_provider_completes_a_handshake_and_prefers_post_quantum() {
+        let provider = Arc::new(super::crypto_provider().expect("this CPU runs the provider"));
+        let cert =
+            CertificateDer::from_pem_slice(include_bytes!("../../tests/data/tls/localhost.crt"))
+                .expect("cert");
+        let key =
+            PrivateKeyDer::from_pem_slice(include_bytes!("../../tests/data/tls/localhost.key"))
+                .expect("key");
+        let server_config = rustls::ServerConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .expect("versions")
+            .with_no_client_auth()
+            .with_single_cert(vec![cert.clone()], key)
+            .expect("server config");
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(cert).expect("root");
+        let client_config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = ServerName::try_from("localhost").expect("name");
+        let mut client =
+            rustls::ClientConnection::new(Arc::new(client_config), name).expect("client");
+        let mut server = rustls::ServerConnection::new(Arc::new(server_config)).expect("server");
+        // Shuttle the records until both sides are done (bounded).
+        for _ in 0..20 {
+            if !client.is_handshaking() && !server.is_handshaking() {
+                break;
+            }
+            let mut buf = Vec::new();
+            while client.wants_write() {
+                client.write_tls(&mut buf).expect("client write");
+            }
+            server.read_tls(&mut &buf[..]).expect("server read");
+            server.process_new_packets().expect("server accepts");
+            let mut buf = Vec::new();
+            while server.wants_write() {
+                server.write_tls(&mut buf).expect("server write");
+            }
+            client.read_tls(&mut &buf[..]).expect("client read");
+            client.process_new_packets().expect("client accepts");
+        }
+        assert!(!client.is_handshaking() && !server.is_handshaking());
+        assert_eq!(
+            client.protocol_version(),
+            Some(rustls::ProtocolVersion::TLSv1_3)
+        );
+        let group = client.negotiated_key_exchange_group().map(|g| g.name());
+        if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            assert_eq!(group, Some(rustls::NamedGroup::X25519MLKEM768));
+        } else {
+            assert!(group.is_some());
+        }
+    }
 }

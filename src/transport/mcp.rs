@@ -2,8 +2,16 @@
 //! bridge ([`crate::mcp`]) is the sans-IO core, [`McpConversation`] turns a conversation's
 //! turns into its `tools/call`s, [`McpClient`] is rmcp's client (over rmcp's Streamable HTTP
 //! transport, or any rmcp transport: a child's stdio, say) advertising the UI extension with
-//! native A2UI at `initialize`, exactly as the viewer's stdio client does, and [`McpAgent`]
-//! and [`McpHost`] put them together.
+//! native A2UI, and [`McpAgent`] and [`McpHost`] put them together.
+//!
+//! Revisions: the client probes `server/discover` (MCP 2026-07-28, stateless) and falls back
+//! to the `initialize` handshake for older servers (rmcp's `ClientLifecycleMode::Auto`). The
+//! UI extension goes where the negotiated revision reads it: in the `initialize`
+//! capabilities, or in every request's `_meta["io.modelcontextprotocol/clientCapabilities"]`.
+//! Updates of the resources a surface came from arrive through `subscriptions/listen` on
+//! 2026-07-28 and through `resources/subscribe` and `notifications/resources/updated` before
+//! it; `resources/read` results are cached per URI for as long as their `ttlMs` says, in
+//! their `cacheScope` (rmcp's response cache, invalidated by every update notification).
 //!
 //! A text turn calls a tool the model may call: `name {json arguments}` names it; plain text
 //! goes to the first model-visible tool, as its first string argument. An action turn goes
@@ -11,10 +19,12 @@
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+};
 use rmcp::service::RunningService;
 use rmcp::transport::IntoTransport;
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientCacheConfig, ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -31,12 +41,25 @@ struct Handler {
     updates: Option<UnboundedSender<String>>,
 }
 
+impl Handler {
+    fn new(updates: Option<UnboundedSender<String>>) -> Result<Self, TransportError> {
+        Ok(Self {
+            capabilities: client_capabilities()?,
+            updates,
+        })
+    }
+}
+
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
+        let mut config = ClientConfig::new(
             self.capabilities.clone(),
             Implementation::new("egui_a2ui", env!("CARGO_PKG_VERSION")),
-        )
+        );
+        // What `initialize` proposes (when it is used): the newest revision that has it.
+        // `server/discover` sends its own preferred versions.
+        config.protocol_version = ProtocolVersion::LATEST_WITH_INITIALIZE;
+        config
     }
 
     async fn on_resource_updated(
@@ -50,7 +73,24 @@ impl ClientHandler for Handler {
     }
 }
 
-/// The `initialize` capabilities: the MCP Apps UI extension advertising native A2UI.
+/// How the client starts: `server/discover` for MCP 2026-07-28, and the `initialize`
+/// handshake (at the newest revision that has one) when the server does not know discover.
+fn lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+    }
+}
+
+/// The most `resources/read` (and list) results one connection keeps in rmcp's response
+/// cache, each for as long as its `ttlMs` allows.
+const MAX_CACHED_RESPONSES: usize = 64;
+
+/// The most resource URIs one connection watches for updates (the newest kept).
+const MAX_WATCHED_RESOURCES: usize = 64;
+
+/// The client capabilities: the MCP Apps UI extension advertising native A2UI (sent in the
+/// `initialize` request, or in every request's `_meta` on MCP 2026-07-28).
 pub fn client_capabilities() -> Result<ClientCapabilities, TransportError> {
     serde_json::from_value(UiExtensionSettings::native_a2ui().client_capabilities())
         .map_err(|e| TransportError::Mcp(super::redact_urls_in(&format!("capabilities: {e}"))))
@@ -91,38 +131,88 @@ impl McpClient {
         let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
         // The credentials (static headers, the provider's), sent on every request.
         config.custom_headers = super::auth::header_map(&options.credentials, url)?;
-        let transport = StreamableHttpClientTransport::with_client(client, config);
-        Self::connect_with(transport, updates)
+        let make =
+            move || StreamableHttpClientTransport::with_client(client.clone(), config.clone());
+        Self::connect_fallback_with(make, updates)
             .await
             .map_err(|e| super::auth::unauthorized_or(e, url))
     }
 
-    /// Connect over any rmcp client transport (a child process's stdio, a duplex stream).
+    /// Connect over any rmcp client transport (a child process's stdio, a duplex stream):
+    /// `server/discover` first, the `initialize` handshake when the server answers discover
+    /// with an error. A server that answers discover but lists no 2026-07-28 needs a second
+    /// connection: [`Self::connect_with_fallback`].
     pub async fn connect<T, E, A>(transport: T) -> Result<Self, TransportError>
     where
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        Self::connect_with(transport, None).await
+        let handler = Handler::new(None)?;
+        Self::start(handler, transport, lifecycle()).await
     }
 
-    async fn connect_with<T, E, A>(
-        transport: T,
+    /// [`Self::connect`] over a transport `make` returns, and when the server's
+    /// `server/discover` lists only revisions with the `initialize` handshake (an older server
+    /// on a discover-aware SDK), `initialize` over a second one, as the official Python client
+    /// does.
+    pub async fn connect_with_fallback<T, E, A>(
+        make: impl FnMut() -> T,
+    ) -> Result<Self, TransportError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        Self::connect_fallback_with(make, None).await
+    }
+
+    async fn connect_fallback_with<T, E, A>(
+        mut make: impl FnMut() -> T,
         updates: Option<UnboundedSender<String>>,
     ) -> Result<Self, TransportError>
     where
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let handler = Handler {
-            capabilities: client_capabilities()?,
-            updates,
-        };
-        let service = handler.serve(transport).await.map_err(|e| {
-            super::auth::mcp_unauthorized(&e, "").unwrap_or_else(|| {
-                TransportError::Mcp(super::redact_urls_in(&format!("initialize failed: {e}")))
-            })
-        })?;
+        let handler = Handler::new(updates)?;
+        match handler
+            .clone()
+            .serve_with_lifecycle(make(), lifecycle())
+            .await
+        {
+            Ok(service) => Self::ready(service).await,
+            Err(rmcp::service::ClientInitializeError::NoCompatibleProtocolVersion {
+                server_supported,
+                ..
+            }) if server_supported.iter().any(ProtocolVersion::has_initialize) => {
+                Self::start(handler, make(), ClientLifecycleMode::Initialize).await
+            }
+            Err(e) => Err(connect_error(&e)),
+        }
+    }
+
+    async fn start<T, E, A>(
+        handler: Handler,
+        transport: T,
+        mode: ClientLifecycleMode,
+    ) -> Result<Self, TransportError>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let service = handler
+            .serve_with_lifecycle(transport, mode)
+            .await
+            .map_err(|e| connect_error(&e))?;
+        Self::ready(service).await
+    }
+
+    async fn ready(service: RunningService<RoleClient, Handler>) -> Result<Self, TransportError> {
+        service
+            .peer()
+            .set_response_cache_config(
+                ClientCacheConfig::default().with_max_entries(MAX_CACHED_RESPONSES),
+            )
+            .await;
         Ok(Self {
             service,
             child: None,
@@ -130,7 +220,8 @@ impl McpClient {
     }
 
     /// Start `program` with `args` (no shell; its stderr is the caller's) and connect over
-    /// its stdin/stdout. The process is killed when the client is dropped.
+    /// its stdin/stdout. The process is killed when the client is dropped. A server that
+    /// answers `server/discover` without 2026-07-28 is started again for `initialize`.
     pub async fn spawn(program: &str, args: &[String]) -> Result<Self, TransportError> {
         Self::spawn_with(program, args, None).await
     }
@@ -140,23 +231,26 @@ impl McpClient {
         args: &[String],
         updates: Option<UnboundedSender<String>>,
     ) -> Result<Self, TransportError> {
-        let spawn_error = |message: String| TransportError::Connect {
-            url: command_line(program, args),
-            message,
-        };
-        let mut child = tokio::process::Command::new(program)
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| spawn_error(e.to_string()))?;
-        let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
-            return Err(spawn_error("its stdio could not be piped".into()));
-        };
-        let mut client = Self::connect_with((stdout, stdin), updates).await?;
-        client.child = Some(child);
-        Ok(client)
+        let handler = Handler::new(updates)?;
+        let (child, io) = spawn_child(program, args)?;
+        match handler.clone().serve_with_lifecycle(io, lifecycle()).await {
+            Ok(service) => {
+                let mut client = Self::ready(service).await?;
+                client.child = Some(child);
+                Ok(client)
+            }
+            Err(rmcp::service::ClientInitializeError::NoCompatibleProtocolVersion {
+                server_supported,
+                ..
+            }) if server_supported.iter().any(ProtocolVersion::has_initialize) => {
+                drop(child);
+                let (child, io) = spawn_child(program, args)?;
+                let mut client = Self::start(handler, io, ClientLifecycleMode::Initialize).await?;
+                client.child = Some(child);
+                Ok(client)
+            }
+            Err(e) => Err(connect_error(&e)),
+        }
     }
 
     /// The server's name and version.
@@ -169,6 +263,44 @@ impl McpClient {
                     .map(|s| format!("{} {}", s.name, s.version))
             })
             .unwrap_or_default()
+    }
+
+    /// The protocol revision agreed with the server (`2026-07-28` through `server/discover`,
+    /// or the one `initialize` negotiated).
+    pub fn protocol_version(&self) -> String {
+        self.service
+            .peer_info()
+            .map(|i| i.protocol_version.to_string())
+            .unwrap_or_default()
+    }
+
+    /// Whether the agreed revision is the stateless one (no `initialize`: MCP 2026-07-28 and
+    /// later), where resource updates come through `subscriptions/listen`.
+    pub fn is_stateless(&self) -> bool {
+        self.service
+            .peer_info()
+            .is_some_and(|i| !i.protocol_version.has_initialize())
+    }
+
+    /// The server's `capabilities.extensions["io.modelcontextprotocol/ui"]`, when it
+    /// announced the MCP Apps extension (in `server/discover` or `initialize`).
+    pub fn server_ui_extension(&self) -> Option<Value> {
+        let info = self.service.peer_info()?;
+        let caps = serde_json::to_value(&info.capabilities).ok()?;
+        caps.get("extensions")?
+            .get(crate::mcp::UI_EXTENSION_ID)
+            .cloned()
+    }
+
+    /// Whether the server offers resource update subscriptions (`capabilities.resources.subscribe`).
+    pub fn can_subscribe(&self) -> bool {
+        can_subscribe(self.service.peer())
+    }
+
+    /// `resources/read` of `uri`, as JSON. A result the server marked fresh (`ttlMs`) is
+    /// answered from the cache until it expires or the server says the resource changed.
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, TransportError> {
+        read_resource(self.service.peer(), uri).await
     }
 
     /// `tools/list` (every page), as `{"tools": [...]}`.
@@ -188,6 +320,39 @@ impl McpClient {
     pub async fn close(self) {
         let _ = self.service.cancel().await;
     }
+}
+
+/// Why connecting failed, as a typed error (a 401 / 403 with its challenge).
+fn connect_error(e: &rmcp::service::ClientInitializeError) -> TransportError {
+    super::auth::mcp_unauthorized(e, "").unwrap_or_else(|| {
+        TransportError::Mcp(super::redact_urls_in(&format!(
+            "connecting failed (server/discover, then initialize): {e}"
+        )))
+    })
+}
+
+type ChildIo = (tokio::process::ChildStdout, tokio::process::ChildStdin);
+
+/// Start `program` with `args` (no shell), its stdin and stdout piped.
+fn spawn_child(
+    program: &str,
+    args: &[String],
+) -> Result<(tokio::process::Child, ChildIo), TransportError> {
+    let spawn_error = |message: String| TransportError::Connect {
+        url: command_line(program, args),
+        message,
+    };
+    let mut child = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| spawn_error(e.to_string()))?;
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        return Err(spawn_error("its stdio could not be piped".into()));
+    };
+    Ok((child, (stdout, stdin)))
 }
 
 /// `program args…` as one line, for errors and the origin.
@@ -228,6 +393,8 @@ pub struct McpConversation {
     origin: Option<crate::model::AgentOrigin>,
     /// The session whose payload each resource URI was (for `resources/updated`).
     resource_owners: std::collections::HashMap<String, String>,
+    /// Payload URIs first seen since [`Self::take_new_resource_uris`] last ran.
+    new_resources: Vec<String>,
 }
 
 /// The most resource URIs [`McpConversation`] remembers the owner of.
@@ -248,7 +415,14 @@ impl McpConversation {
             catalogs: std::sync::Arc::new(crate::model::Catalogs::basic()),
             origin: None,
             resource_owners: std::collections::HashMap::new(),
+            new_resources: Vec::new(),
         }
+    }
+
+    /// The URIs of the payloads first seen since the last call (oldest first): the
+    /// resources whose updates the host watches.
+    pub fn take_new_resource_uris(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.new_resources)
     }
 
     /// Say who the server is (its `serverInfo.name` and endpoint, as the client connected):
@@ -498,7 +672,14 @@ impl McpConversation {
                     {
                         self.resource_owners.clear();
                     }
-                    self.resource_owners.insert(uri.clone(), session.clone());
+                    if self
+                        .resource_owners
+                        .insert(uri.clone(), session.clone())
+                        .is_none()
+                        && self.new_resources.len() < MAX_RESOURCE_OWNERS
+                    {
+                        self.new_resources.push(uri.clone());
+                    }
                 }
                 let text = o.split.model_text();
                 if !text.is_empty() {
@@ -698,12 +879,18 @@ impl McpAgent {
 }
 
 enum Command {
-    Call { id: u64, params: Value },
+    Call {
+        id: u64,
+        params: Value,
+    },
+    /// Watch these resources for updates too.
+    Watch(Vec<String>),
 }
 
 enum Reply {
     Connected {
         server: String,
+        protocol: String,
         tools: Value,
     },
     CallDone {
@@ -748,6 +935,8 @@ pub struct McpHost {
     pending: Option<(u64, McpCall)>,
     next_id: u64,
     server: Option<String>,
+    /// The revision agreed with the server, once connected.
+    protocol: Option<String>,
     error: Option<TransportError>,
     log: Vec<TransportEvent>,
     responses: Option<Vec<Value>>,
@@ -870,6 +1059,7 @@ impl McpHost {
             pending: None,
             next_id: 1,
             server: None,
+            protocol: None,
             error: None,
             log: Vec::new(),
             responses: None,
@@ -935,6 +1125,12 @@ impl McpHost {
         self.server.as_deref()
     }
 
+    /// The MCP revision agreed with the server, once connected: `2026-07-28` when it
+    /// answered `server/discover`, else the one `initialize` negotiated.
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.protocol.as_deref()
+    }
+
     /// Where the server is: the endpoint URL, or `stdio: <command>`.
     pub fn endpoint(&self) -> &str {
         &self.endpoint
@@ -994,7 +1190,12 @@ impl McpHost {
         let mut out = std::mem::take(&mut self.queued);
         while let Ok(r) = self.replies.try_recv() {
             match r {
-                Reply::Connected { server, tools } => {
+                Reply::Connected {
+                    server,
+                    protocol,
+                    tools,
+                } => {
+                    self.protocol = Some(protocol);
                     if let Some(r) = self.responses.as_mut() {
                         r.push(tools.clone());
                     }
@@ -1011,6 +1212,10 @@ impl McpHost {
                     if let Some((pid, call)) = self.pending.take() {
                         if pid == id {
                             out.extend(self.conversation.on_result(&call, result));
+                            let uris = self.conversation.take_new_resource_uris();
+                            if !uris.is_empty() {
+                                let _ = self.commands.send(Command::Watch(uris));
+                            }
                         } else {
                             self.pending = Some((pid, call));
                         }
@@ -1051,18 +1256,24 @@ async fn io_loop(
         client,
         mut child,
         command,
-    } = match connector(updates_tx).await {
+    } = match connector(updates_tx.clone()).await {
         Ok(c) => c,
         Err(e) => return send(Reply::Closed(e)),
     };
     match client.list_tools().await {
         Ok(tools) => send(Reply::Connected {
             server: client.server_name(),
+            protocol: client.protocol_version(),
             tools,
         }),
         Err(e) => return send(Reply::Closed(e)),
     }
     let peer = client.service.peer().clone();
+    let stateless = client.is_stateless();
+    let subscribe = client.can_subscribe();
+    // The resources watched, newest last, and the task watching them.
+    let mut watched: Vec<String> = Vec::new();
+    let mut watcher: Option<tokio::task::JoinHandle<()>> = None;
     let exited = async {
         match child.as_mut() {
             Some(c) => c.wait().await.map_or_else(
@@ -1077,7 +1288,39 @@ async fn io_loop(
     loop {
         tokio::select! {
             cmd = commands.recv() => {
-                let Some(Command::Call { id, params }) = cmd else { break };
+                let Some(cmd) = cmd else { break };
+                let (id, params) = match cmd {
+                    Command::Call { id, params } => (id, params),
+                    Command::Watch(uris) => {
+                        if !subscribe {
+                            continue;
+                        }
+                        let fresh: Vec<String> =
+                            uris.into_iter().filter(|u| !watched.contains(u)).collect();
+                        if fresh.is_empty() {
+                            continue;
+                        }
+                        watched.extend(fresh.iter().cloned());
+                        let excess = watched.len().saturating_sub(MAX_WATCHED_RESOURCES);
+                        watched.drain(..excess);
+                        // On 2026-07-28 one stream carries every watched URI: the old one
+                        // is cancelled (dropped) and a new one opened; before it, only the
+                        // new URIs are subscribed.
+                        let uris = if stateless {
+                            if let Some(w) = watcher.take() {
+                                w.abort();
+                            }
+                            watched.clone()
+                        } else {
+                            fresh
+                        };
+                        let task = tokio::spawn(watch(peer.clone(), stateless, uris, updates_tx.clone()));
+                        if stateless {
+                            watcher = Some(task);
+                        }
+                        continue;
+                    }
+                };
                 let mut cancelled = cancelled.clone();
                 let peer = peer.clone();
                 let send = send.clone();
@@ -1103,15 +1346,7 @@ async fn io_loop(
                 let peer = peer.clone();
                 let send = send.clone();
                 tokio::spawn(async move {
-                    let result = peer
-                        .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.clone()))
-                        .await
-                        .map_err(|e| TransportError::Mcp(super::redact_urls_in(&format!(
-                            "resources/read failed: {e}"
-                        ))))
-                        .and_then(|r| {
-                            serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
-                        });
+                    let result = read_resource(&peer, &uri).await;
                     send(Reply::ResourceRead { uri, result });
                 });
             }
@@ -1120,6 +1355,9 @@ async fn io_loop(
                 return;
             }
         }
+    }
+    if let Some(w) = watcher.take() {
+        w.abort();
     }
     client.close().await;
 }
@@ -1137,4 +1375,86 @@ async fn call_tool(
         TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
     })?;
     serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
+}
+
+fn can_subscribe(peer: &rmcp::service::Peer<RoleClient>) -> bool {
+    peer.peer_info().is_some_and(|i| {
+        i.capabilities
+            .resources
+            .as_ref()
+            .is_some_and(|r| r.subscribe == Some(true))
+    })
+}
+
+async fn read_resource(
+    peer: &rmcp::service::Peer<RoleClient>,
+    uri: &str,
+) -> Result<Value, TransportError> {
+    let r = peer
+        .read_resource(rmcp::model::ReadResourceRequestParams::new(uri.to_owned()))
+        .await
+        .map_err(|e| {
+            TransportError::Mcp(super::redact_urls_in(&format!(
+                "resources/read failed: {e}"
+            )))
+        })?;
+    serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
+}
+
+/// Watch `uris` for updates until the task is aborted: on MCP 2026-07-28 one
+/// `subscriptions/listen` stream for all of them (re-opened, a few times, when the server
+/// ends it), each update's URI sent to `updates`; before it `resources/subscribe` for each
+/// (the updates then reach the client handler, which sends them to `updates` too).
+async fn watch(
+    peer: rmcp::service::Peer<RoleClient>,
+    stateless: bool,
+    uris: Vec<String>,
+    updates: UnboundedSender<String>,
+) {
+    if !stateless {
+        for uri in uris {
+            #[expect(
+                deprecated,
+                reason = "resources/subscribe is the way before MCP 2026-07-28, which this branch serves"
+            )]
+            let _ = peer
+                .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
+                .await;
+        }
+        return;
+    }
+    // Bounded: a server that keeps ending the stream is not asked again and again.
+    for _ in 0..3 {
+        let filter = rmcp::model::SubscriptionFilter::builder()
+            .resource_subscriptions(uris.iter().cloned())
+            .build();
+        let Ok(mut subscription) = peer.listen(filter).await else {
+            return;
+        };
+        loop {
+            match subscription.next().await {
+                Ok(Some(rmcp::model::ServerNotification::ResourceUpdatedNotification(n))) => {
+                    if updates.send(n.params.uri).is_err() {
+                        return;
+                    }
+                }
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+        match subscription.end() {
+            Some(
+                rmcp::service::SubscriptionEnd::Abrupt
+                | rmcp::service::SubscriptionEnd::Lagged { .. },
+            ) => {
+                // Missed updates: read each resource again, then listen again.
+                for uri in &uris {
+                    if updates.send(uri.clone()).is_err() {
+                        return;
+                    }
+                }
+            }
+            _ => return,
+        }
+    }
 }

@@ -295,7 +295,8 @@ class Guard:
       API-key header (`WWW-Authenticate: ApiKey realm=..., header=...`);
     - a request whose body holds `fault:drop` has its response stream ended cleanly (no
       error, as a proxy that cuts it does) after `PEER_DROP_AFTER` events (default 2); the
-      agent goes on with the task."""
+      agent goes on with the task. With `PEER_DROP_ONCE=1` only the first such request is
+      cut (an AG-UI run's body repeats the whole thread, the fault turn included)."""
 
     def __init__(self, app: Any, realm: str) -> None:
         self.app = app
@@ -304,6 +305,8 @@ class Guard:
         self.api_key = os.environ.get("PEER_API_KEY")
         self.api_key_header = os.environ.get("PEER_API_KEY_HEADER", "X-Api-Key").lower()
         self.drop_after = int(os.environ.get("PEER_DROP_AFTER", "2"))
+        self.drop_once = os.environ.get("PEER_DROP_ONCE") == "1"
+        self.dropped = False
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -342,9 +345,10 @@ class Guard:
             await never.wait()  # the client's disconnect is not passed on: the task goes on
             return {"type": "http.disconnect"}
 
-        if b"fault:drop" not in body:
+        if b"fault:drop" not in body or (self.drop_once and self.dropped):
             await self.app(scope, replay, send)
             return
+        self.dropped = True
         events = 0
         cut = False
 

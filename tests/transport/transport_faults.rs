@@ -291,3 +291,45 @@ async fn agui_http_error_and_a_stalled_run_are_typed() {
     c.send(&Turn::Text("c".into()), |_| {}).await.unwrap();
     assert!(c.session().store().surface("ok").is_some());
 }
+
+#[tokio::test]
+async fn agui_stream_cut_cleanly_mid_run_is_interrupted_the_surfaces_stay_and_the_next_run_works() {
+    // A proxy's cut: the peer ends the response cleanly after two events (flow.Guard), once.
+    let peer = peers_common::start_with_env(
+        Venv::Main,
+        "agui_peer.py",
+        &[("PEER_DROP_AFTER", "2"), ("PEER_DROP_ONCE", "1")],
+    );
+    let mut c = AguiClient::new(
+        &peer.url("/"),
+        Catalog::basic(),
+        TransportOptions::default(),
+    )
+    .unwrap();
+    c.send(&Turn::Text("pasta".into()), |_| {}).await.unwrap();
+    assert!(c.session().store().surface("results").is_some());
+
+    let mut ev = Vec::new();
+    let r = c
+        .send(&Turn::Text("fault:drop".into()), |e| ev.push(e.clone()))
+        .await;
+    assert!(
+        matches!(r, Err(TransportError::Interrupted { .. })),
+        "{r:?} after {ev:?}"
+    );
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            TransportEvent::TurnEnded {
+                error: Some(TransportError::Interrupted { .. })
+            }
+        )),
+        "{ev:?}"
+    );
+    assert!(
+        c.session().store().surface("results").is_some(),
+        "the surface drawn before stays"
+    );
+    c.send(&Turn::Text("pasta".into()), |_| {}).await.unwrap();
+    assert!(c.session().store().surface("results").is_some());
+}

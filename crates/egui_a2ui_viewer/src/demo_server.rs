@@ -7,14 +7,18 @@
 //!   confirmation (or `isError` and a message);
 //! - `show_dashboard` (model-visible): a metrics dashboard; its "Refresh" button calls the
 //!   app-only `refresh_dashboard`, which answers with an incremental `updateDataModel`.
-//!   While the dashboard is shown the server also pushes `notifications/resources/updated`
-//!   for the payload's URI about once a second; the viewer then reads that resource (fresh
-//!   `updateDataModel` messages) and applies it, so the numbers move on their own.
+//!   While the dashboard is shown the server also announces `notifications/resources/updated`
+//!   for the payload's URI about once a second to every client watching it; the viewer then
+//!   reads that resource (fresh `updateDataModel` messages) and applies it, so the numbers
+//!   move on their own.
 //!
-//! A client that does not advertise native A2UI gets the text fallbacks only.
+//! It speaks both MCP revisions rmcp knows: a client that starts with `server/discover`
+//! (2026-07-28) watches the dashboard through `subscriptions/listen`, one that starts with
+//! `initialize` through `resources/subscribe`. A client that does not advertise native A2UI
+//! (in `initialize` or in a request's `_meta`) gets the text fallbacks only.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use egui_a2ui::mcp::view_content_block;
 use egui_a2ui::protocol::{BASIC_CATALOG_V0_9, MIME_TYPE};
@@ -22,8 +26,9 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
     ReadResourceResult, ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{Peer, RequestContext, SubscriptionContext, SubscriptionSink};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
@@ -47,6 +52,42 @@ pub struct DemoServer {
     flights: flight_server::FlightServer,
     tick: Arc<AtomicU64>,
     live: Arc<AtomicBool>,
+    watchers: Arc<Mutex<Watchers>>,
+}
+
+/// Who watches the dashboard: clients on the handshake revisions (`resources/subscribe`)
+/// and `subscriptions/listen` streams (2026-07-28).
+#[derive(Default)]
+struct Watchers {
+    subscribed: Vec<Peer<RoleServer>>,
+    streams: Vec<SubscriptionSink>,
+}
+
+impl Watchers {
+    /// Tell every watcher the dashboard changed; forget the ones that are gone.
+    async fn announce(watchers: &Mutex<Self>) {
+        let (peers, sinks) = match watchers.lock() {
+            Ok(w) => (w.subscribed.clone(), w.streams.clone()),
+            Err(_) => return,
+        };
+        let mut alive = Vec::with_capacity(peers.len());
+        for peer in &peers {
+            let note = ResourceUpdatedNotificationParam::new(DASHBOARD_URI);
+            alive.push(peer.notify_resource_updated(note).await.is_ok());
+        }
+        let mut gone_streams = Vec::new();
+        for sink in &sinks {
+            if sink.notify_resource_updated(DASHBOARD_URI).await.is_err() {
+                gone_streams.push(sink.id().clone());
+            }
+        }
+        if let Ok(mut w) = watchers.lock() {
+            // Subscribers that came in meanwhile (past `alive`'s end) stay.
+            let mut alive = alive.into_iter();
+            w.subscribed.retain(|_| alive.next().unwrap_or(true));
+            w.streams.retain(|s| !gone_streams.contains(s.id()));
+        }
+    }
 }
 
 fn tool_error(message: &str) -> ErrorData {
@@ -272,23 +313,20 @@ impl DemoServer {
         result(json!({ "content": content }))
     }
 
-    /// Push `resources/updated` for the dashboard about once a second (one pusher at a
-    /// time), until the client goes away.
-    fn start_live_updates(&self, context: &RequestContext<RoleServer>) {
+    /// Move the dashboard on about once a second (one ticker at a time, [`LIVE_TICKS`]
+    /// ticks), announcing `resources/updated` to whoever watches it.
+    fn start_live_updates(&self) {
         if self.live.swap(true, Ordering::SeqCst) {
             return;
         }
-        let peer = context.peer.clone();
         let live = self.live.clone();
         let tick = self.tick.clone();
+        let watchers = self.watchers.clone();
         tokio::spawn(async move {
             for _ in 0..LIVE_TICKS {
                 tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
                 tick.fetch_add(1, Ordering::SeqCst);
-                let note = ResourceUpdatedNotificationParam::new(DASHBOARD_URI);
-                if peer.notify_resource_updated(note).await.is_err() {
-                    break;
-                }
+                Watchers::announce(&watchers).await;
             }
             live.store(false, Ordering::SeqCst);
         });
@@ -301,6 +339,7 @@ impl ServerHandler for DemoServer {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_resources()
+                .enable_resources_subscribe()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -321,6 +360,54 @@ impl ServerHandler for DemoServer {
             all.extend(mine);
         }
         serde_json::from_value(json!({ "tools": tools })).map_err(|e| tool_error(&e.to_string()))
+    }
+
+    /// `resources/subscribe` (the handshake revisions): the dashboard only.
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if request.uri != DASHBOARD_URI {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {}", request.uri),
+                None,
+            ));
+        }
+        if let Ok(mut w) = self.watchers.lock() {
+            w.subscribed.push(context.peer);
+        }
+        Ok(())
+    }
+
+    /// `subscriptions/listen` (2026-07-28): updates of the dashboard, nothing else.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(
+            SubscriptionFilter::builder()
+                .resource_subscriptions(
+                    requested
+                        .resource_subscriptions
+                        .iter()
+                        .flatten()
+                        .filter(|u| *u == DASHBOARD_URI)
+                        .cloned(),
+                )
+                .build(),
+        )
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        if let Ok(mut w) = self.watchers.lock() {
+            w.streams.push(context.sink().clone());
+        }
+        context.cancelled().await;
+        if let Ok(mut w) = self.watchers.lock() {
+            w.streams.retain(|s| s.id() != context.sink().id());
+        }
+        Ok(())
     }
 
     async fn read_resource(
@@ -407,7 +494,7 @@ impl ServerHandler for DemoServer {
                     &dashboard_payload(tick),
                 );
                 if client_renders_a2ui(&context, &meta) {
-                    self.start_live_updates(&context);
+                    self.start_live_updates();
                 }
                 response
             }

@@ -1,6 +1,8 @@
 //! The viewer's built-in demo agent over real stdio: spawn `viewer --serve-demo` as a child
 //! process, connect an rmcp client to its stdin/stdout advertising native A2UI, list the
-//! tools, call them, and check the marked A2UI payloads (and the pushed dashboard updates).
+//! tools, call them, and check the marked A2UI payloads (and the pushed dashboard updates, to
+//! a `resources/subscribe` client on the handshake revision and a `subscriptions/listen` one
+//! on 2026-07-28).
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -13,7 +15,7 @@ use rmcp::model::{
     ReadResourceRequestParams, ResourceUpdatedNotificationParam,
 };
 use rmcp::service::{NotificationContext, RunningService};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
@@ -62,6 +64,17 @@ async fn connect(
     tokio::sync::mpsc::UnboundedReceiver<String>,
     tokio::process::Child,
 ) {
+    connect_with(capabilities, ClientLifecycleMode::Initialize).await
+}
+
+async fn connect_with(
+    capabilities: ClientCapabilities,
+    mode: ClientLifecycleMode,
+) -> (
+    RunningService<RoleClient, Host>,
+    tokio::sync::mpsc::UnboundedReceiver<String>,
+    tokio::process::Child,
+) {
     let mut child = tokio::process::Command::new(viewer_bin())
         .arg("--serve-demo")
         .stdin(Stdio::piped())
@@ -76,9 +89,9 @@ async fn connect(
         capabilities,
         updates: tx,
     }
-    .serve((stdout, stdin))
+    .serve_with_lifecycle((stdout, stdin), mode)
     .await
-    .expect("MCP initialize over the child's stdio");
+    .expect("MCP initialize (or discover) over the child's stdio");
     (client, rx, child)
 }
 
@@ -199,6 +212,14 @@ async fn demo_agent_contact_form_checks_on_the_server_too() {
 async fn demo_agent_dashboard_pushes_updates() {
     let (client, mut updates, mut child) = connect(a2ui_caps()).await;
     let result = call(&client, "show_dashboard", json!({})).await;
+    // The handshake revision's way: subscribe to the payload's resource.
+    #[expect(deprecated, reason = "resources/subscribe is this revision's way")]
+    client
+        .subscribe(rmcp::model::SubscribeRequestParams::new(
+            "a2ui://demo/dashboard",
+        ))
+        .await
+        .expect("resources/subscribe");
     let mut session = AppSession::new("d", "demo", "show_dashboard", Catalogs::basic());
     session.on_tool_result(&result).unwrap();
     let first = session
@@ -253,6 +274,56 @@ async fn demo_agent_without_the_ui_capability_sends_text_only() {
     let content = result["content"].as_array().unwrap();
     assert_eq!(content.len(), 1);
     assert_eq!(content[0]["type"], "text");
+    client.cancel().await.unwrap();
+    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn demo_agent_on_2026_07_28_announces_updates_on_a_listen_stream() {
+    let (client, _updates, mut child) = connect_with(
+        a2ui_caps(),
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await;
+    assert_eq!(
+        client.peer_info().map(|i| i.protocol_version.clone()),
+        Some(ProtocolVersion::V_2026_07_28)
+    );
+    // The capabilities travel in the request's `_meta` here: the payload still comes.
+    let result = call(&client, "show_dashboard", json!({})).await;
+    assert_eq!(
+        result["content"].as_array().map(Vec::len),
+        Some(2),
+        "{result}"
+    );
+    let filter = rmcp::model::SubscriptionFilter::builder()
+        .resource_subscriptions(["a2ui://demo/dashboard", "a2ui://demo/elsewhere"])
+        .build();
+    let mut sub = client
+        .peer()
+        .listen(filter)
+        .await
+        .expect("subscriptions/listen");
+    assert_eq!(
+        sub.acknowledged().resource_subscriptions,
+        Some(vec!["a2ui://demo/dashboard".to_owned()]),
+        "the dashboard only"
+    );
+    let note = tokio::time::timeout(Duration::from_secs(10), sub.next())
+        .await
+        .expect("an update within 10 s")
+        .expect("a notification");
+    assert!(
+        matches!(
+            &note,
+            Some(rmcp::model::ServerNotification::ResourceUpdatedNotification(n))
+                if n.params.uri == "a2ui://demo/dashboard"
+        ),
+        "{note:?}"
+    );
+    drop(sub);
     client.cancel().await.unwrap();
     let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
 }
