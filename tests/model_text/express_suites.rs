@@ -288,7 +288,10 @@ const CUT_TEXT: &str = "Departing from gate 12 at 10:45, boarding starts thirty 
 /// arrived), not the first few characters of an earlier growth step.
 fn assert_cut_answer_keeps_its_text(text: &str) {
     let state = end_state(text, 4).to_string();
-    assert!(state.contains(&format!("\"{CUT_TEXT}\"")), "{text}\n{state}");
+    assert!(
+        state.contains(&format!("\"{CUT_TEXT}\"")),
+        "{text}\n{state}"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agent_errors;
 mod express_suites;
 mod model_stream;
 mod model_stream_differential;
