@@ -10,6 +10,7 @@
 mod common;
 
 mod agent_errors;
+mod direct_json_suites;
 mod express_suites;
 mod model_stream;
 mod model_stream_differential;
