@@ -124,15 +124,23 @@ pub enum A2uiError {
         /// The agent's message.
         message: String,
     },
+
+    /// A model answer streamed through [`crate::stream::model_text`] did not read: an
+    /// `<a2ui>` Express statement that did not compile, bad JSON in an `<a2ui-json>`
+    /// block, a block cut off or over a limit. The message names the block kind, the
+    /// error's kind and, for Express, the statement's line. Code `VALIDATION_FAILED`.
+    #[error("model text: {0}")]
+    ModelText(String),
 }
 
 impl A2uiError {
     /// The A2UI error `code` this error is reported with.
     pub fn code(&self) -> &'static str {
         match self {
-            Self::Json(_) | Self::Validation { .. } | Self::UnsupportedVersion(_) => {
-                VALIDATION_FAILED
-            }
+            Self::Json(_)
+            | Self::Validation { .. }
+            | Self::UnsupportedVersion(_)
+            | Self::ModelText(_) => VALIDATION_FAILED,
             Self::SurfaceNotFound(_) => "SURFACE_NOT_FOUND",
             Self::SurfaceExists(_) => "SURFACE_ALREADY_EXISTS",
             Self::VersionMismatch { .. } => "VERSION_MISMATCH",
@@ -171,7 +179,7 @@ impl A2uiError {
                 child.replace('~', "~0").replace('/', "~1")
             )),
             Self::Validation { path, .. } => Some(path.clone()),
-            Self::Json(_) | Self::UnsupportedVersion(_) => Some(String::new()),
+            Self::Json(_) | Self::UnsupportedVersion(_) | Self::ModelText(_) => Some(String::new()),
             _ => None,
         }
     }

@@ -578,6 +578,7 @@ fn categories(e: &A2uiError) -> &'static [&'static str] {
             &["ExpressionError", "ParseError", "ValidationError"]
         }
         A2uiError::MissingDataBinding { .. } => &["DataError"],
+        A2uiError::ModelText(_) => &["ParseError", "ValidationError"],
     }
 }
 

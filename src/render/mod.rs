@@ -262,9 +262,12 @@ impl Renderer {
         applied
     }
 
-    /// Feed a chunk of model text (prose with `<a2ui-json>` blocks, cut anywhere): messages
-    /// and partial component updates are applied as they complete; the prose comes back
-    /// in the events. See [`crate::stream::model_text`].
+    /// Feed a chunk of model text (prose with `<a2ui-json>` / `<a2ui>` blocks, cut
+    /// anywhere): messages and partial component updates are applied as they complete; the
+    /// prose comes back in the events; the model text's own problems (an Express statement
+    /// that did not compile, bad JSON) are owed to the agent as A2UI `error`s
+    /// ([`ModelTextStream::take_errors`](crate::stream::model_text::ModelTextStream::take_errors)).
+    /// See [`crate::stream::model_text`].
     pub fn feed_model_text(
         &mut self,
         stream: &mut crate::stream::model_text::ModelTextStream,
@@ -272,6 +275,9 @@ impl Renderer {
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
         let events = stream.feed(chunk, |m| self.apply(m).into_result().map(drop));
         self.store.retire(stream.take_retired());
+        for failure in stream.take_errors() {
+            self.store.report(failure);
+        }
         events
     }
 
@@ -282,6 +288,9 @@ impl Renderer {
     ) -> Vec<crate::stream::model_text::ModelTextEvent> {
         let events = stream.finish(|m| self.apply(m).into_result().map(drop));
         self.store.retire(stream.take_retired());
+        for failure in stream.take_errors() {
+            self.store.report(failure);
+        }
         events
     }
 

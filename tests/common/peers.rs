@@ -16,6 +16,8 @@ pub enum Venv {
     Main,
     /// a2a-sdk 1.x (`tests/peers/requirements-a2a1.txt`).
     A2a1,
+    /// a2ui-agent-sdk, the Express oracle (`tests/peers/requirements-sdk.txt`).
+    Sdk,
 }
 
 /// `tests/peers` of the repository: under this crate, or above it for a workspace member
@@ -39,6 +41,7 @@ pub fn python(venv: Venv) -> PathBuf {
             ".venv-a2a1",
             "requirements-a2a1.txt",
         ),
+        Venv::Sdk => ("A2UI_PEERS_VENV_SDK", ".venv-sdk", "requirements-sdk.txt"),
     };
     let root = std::env::var_os(var)
         .map(PathBuf::from)

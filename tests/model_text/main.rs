@@ -9,6 +9,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agent_errors;
+mod direct_json_suites;
+mod express_sdk;
 mod express_suites;
 mod model_stream;
 mod model_stream_differential;

@@ -5,6 +5,7 @@
 //!
 //! ```text
 //! cargo run --example a2ui_dump -- path/to/stream.jsonl
+//! cargo run --example a2ui_dump -- --model-text [--chunk N] [--version v1.0] path/to/answer.txt
 //! cargo run --release --example a2ui_dump -- --geometry 420x560 [--keep-deleted] FIXTURE
 //! cargo run --release --features png --example a2ui_dump -- --png 420x560 [--keep-deleted] [--dark] FIXTURE OUT.png
 //! ```
@@ -13,6 +14,15 @@
 //! or `--catalog extended` (the basic ones plus the extended catalog, which serves v0.9
 //! and v1.0 surfaces), so a stream on the extended catalog can be checked from a script.
 //!
+//! `--model-text` reads the file as a model's answer (prose with `<a2ui>` Express and
+//! `<a2ui-json>` blocks), streams it through the model-text path in `N`-byte chunks (the
+//! whole file at once without `--chunk`) and prints the conformance dump of the state it
+//! leaves; Express compiles against the basic catalog of `--version`, else of the answer's
+//! version (the `version` attribute of its first `<a2ui …>` tag, else of its first JSON
+//! block, else v0.9). The A2UI `error` messages owed to the agent for the answer's own
+//! problems (an Express statement that did not compile, with its line) go to stderr, one
+//! per line.
+//!
 //! The geometry is laid out the way the official web renderer's reference page does it
 //! (surfaces stacked with 16 px padding and 16 px gaps, `W` px wide; no GPU) and can be
 //! scored against a reference render with `compare_geometry.py --align root`; the PNG
@@ -20,12 +30,14 @@
 //! does both for every public fixture).
 
 use egui_a2ui::render::{GeometryOptions, RendererOptions};
+use egui_a2ui::stream::model_text::express::{ExpressCatalog, ExpressVersion};
 use egui_a2ui::testing::layout_geometry_with;
 use egui_a2ui::{Catalog, SurfaceStore};
+use egui_a2ui_tools::model_text::model_text_dump;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: a2ui_dump [--catalog basic|extended] [--geometry WxH | --png WxH [--dark]] [--keep-deleted] <stream file (JSONL, JSON array, {{messages}}, example file)> [OUT.png]"
+        "usage: a2ui_dump [--catalog basic|extended] [--model-text [--chunk N] [--version V] | --geometry WxH | --png WxH [--dark]] [--keep-deleted] <stream file or model answer (JSONL, JSON array, {{messages}}, example file)> [OUT.png]"
     );
     std::process::exit(2);
 }
@@ -57,6 +69,10 @@ fn main() {
     let mut dark = false;
     let mut keep_deleted = false;
     let mut cat = Catalog::basic();
+    let mut model_text = false;
+    let mut chunk = 0usize;
+    let mut version = None;
+    let mut extended = false;
     let mut path = None;
     let mut out = None;
     let mut args = std::env::args().skip(1);
@@ -66,7 +82,24 @@ fn main() {
             "--png" => png = Some(size(args.next())),
             "--dark" => dark = true,
             "--keep-deleted" => keep_deleted = true,
-            "--catalog" => cat = catalog(args.next()),
+            "--catalog" => {
+                let name = args.next();
+                extended = name.as_deref() == Some("extended");
+                cat = catalog(name);
+            }
+            "--model-text" => model_text = true,
+            "--chunk" => {
+                chunk = match args.next().and_then(|n| n.parse().ok()) {
+                    Some(n) if n > 0 => n,
+                    _ => usage(),
+                }
+            }
+            "--version" => {
+                version = match args.next().as_deref().and_then(ExpressVersion::parse) {
+                    Some(v) => Some(v),
+                    None => usage(),
+                }
+            }
             _ if path.is_none() => path = Some(arg),
             _ if png.is_some() && out.is_none() => out = Some(arg),
             _ => usage(),
@@ -80,6 +113,20 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if model_text {
+        // Express compiles against the extended catalog with `--catalog extended`.
+        let express = if extended {
+            Some(ExpressCatalog::extended())
+        } else {
+            version.map(ExpressCatalog::basic)
+        };
+        let out = model_text_dump(&bytes, chunk, express);
+        for e in &out.errors {
+            eprintln!("{e}");
+        }
+        println!("{}", egui_a2ui::conformance::to_canonical_string(&out.dump));
+        return;
+    }
     if let Some((width, height)) = png {
         let Some(out) = out else { usage() };
         let options = GeometryOptions {

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example a2ui_dump -- path/to/stream.jsonl          the conformance dump
+//! cargo run --release --example a2ui_dump -- --model-text [--chunk N] ANSWER  a model answer's end state
 //! cargo run --release --example a2ui_dump -- --geometry 420x560 FIXTURE   the headless layout
 //! cargo run --release --features png --example a2ui_dump -- --png 420x560 FIXTURE OUT.png
 //! cargo run --release --example explosion -- shared dump                  a tree-explosion probe
@@ -24,6 +25,8 @@
 /// root, shared with the library's `hostile` and `limits` tests).
 #[path = "../../../tests/common/explosions.rs"]
 pub mod explosions;
+
+pub mod model_text;
 
 /// The reference page painted to an image, and the pixel look score of
 /// `compare_pixels.py` (`tests/common/pixels.rs` at the repository's root, shared with the

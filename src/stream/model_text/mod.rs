@@ -149,6 +149,41 @@ pub enum ModelTextError {
     },
 }
 
+impl ModelTextError {
+    /// The error this problem is reported to the agent with: `LIMIT_EXCEEDED` for a
+    /// limit, otherwise [`A2uiError::ModelText`](crate::A2uiError::ModelText)
+    /// (`VALIDATION_FAILED`) naming the block kind, the error's kind and, for an Express
+    /// statement, its line, e.g. `model text: <a2ui> block, line 3, ExpressUnknownPropertyError:
+    /// Unknown property 'size' for component 'Text'`.
+    pub fn to_a2ui_error(&self) -> crate::A2uiError {
+        let text = match self {
+            Self::LimitExceeded {
+                what,
+                limit,
+                actual,
+            } => {
+                return crate::A2uiError::LimitExceeded {
+                    what,
+                    limit: *limit,
+                    actual: *actual,
+                };
+            }
+            Self::Express(e) => format!(
+                "{EXPRESS_OPEN_TAG} block, line {}, {}: {}",
+                e.line,
+                e.kind.class_name(),
+                e.message
+            ),
+            Self::Parse(_) => format!("{OPEN_TAG} block, parse error: {self}"),
+            Self::Recursion(_) => format!("{OPEN_TAG} block, recursion error: {self}"),
+            Self::Validation(_) => format!("{OPEN_TAG} block, validation error: {self}"),
+            Self::NestedTag => format!("{OPEN_TAG} block, nested tag: {self}"),
+            Self::Unterminated { .. } => format!("cut answer: {self}"),
+        };
+        crate::A2uiError::ModelText(text)
+    }
+}
+
 /// One piece of a model answer: prose, A2UI messages, or prose followed by the messages
 /// that came right after it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -254,11 +289,19 @@ pub struct ModelTextParser {
     limits: Limits,
 
     utf8_carry: Vec<u8>,
-    diagnostics: Vec<ModelTextError>,
+    /// Each with where its block was writing (see [`Self::report_context`]).
+    diagnostics: Vec<(
+        ModelTextError,
+        Option<String>,
+        crate::protocol::version::Version,
+    )>,
     salvaged: Vec<ResponsePart>,
     in_block: bool,
     /// The Express block being read, if the open block is `<a2ui>`.
     express: Option<express::ExpressBlock>,
+    /// When the latest block was `<a2ui>`: the surface and version it was writing when
+    /// it last reported an error (see [`Self::report_context`]).
+    express_ctx: Option<(String, express::ExpressVersion)>,
     skipping: bool,
     block_bytes: usize,
     buffer: String,
@@ -395,6 +438,7 @@ impl ModelTextParser {
             salvaged: Vec::new(),
             in_block: false,
             express: None,
+            express_ctx: None,
             skipping: false,
             block_bytes: 0,
             buffer: String::new(),
@@ -489,6 +533,57 @@ impl ModelTextParser {
     /// suite expects no error there). Drained by this call.
     pub fn take_diagnostics(&mut self) -> Vec<ModelTextError> {
         std::mem::take(&mut self.diagnostics)
+            .into_iter()
+            .map(|(e, _, _)| e)
+            .collect()
+    }
+
+    /// [`Self::take_diagnostics`], each with the surface id (when known) and protocol
+    /// version its block was writing when it was found ([`Self::report_context`] then):
+    /// what an A2UI `error` for the agent names.
+    pub fn take_diagnostics_in_context(
+        &mut self,
+    ) -> Vec<(
+        ModelTextError,
+        Option<String>,
+        crate::protocol::version::Version,
+    )> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Record a diagnostic in the current [`Self::report_context`].
+    pub(super) fn diagnose(&mut self, e: ModelTextError) {
+        let (surface, version) = self.report_context();
+        self.diagnostics.push((e, surface, version));
+    }
+
+    /// Where the latest block was writing, for reporting its problems to the agent: the
+    /// surface id (when known) and the protocol version. An `<a2ui>` block: its surface
+    /// scope and its catalog's version; an `<a2ui-json>` block: the last `surfaceId` and
+    /// `version` it wrote (v0.8 for the v0.8 family, else v0.9 when none was written).
+    pub fn report_context(&self) -> (Option<String>, crate::protocol::version::Version) {
+        use crate::protocol::version::Version;
+        if let Some((surface, v)) = &self.express_ctx {
+            let version = match v {
+                express::ExpressVersion::V0_9 => Version::V0_9,
+                express::ExpressVersion::V0_9_1 => Version::V0_9_1,
+                express::ExpressVersion::V1_0 => Version::V1_0,
+            };
+            return (Some(surface.clone()), version);
+        }
+        let surface = self
+            .latest_surface
+            .clone()
+            .or_else(|| self.surface_id.clone());
+        let version = match self.family {
+            Some(Family::V08) => Version::V0_8,
+            _ => self
+                .latest_version
+                .as_deref()
+                .and_then(Version::from_wire)
+                .unwrap_or(Version::V0_9),
+        };
+        (surface, version)
     }
 
     /// Placeholders (`loading_…`) that were yielded and that no yielded component refers
@@ -547,6 +642,7 @@ impl ModelTextParser {
         if let Some(mut block) = self.express.take() {
             let bytes = block.len();
             let o = block.finish();
+            self.express_ctx = Some((block.surface_id().to_owned(), block.version()));
             self.take_express(o, &mut out);
             self.buffer.clear();
             self.end_block();
@@ -601,7 +697,7 @@ impl ModelTextParser {
         if first.is_none() {
             *first = Some(e);
         } else {
-            self.diagnostics.push(e);
+            self.diagnose(e);
         }
     }
 }

@@ -240,8 +240,9 @@ impl ModelTextParser {
                 a2ui: Some(o.messages),
             });
         }
-        self.diagnostics
-            .extend(o.errors.into_iter().map(ModelTextError::Express));
+        for e in o.errors {
+            self.diagnose(ModelTextError::Express(e));
+        }
         self.retired.extend(o.retired);
     }
 
@@ -282,6 +283,9 @@ impl ModelTextParser {
             if let Some(block) = self.express.as_mut() {
                 let chunk = std::mem::take(&mut self.buffer);
                 let o = block.feed(&chunk);
+                if !o.errors.is_empty() {
+                    self.express_ctx = Some((block.surface_id().to_owned(), block.version()));
+                }
                 let over = block.len() > self.limits.max_model_block_bytes;
                 let closed = o.closed;
                 let rest = if closed {
@@ -343,10 +347,12 @@ impl ModelTextParser {
                     } else {
                         self.opts.express_surface.as_str()
                     };
+                    self.express_ctx = Some((surface.to_owned(), cat.version()));
                     self.express = Some(express::ExpressBlock::new(cat, surface));
                     continue;
                 }
                 if let Some(pos) = json_at {
+                    self.express_ctx = None;
                     let text = take_front(&mut self.buffer, pos);
                     self.buffer.drain(..OPEN_TAG.len());
                     if !text.is_empty() {
@@ -386,7 +392,7 @@ impl ModelTextParser {
                     self.buffer.drain(..o + OPEN_TAG.len());
                     self.reset_json_state();
                     self.block_bytes = 0;
-                    self.diagnostics.push(ModelTextError::NestedTag);
+                    self.diagnose(ModelTextError::NestedTag);
                     continue;
                 }
                 Some((Tag::Close, c)) => {

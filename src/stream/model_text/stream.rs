@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{Family, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, check};
-use crate::error::A2uiError;
+use crate::error::{A2uiError, Rejected};
 use crate::limits::Limits;
 
 /// What feeding model text produced, in order.
@@ -27,6 +27,9 @@ pub enum ModelTextEvent {
 #[derive(Debug)]
 pub struct ModelTextStream {
     parser: ModelTextParser,
+    /// The A2UI errors owed to the agent for the model text's own problems (see
+    /// [`Self::take_errors`]).
+    errors: Vec<Rejected>,
 }
 
 fn schema_components(text: &str) -> Map<String, Value> {
@@ -152,12 +155,16 @@ impl ModelTextStream {
     pub fn with_family(family: Option<Family>, limits: Limits) -> Self {
         Self {
             parser: ModelTextParser::new(ModelTextOptions::basic(family), limits),
+            errors: Vec::new(),
         }
     }
 
     /// A stream around a configured parser.
     pub fn from_parser(parser: ModelTextParser) -> Self {
-        Self { parser }
+        Self {
+            parser,
+            errors: Vec::new(),
+        }
     }
 
     /// The parser.
@@ -172,6 +179,33 @@ impl ModelTextStream {
     /// call.
     pub fn take_retired(&mut self) -> Vec<(String, String)> {
         self.parser.take_retired_placeholders()
+    }
+
+    /// The A2UI `error`s owed to the agent for the problems of the model text itself (each
+    /// [`ModelTextEvent::Error`] so far: an Express statement that did not compile, with
+    /// its line; bad JSON in a block; a block cut off or over a limit), as [`Rejected`]s
+    /// for the surface and version the block was writing
+    /// ([`ModelTextParser::report_context`]); [`Rejected::to_message`] is the message.
+    /// Messages the store rejected are not here (the store reports those itself).
+    /// [`crate::Renderer::feed_model_text`] hands these to its store
+    /// ([`SurfaceStore::report`](crate::SurfaceStore::report)), so they reach the agent
+    /// as [`crate::Event::Error`]s. At most [`Limits::max_pending_messages`] are kept (past
+    /// it the oldest are dropped). Drained by this call.
+    pub fn take_errors(&mut self) -> Vec<Rejected> {
+        std::mem::take(&mut self.errors)
+    }
+
+    fn owe(
+        &mut self,
+        e: &ModelTextError,
+        surface: Option<String>,
+        version: crate::protocol::version::Version,
+    ) {
+        if self.errors.len() >= self.parser.limits.max_pending_messages.max(1) {
+            self.errors.remove(0);
+        }
+        self.errors
+            .push(Rejected::new(surface, version, e.to_a2ui_error()));
     }
 
     /// Feed a chunk of model text (cut anywhere); each completed message goes through
@@ -209,7 +243,8 @@ impl ModelTextStream {
         mut apply: impl FnMut(Value) -> Result<(), A2uiError>,
     ) -> Vec<ModelTextEvent> {
         let mut out = Vec::new();
-        for d in self.parser.take_diagnostics() {
+        for (d, surface, version) in self.parser.take_diagnostics_in_context() {
+            self.owe(&d, surface, version);
             out.push(ModelTextEvent::Error(d));
         }
         match r {
@@ -226,7 +261,11 @@ impl ModelTextStream {
                     }
                 }
             }
-            Err(e) => out.push(ModelTextEvent::Error(e)),
+            Err(e) => {
+                let (surface, version) = self.parser.report_context();
+                self.owe(&e, surface, version);
+                out.push(ModelTextEvent::Error(e));
+            }
         }
         out
     }

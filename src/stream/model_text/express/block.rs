@@ -66,6 +66,8 @@ struct Scope {
 pub struct ExpressBlock {
     cat: Arc<ExpressCatalog>,
     default_surface: String,
+    /// The surface of the last scope flushed (see [`Self::surface_id`]).
+    last_surface: String,
     text: String,
     toks: Vec<Token>,
     lex_pos: usize,
@@ -123,6 +125,7 @@ impl ExpressBlock {
         Self {
             cat: catalog,
             default_surface: default_surface.to_owned(),
+            last_surface: default_surface.to_owned(),
             text: String::new(),
             toks: Vec::new(),
             lex_pos: 0,
@@ -157,6 +160,19 @@ impl ExpressBlock {
         self.statements(true, &mut out);
         self.close_block(&mut out);
         out
+    }
+
+    /// The surface the block is writing to (the latest `surface(...)` scope, else the
+    /// default surface).
+    pub fn surface_id(&self) -> &str {
+        self.scope
+            .as_ref()
+            .map_or(self.last_surface.as_str(), |s| s.surface_id.as_str())
+    }
+
+    /// The version the block compiles for.
+    pub fn version(&self) -> super::ExpressVersion {
+        self.cat.version
     }
 
     /// Bytes of block text held.
@@ -735,6 +751,7 @@ impl ExpressBlock {
         let Some(mut sc) = self.scope.take() else {
             return;
         };
+        self.last_surface.clone_from(&sc.surface_id);
         let mut model = Map::new();
         for (k, v) in &sc.data {
             set_nested(&mut model, k, v.clone());

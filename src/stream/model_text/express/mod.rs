@@ -126,6 +126,22 @@ impl ExpressErrorKind {
             _ => "ValidationError",
         }
     }
+
+    /// The name of the reference's exception class for this kind
+    /// (`a2ui.inference_formats.express.errors`), e.g. `ExpressUnknownPropertyError`.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            Self::Parse => "ExpressParseError",
+            Self::UnknownProperty => "ExpressUnknownPropertyError",
+            Self::DuplicateProperty => "ExpressDuplicatePropertyError",
+            Self::InvalidParam => "ExpressInvalidParamError",
+            Self::DuplicateParam => "ExpressDuplicateParamError",
+            Self::ForbiddenBinding => "ExpressForbiddenDatabindingError",
+            Self::UndefinedRoot => "ExpressUndefinedRootError",
+            Self::UndefinedChild => "ExpressUndefinedChildError",
+            Self::Validation => "ExpressValidationError",
+        }
+    }
 }
 
 /// A compile error in an Express block.
