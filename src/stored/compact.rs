@@ -10,7 +10,7 @@
 //! name reads those bytes (a missing name reads no value) and steps over only the values
 //! before it.
 //!
-//! Components are encoded from editable [`Props`] ([`Component::new`](super::Component::new)),
+//! Components are encoded from editable [`Props`] ([`Component::new`](crate::model::Component::new)),
 //! or, on the fast parse path, straight from the message text by [`EncodeValue`] (no
 //! `serde_json::Value` is built; a repeated name sends the message to the general path).
 //!

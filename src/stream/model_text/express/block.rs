@@ -81,7 +81,7 @@ pub struct ExpressBlock {
     pending_error: Option<(u32, String)>,
     closed: bool,
     /// Compile whole (nothing applied before the scope ends: the reference's message
-    /// shapes), for [`super::compile`].
+    /// shapes), for [`super::compile()`].
     whole: bool,
 }
 

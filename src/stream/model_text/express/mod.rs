@@ -29,7 +29,7 @@
 //! the components reachable from it are applied with placeholder `Row`s for children not
 //! yet written, as for `<a2ui-json>` blocks. A statement that does not compile is
 //! reported as an [`ExpressError`] (the official error kinds, with the statement's line)
-//! and the rest of the block goes on. [`compile`] compiles a whole block at once.
+//! and the rest of the block goes on. [`compile()`] compiles a whole block at once.
 //!
 //! ```
 //! use egui_a2ui::stream::model_text::express::{ExpressCatalog, ExpressVersion, compile};
