@@ -14,6 +14,12 @@
 //!    chunk). Beside the stream rows, their floor: cloning and dropping the messages that
 //!    configuration yields, timed against the same JSONL framing (what making those
 //!    messages costs at least, before any parsing or bookkeeping).
+//! 3. Express: the booking answer with its block in A2UI Express
+//!    (`tests/data/model_text/restaurant_booking_v09.express.txt`, decompiled by the
+//!    official SDK) against its JSON twin (the recorded answer), eight copies each, in
+//!    4-byte, 64-byte and 4 KiB chunks through the stream configuration: time per answer,
+//!    Express / JSON twin and Express / JSONL framing of the same messages; and how many
+//!    bytes (tokens at ≈ 4 bytes) of each must arrive before the first component is drawn.
 
 mod common;
 
@@ -21,6 +27,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use common::*;
+use egui_a2ui::stream::model_text::express::{ExpressCatalog, ExpressVersion};
 use egui_a2ui::stream::model_text::{self, ModelTextOptions, ModelTextParser, ModelTextStream};
 use egui_a2ui::{Catalog, Limits, Renderer};
 
@@ -133,6 +140,43 @@ fn stream_options() -> ModelTextOptions {
 /// catalog: what `ModelTextParser::new(Default::default(), ..)` runs.
 fn reference_options() -> ModelTextOptions {
     ModelTextOptions::default()
+}
+
+/// The Express twin of the booking answer (the same prose and messages).
+fn express_twin() -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/model_text/restaurant_booking_v09.express.txt"),
+    )
+    .expect("express twin")
+}
+
+/// The stream configuration with the v0.9 basic catalog's Express signatures read once
+/// (as a host sets them up once), not per block.
+fn express_options() -> ModelTextOptions {
+    static CAT: std::sync::OnceLock<std::sync::Arc<ExpressCatalog>> = std::sync::OnceLock::new();
+    let mut o = ModelTextOptions::basic(None);
+    o.express = Some(
+        CAT.get_or_init(|| std::sync::Arc::new(ExpressCatalog::basic(ExpressVersion::V0_9)))
+            .clone(),
+    );
+    o
+}
+
+/// Express twin ×`copies`, JSON twin ×`copies`, and JSONL of the same messages.
+fn express_docs(copies: usize) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let express = express_twin();
+    let json = recording(RECORDINGS[0].1);
+    let text = std::str::from_utf8(&json).expect("utf-8");
+    let mut jsonl = Vec::new();
+    for _ in 0..copies {
+        for p in model_text::parse_response(text).expect("parses") {
+            for m in p.a2ui.unwrap_or_default() {
+                line(&mut jsonl, &m);
+            }
+        }
+    }
+    (express.repeat(copies), json.repeat(copies), jsonl)
 }
 
 /// The throughput document: the two answers, `copies` times, and JSONL of the same messages.
@@ -295,6 +339,76 @@ fn main() {
             }
         }
     }
+    // Express: the booking answer in A2UI Express against its JSON twin.
+    let (express, json_twin, twin_jsonl) = express_docs(size(8, 1));
+    let answers = size(8, 1) as f64;
+    println!(
+        "express booking: {} bytes, its JSON twin {} bytes ({:.0} % fewer)",
+        express.len() / size(8, 1),
+        json_twin.len() / size(8, 1),
+        100.0 * (1.0 - express.len() as f64 / json_twin.len() as f64)
+    );
+    for chunk in [4usize, 64, 4096] {
+        let p = paired(
+            7,
+            1,
+            || {
+                parse_model_text(&express, chunk, express_options);
+            },
+            || {
+                parse_model_text(&json_twin, chunk, express_options);
+            },
+        );
+        summary(
+            "model",
+            &format!("express answer us, {chunk}-byte chunks"),
+            us(p.a) / answers,
+            None,
+        );
+        summary(
+            "model",
+            &format!("its JSON twin us, {chunk}-byte chunks"),
+            us(p.b) / answers,
+            None,
+        );
+        summary(
+            "model",
+            &format!("express / JSON twin time, {chunk}-byte chunks"),
+            p.ratio,
+            None,
+        );
+        let j = paired(
+            7,
+            1,
+            || {
+                parse_model_text(&express, chunk, express_options);
+            },
+            || jsonl_framing(&twin_jsonl),
+        );
+        summary(
+            "model",
+            &format!("express / JSONL time, {chunk}-byte chunks"),
+            j.ratio,
+            Some(2.0),
+        );
+    }
+    let one = express_twin();
+    let (eb, _) = first_drawn_streaming(&one, &input);
+    let (jb, _) = first_drawn_streaming(&recording(RECORDINGS[0].1), &input);
+    summary(
+        "model",
+        "express booking: first drawn, streaming: bytes",
+        eb as f64,
+        None,
+    );
+    // An Express answer is drawn no later, per token, than its JSON twin.
+    summary(
+        "model",
+        "express / JSON twin bytes to first drawn",
+        eb as f64 / jb as f64,
+        Some(1.0),
+    );
+
     jsonl_time.sort_by(f64::total_cmp);
     summary(
         "model",
