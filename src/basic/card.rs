@@ -3,10 +3,10 @@
 use egui::{Rect, Shape, StrokeKind, UiBuilder, Vec2, vec2};
 
 use super::row_column::fills_width;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::sanitize_rect;
+use crate::catalog::{Incoming, Slot};
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::sanitize_rect;
-use crate::render::slot::{Incoming, Slot};
 
 /// The `Card` component: its `child` inside a frame with the reference's look (see
 /// [`Style`](crate::render::Style): 8 px margin, 1 px border, 8 px padding, 4 px radius and

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::controls::{Toggle, toggle_placed};
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::{name_control, set_accessible_name};
 use crate::eval::coerce::to_display_string;
-use crate::render::a11y::{name_control, set_accessible_name};
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 use crate::render::{ComponentContext, Palette, Style};
 
 /// The `ChoicePicker` component.

@@ -2,9 +2,9 @@
 
 use egui::{Rect, Sense, Stroke, vec2};
 
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// Length of a vertical divider whose parent gives it no height (a row sized to content,
 /// aligned other than `stretch`): about a line of text.

@@ -5,12 +5,12 @@ use egui::accesskit::Role;
 use egui::{Rect, Response, ScrollArea, Sense, Ui, UiBuilder, Vec2, vec2};
 
 use super::row_column::{fills_width, spans_width};
-use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::{
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{
     Axis, CrossAlign, EPSILON, Settling, UNBOUNDED, bounded, finite, sanitize_rect,
 };
-use crate::render::slot::{Extent, Incoming, Slot};
+use crate::catalog::{Extent, Incoming, Slot};
+use crate::render::ComponentContext;
 
 /// A `List` never gets shorter than this when its height comes from the space left over.
 const MIN_LIST_HEIGHT: f32 = 120.0;

@@ -3,10 +3,10 @@
 use egui::{Align, Layout, Rect, Sense, Vec2, vec2};
 
 use super::row_column::fills_width;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::sanitize_rect;
+use crate::catalog::{Extent, Incoming, Slot};
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::sanitize_rect;
-use crate::render::slot::{Extent, Incoming, Slot};
 
 /// The dialog's width at most; narrower screens get their width less a margin.
 const DIALOG_WIDTH: f32 = 480.0;
@@ -79,7 +79,7 @@ impl ComponentRenderer for Modal {
             let shown = egui::Modal::new(cx.widget_id().with("a2ui-modal")).show(ui.ctx(), |ui| {
                 ui.set_width(width);
                 // The dialog covers the host's window: say whose it is, as the host knows.
-                crate::render::context::modal_attribution(ui, origin.as_ref());
+                crate::catalog::modal_attribution(ui, origin.as_ref());
                 if let Some(id) = &content {
                     let top_left = ui.available_rect_before_wrap().min;
                     let rect = Rect::from_min_size(

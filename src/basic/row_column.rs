@@ -5,13 +5,13 @@
 
 use egui::{Id, Rect, Response, Ui, Vec2};
 
-use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::{
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{
     Axis, CrossAlign, EPSILON, Justify, Settling, bounded, differs, finite, plan_main,
     sanitize_rect, shrink_row, weight_of,
 };
-use crate::render::slot::{Extent, Incoming, Slot};
+use crate::catalog::{Extent, Incoming, Slot};
+use crate::render::ComponentContext;
 
 /// `Row` or `Column`: children in a line with `justify` (main axis, default `start`),
 /// `align` (cross axis, default `stretch`) and per-child `weight` (flex-grow). A Row fills
@@ -341,7 +341,7 @@ fn shrink_line(
     traits: &[ChildTraits],
     memory: &FlexMemory,
     previous_main: &[f32],
-    plan: &mut crate::render::flex::MainPlan,
+    plan: &mut crate::catalog::MainPlan,
     shrunk: &mut [bool],
 ) {
     let bases: Vec<Option<f32>> = traits

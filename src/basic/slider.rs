@@ -5,12 +5,13 @@
 //! Hostile bounds never panic: non-finite or huge bounds are clamped, `min > max` is
 //! swapped, an empty range shows a disabled slider, `steps` below 1 is ignored.
 
-use super::controls::{input_label, number_value};
+use super::controls::input_label;
 use super::margin::with_margin;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::set_accessible_name;
+use crate::eval::coerce::number_value;
 use crate::render::ComponentContext;
-use crate::render::a11y::set_accessible_name;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// The `Slider` component.
 pub struct Slider;

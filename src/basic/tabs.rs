@@ -5,12 +5,12 @@ use egui::{Align, Layout, Rect, Sense, Stroke, UiBuilder, Vec2, vec2};
 use serde_json::Value;
 
 use super::row_column::fills_width;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::sanitize_rect;
+use crate::catalog::{Extent, Incoming, Slot};
 use crate::eval::coerce;
 use crate::model::PropRef;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::sanitize_rect;
-use crate::render::slot::{Extent, Incoming, Slot};
 
 /// Thickness of the mark under the selected title.
 const SELECTED_MARK: f32 = 2.0;

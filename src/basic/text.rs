@@ -4,9 +4,9 @@
 //! [`Event::OpenUrl`](crate::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
 use super::markdown::{BaseStyle, Block, blocks_ui, parse_cached};
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// The Markdown heading marker the web renderer puts before the text of a heading
 /// variant (`h2` → `##`), or `None` for the other variants.

@@ -8,7 +8,8 @@
 use egui::accesskit::Role;
 use egui::{Sense, vec2};
 
-use super::util::{input_name, label_ui, name_node};
+use super::util::label_ui;
+use crate::catalog::set_accessible_name;
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `Progress` component.
@@ -29,7 +30,11 @@ impl ComponentRenderer for Progress {
             .map(|v| (v / max).clamp(0.0, 1.0));
         let spinner = cx.literal_str("variant") == Some("spinner");
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let style = cx.style().clone();
         let accent = cx.accent_color(ui);
         let inner = ui.vertical(|ui| {
@@ -98,7 +103,7 @@ impl ComponentRenderer for Progress {
                 info.value = fraction.map(|f| (f * 100.0).round());
                 info
             });
-            name_node(ui, response.id, &name);
+            set_accessible_name(ui, response.id, &name);
             if fraction.is_none() {
                 ui.ctx().accesskit_node_builder(response.id, |node| {
                     node.set_description("in progress".to_owned());

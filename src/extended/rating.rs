@@ -7,7 +7,8 @@
 use egui::accesskit::Action;
 use egui::{Color32, Pos2, Sense, Shape, vec2};
 
-use super::util::{accesskit_requests, input_name, label_ui, name_node, number_value};
+use super::util::{accesskit_requests, label_ui};
+use crate::catalog::{number_value, set_accessible_name};
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `Rating` component.
@@ -65,7 +66,11 @@ impl ComponentRenderer for Rating {
             .clamp(0.0, max);
         let read_only = cx.bool("readOnly", false);
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let style = cx.style().clone();
         let accent = cx.accent_color(ui);
         let inner = ui.vertical(|ui| {
@@ -166,7 +171,7 @@ impl ComponentRenderer for Rating {
                     node.add_action(Action::Decrement);
                 }
             });
-            name_node(ui, id, &name);
+            set_accessible_name(ui, id, &name);
             if let Some(v) = next
                 && v != value
                 && let Some(json) = number_value(v)

@@ -29,7 +29,7 @@ use egui::accesskit::{Role, SortDirection};
 use egui::{Align, Layout, Sense};
 use serde_json::{Map, Value, json};
 
-use super::util::name_node;
+use crate::catalog::set_accessible_name;
 use crate::model::ChildRef;
 use crate::{A2uiError, ComponentContext, ComponentRenderer};
 
@@ -708,7 +708,7 @@ impl ComponentRenderer for Table {
             }
         }
         let response = outer.response;
-        name_node(ui, response.id, &label);
+        set_accessible_name(ui, response.id, &label);
         response
     }
 }

@@ -575,7 +575,7 @@ pub(crate) fn origin_frame(ui: &egui::Ui) -> egui::Frame {
 }
 
 /// The line a `Modal` dialog starts with: whose dialog it is, as the host knows it.
-pub(crate) fn modal_attribution(ui: &mut egui::Ui, origin: Option<&crate::model::AgentOrigin>) {
+pub fn modal_attribution(ui: &mut egui::Ui, origin: Option<&crate::model::AgentOrigin>) {
     let text = match origin {
         Some(o) => format!("From {}", o.label()),
         None => "From the agent".to_owned(),
@@ -585,7 +585,7 @@ pub(crate) fn modal_attribution(ui: &mut egui::Ui, origin: Option<&crate::model:
 }
 
 /// Where the text typed into an obscured field goes, as the host knows it.
-pub(crate) fn obscured_destination(origin: Option<&crate::model::AgentOrigin>) -> String {
+pub fn obscured_destination(origin: Option<&crate::model::AgentOrigin>) -> String {
     origin.map_or_else(
         || "the agent".to_owned(),
         |o| o.host().unwrap_or(o.name()).to_owned(),

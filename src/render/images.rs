@@ -665,7 +665,7 @@ pub fn image_ui(
 
 /// Name an image's node for screen readers: its alt text (or "Image") as an `Image` role,
 /// and its state (loading, blocked, failed) as the description.
-pub(crate) fn describe_image(
+pub fn describe_image(
     ui: &egui::Ui,
     response: &egui::Response,
     spec: &ImageSpec<'_>,

@@ -21,12 +21,12 @@ pub(crate) mod fonts;
 pub(crate) mod geometry;
 #[cfg(feature = "http")]
 pub mod http_loader;
-pub(crate) mod icons;
+pub mod icons;
 pub mod images;
 pub(crate) mod input;
 pub(crate) mod slot;
 pub(crate) mod style;
-pub(crate) mod theme;
+pub mod theme;
 
 use std::collections::{HashMap, HashSet};
 
@@ -41,7 +41,7 @@ pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 pub use images::{data_cache_stats, install as install_loaders};
-pub use style::{Palette, Style, TextStyle};
+pub use style::{Palette, Style, TextStyle, text_family};
 
 use crate::action::Event;
 
