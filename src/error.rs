@@ -124,6 +124,18 @@ pub enum A2uiError {
         /// The agent's message.
         message: String,
     },
+
+    /// The host's [`UrlPolicy`](crate::UrlPolicy) refused the URL of an `openUrl` action
+    /// (a scheme or host it does not allow, no user gesture, ...): nothing was handed to
+    /// the host. Reported with the `EXPRESSION_ERROR` code, as a failed `openUrl` call (the
+    /// spec has no code of its own for it).
+    #[error("openUrl refused URL {url:?}: {refusal}")]
+    UrlRefused {
+        /// The refused URL, cut to its first 200 characters.
+        url: String,
+        /// Why the policy refused it.
+        refusal: crate::url_policy::UrlRefusal,
+    },
 }
 
 impl A2uiError {
@@ -140,7 +152,9 @@ impl A2uiError {
             Self::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             Self::Cycle(_) => "CIRCULAR_REFERENCE",
             Self::CatalogNotFound(_) => "CATALOG_NOT_FOUND",
-            Self::Expression { .. } | Self::AgentFunction { .. } => "EXPRESSION_ERROR",
+            Self::Expression { .. } | Self::AgentFunction { .. } | Self::UrlRefused { .. } => {
+                "EXPRESSION_ERROR"
+            }
             Self::MissingDataBinding { .. } => "MISSING_DATA_BINDING",
             Self::Unallowed {
                 parent_rule: true, ..

@@ -574,9 +574,9 @@ fn categories(e: &A2uiError) -> &'static [&'static str] {
         A2uiError::LimitExceeded { .. } => &["IntegrityError", "RecursionError", "ValidationError"],
         A2uiError::Cycle(_) => &["IntegrityError", "ValidationError"],
         A2uiError::CatalogNotFound(_) => &["CatalogError", "StateError"],
-        A2uiError::Expression { .. } | A2uiError::AgentFunction { .. } => {
-            &["ExpressionError", "ParseError", "ValidationError"]
-        }
+        A2uiError::Expression { .. }
+        | A2uiError::AgentFunction { .. }
+        | A2uiError::UrlRefused { .. } => &["ExpressionError", "ParseError", "ValidationError"],
         A2uiError::MissingDataBinding { .. } => &["DataError"],
     }
 }

@@ -1347,10 +1347,9 @@ impl ComponentContext<'_, '_> {
                 true
             }
             Err(refusal) => {
-                let shown: String = url.chars().take(200).collect();
-                let e = A2uiError::Expression {
-                    expression: "openUrl".into(),
-                    message: format!("refused URL {shown:?}: {refusal}"),
+                let e = A2uiError::UrlRefused {
+                    url: url.chars().take(200).collect(),
+                    refusal,
                 };
                 self.frame.events.push(Event::Error(Rejected::new(
                     Some(self.frame.surface.id.clone()),
