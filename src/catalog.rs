@@ -111,11 +111,11 @@ pub use crate::eval::coerce::number_value;
 pub use crate::render::ComponentContext;
 pub use crate::render::a11y::{humanize, name_control, name_date_picker, set_accessible_name};
 pub use crate::render::catalog::{Catalog, ComponentRenderer, ComponentTraits, NameSource};
-pub use crate::render::context::{modal_attribution, obscured_destination};
 pub use crate::render::flex::{
     Axis, CrossAlign, EPSILON, Justify, MainPlan, Settling, UNBOUNDED, bounded, differs, finite,
     plan_main, sanitize_rect, sanitize_size, settle, shrink_row, weight_of,
 };
+pub use crate::render::header::{modal_attribution, obscured_destination};
 pub use crate::render::icons::{
     FALLBACK_GLYPH, icon_family, icon_font_ready, icon_glyph, spoken_name,
 };

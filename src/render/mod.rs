@@ -19,14 +19,15 @@ pub(crate) mod context;
 pub(crate) mod flex;
 pub(crate) mod fonts;
 pub(crate) mod geometry;
+pub(crate) mod header;
 #[cfg(feature = "http")]
 pub mod http_loader;
 pub mod icons;
 pub mod images;
-pub(crate) mod input;
 pub(crate) mod slot;
 pub(crate) mod style;
 pub mod theme;
+pub(crate) mod walk;
 
 use std::collections::{HashMap, HashSet};
 
@@ -399,7 +400,7 @@ impl StoreState {
     fn forget(&mut self, surface_id: &str, ctx: Option<&egui::Context>) {
         if let (Some(serial), Some(ctx)) = (self.drawn.remove(surface_id), ctx) {
             images::release_surface(ctx, &image_owner(serial));
-            context::release_resolve_cache(ctx, serial);
+            walk::release_resolve_cache(ctx, serial);
         }
         self.reported_unknown.retain(|(s, _)| s != surface_id);
     }
@@ -603,9 +604,9 @@ impl DrawState {
             let origin = origin.filter(|_| options.show_origin);
             let draw = |ui: &mut egui::Ui| {
                 if options.show_surface_header || origin.is_some() {
-                    context::surface_header(ui, surface, options, origin);
+                    header::surface_header(ui, surface, options, origin);
                 }
-                let mut frame = context::SurfaceFrame {
+                let mut frame = walk::SurfaceFrame {
                     surface,
                     catalog,
                     catalogs,
@@ -625,7 +626,7 @@ impl DrawState {
                 frame.node_ui(ui, &root, "/", None);
             };
             if origin.is_some() {
-                context::origin_frame(ui).show(ui, draw);
+                header::origin_frame(ui).show(ui, draw);
             } else {
                 draw(ui);
             }
@@ -656,11 +657,8 @@ mod tests {
             out.textures_delta.clear();
         };
         frame(&mut r);
-        assert!(context::has_resolve_cache(&ctx, serial), "drawn: cached");
+        assert!(walk::has_resolve_cache(&ctx, serial), "drawn: cached");
         r.feed_document(br#"{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}"#);
-        assert!(
-            !context::has_resolve_cache(&ctx, serial),
-            "deleted: released"
-        );
+        assert!(!walk::has_resolve_cache(&ctx, serial), "deleted: released");
     }
 }
