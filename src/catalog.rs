@@ -105,10 +105,10 @@
 //! assert!(!events.iter().any(|e| matches!(e, Event::Error(_))), "{events:?}");
 //! ```
 
+pub use crate::action::ComponentAction;
 pub use crate::basic::markdown_ui;
 pub use crate::eval::coerce;
 pub use crate::eval::coerce::number_value;
-pub use crate::render::ComponentContext;
 pub use crate::render::a11y::{humanize, name_control, name_date_picker, set_accessible_name};
 pub use crate::render::catalog::{Catalog, ComponentRenderer, ComponentTraits, NameSource};
 pub use crate::render::flex::{
@@ -125,4 +125,5 @@ pub use crate::render::images::{
 pub use crate::render::slot::{Extent, Incoming, Placed, Slot};
 pub use crate::render::text_family;
 pub use crate::render::theme::{contrast_text_color, oklab_mix, readable_accent};
+pub use crate::render::{ChildTemplate, ComponentContext};
 pub use crate::url_policy::scheme_of;

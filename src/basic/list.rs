@@ -93,7 +93,7 @@ pub(crate) fn list_ui(
     let template = cx.children_template();
     let shared = template.is_none().then(|| cx.children_shared());
     let statics: &[crate::model::ChildRef] = shared.as_deref().unwrap_or_default();
-    let count = template.as_ref().map_or(statics.len(), |(_, _, n)| *n);
+    let count = template.as_ref().map_or(statics.len(), |t| t.len);
     let virtual_rows = template.is_some();
 
     let scroll = match axis {
@@ -161,7 +161,7 @@ pub(crate) fn list_ui(
                 let size_key = key.with("a2ui-row-size");
                 let child_id = match statics.get(i) {
                     Some(child) => Some(child.id.as_str()),
-                    None => template.as_ref().map(|(id, _, _)| id.as_str()),
+                    None => template.as_ref().map(|t| t.component_id.as_str()),
                 };
                 let stretch = stretch
                     || (axis == Axis::Vertical

@@ -5,13 +5,13 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::RendererOptions;
 use super::a11y::humanize;
 use super::catalog::{ComponentTraits, DEFAULT_TRAITS, NameSource};
 use super::walk::{SurfaceFrame, scope_of};
-use crate::action::{ActionEvent, Event, now_timestamp};
+use crate::action::{ActionEvent, ComponentAction, Event, now_timestamp};
 use crate::error::{A2uiError, Rejected};
 use crate::eval::checks::{CheckResult, evaluate_stored_checks, first_failure};
 use crate::eval::{EvalContext, PropDynamic, coerce, prop_kind};
@@ -58,6 +58,20 @@ pub struct ComponentContext<'c, 'f> {
     pub(crate) scope: std::borrow::Cow<'static, str>,
     pub(crate) index: Option<usize>,
     pub(crate) widget_id: egui::Id,
+}
+
+/// The template of a node's `children`
+/// ([`ComponentContext::children_template`]): a virtualised list draws only the items in
+/// view, each with [`ComponentContext::template_child_ui`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChildTemplate {
+    /// The id of the component drawn for each item.
+    pub component_id: String,
+    /// The absolute data path of the list the items come from.
+    pub path: String,
+    /// How many items the list holds now (an object's keys in v0.8).
+    pub len: usize,
 }
 
 // ---- The node ----
@@ -716,14 +730,18 @@ impl ComponentContext<'_, '_> {
 
     /// The template of `children`, if it is one, with its current length (for virtualised
     /// lists: draw only the rows in view with [`Self::template_child_ui`]).
-    pub fn children_template(&self) -> Option<(String, String, usize)> {
+    pub fn children_template(&self) -> Option<ChildTemplate> {
         let tpl: Template<'_> = template_of(self.component.prop("children")?, &self.scope)?;
         let n = template_len(
             self.frame.surface.data.root(),
             &tpl,
             self.frame.surface.version,
         );
-        Some((tpl.component_id.to_owned(), tpl.path.clone(), n))
+        Some(ChildTemplate {
+            component_id: tpl.component_id.to_owned(),
+            path: tpl.path.clone(),
+            len: n,
+        })
     }
 
     /// Draw template instance `i` of `children`.
@@ -864,6 +882,12 @@ impl ComponentContext<'_, '_> {
 /// Actions and events: the component's action, fired after a user gesture; URLs handed to the host;
 /// events and errors for the host and the agent.
 impl ComponentContext<'_, '_> {
+    /// This component's `action`, typed (`None` when it has none, or one of no known
+    /// shape). Dynamic values inside it are unresolved; [`Self::fire_action`] resolves them.
+    pub fn action(&self) -> Option<ComponentAction> {
+        ComponentAction::from_value(&self.component.prop("action")?.to_value())
+    }
+
     /// Fire this component's `action` after a user gesture. An `event` action becomes an
     /// [`Event::Action`] with its context resolved in this scope; a `functionCall` runs
     /// locally (`openUrl` becomes an [`Event::OpenUrl`] when the URL policy allows it, see
@@ -873,69 +897,70 @@ impl ComponentContext<'_, '_> {
         if self.checks().iter().any(|c| !c.valid) {
             return false;
         }
-        let Some(action) = self.component.prop("action").map(PropRef::to_value) else {
-            return false;
-        };
-        if let Some(Value::Object(ev)) = action.get("event") {
-            let name = ev.get("name").and_then(Value::as_str).unwrap_or_default();
-            let (context, user_message, halted) = self.with_eval(|cx| {
-                let context = match ev.get("context") {
-                    Some(Value::Object(c)) => c
+        match self.action() {
+            Some(ComponentAction::Event {
+                name,
+                context,
+                user_message,
+            }) => {
+                let (context, user_message, halted) = self.with_eval(|cx| {
+                    let context = context
                         .iter()
                         .map(|(k, v)| (k.clone(), cx.resolve_deep(v)))
-                        .collect(),
-                    _ => Map::new(),
-                };
-                let um = ev
-                    .get("userMessage")
-                    .map(|u| coerce::to_display_string(&cx.resolve(u)));
-                // v1.0: a context waiting on, or failed by, an agent function halts the
-                // action pipeline.
-                let halted = cx.is_pending()
-                    || cx
-                        .take_diagnostics()
-                        .iter()
-                        .any(|d| matches!(d, A2uiError::AgentFunction { .. }));
-                (context, um, halted)
-            });
-            if halted {
-                return false;
-            }
-            let event = ActionEvent {
-                surface_id: self.frame.surface.id.clone(),
-                source_component_id: self.component.id().to_owned(),
-                name: name.to_owned(),
-                context,
-                timestamp: now_timestamp(),
-                user_message,
-                version: self.frame.surface.version,
-                scope: self.scope.clone().into_owned(),
-            };
-            self.frame.events.push(Event::Action(event));
-            return true;
-        }
-        if let Some(Value::Object(fc)) = action.get("functionCall") {
-            let call = fc.get("call").and_then(Value::as_str).unwrap_or_default();
-            if call == "openUrl" {
-                let url = self.with_eval(|cx| {
-                    fc.get("args")
-                        .and_then(|a| a.get("url"))
-                        .map(|u| coerce::to_display_string(&cx.resolve(u)))
-                        .unwrap_or_default()
+                        .collect();
+                    let um = user_message
+                        .as_ref()
+                        .map(|u| coerce::to_display_string(&cx.resolve(u)));
+                    // v1.0: a context waiting on, or failed by, an agent function halts the
+                    // action pipeline.
+                    let halted = cx.is_pending()
+                        || cx
+                            .take_diagnostics()
+                            .iter()
+                            .any(|d| matches!(d, A2uiError::AgentFunction { .. }));
+                    (context, um, halted)
                 });
-                return self.open_url(&url);
+                if halted {
+                    return false;
+                }
+                let event = ActionEvent {
+                    surface_id: self.frame.surface.id.clone(),
+                    source_component_id: self.component.id().to_owned(),
+                    name,
+                    context,
+                    timestamp: now_timestamp(),
+                    user_message,
+                    version: self.frame.surface.version,
+                    scope: self.scope.clone().into_owned(),
+                };
+                self.frame.events.push(Event::Action(event));
+                true
             }
-            // A call run from the handler of a click or key press carries the gesture
-            // (`callMcpTool` needs it for a tool that is not read-only).
-            let gesture = crate::url_policy::user_activated(&self.frame.ctx);
-            let result = self.with_eval_as(gesture, |cx| cx.call(fc));
-            if let Err(e) = result {
-                self.report_once(&format!("call:{call}"), e);
-                return false;
+            Some(ComponentAction::FunctionCall {
+                call,
+                args,
+                function_call,
+            }) => {
+                if call == "openUrl" {
+                    let url = self.with_eval(|cx| {
+                        args.get("url")
+                            .map(|u| coerce::to_display_string(&cx.resolve(u)))
+                            .unwrap_or_default()
+                    });
+                    return self.open_url(&url);
+                }
+                // A call run from the handler of a click or key press carries the gesture
+                // (`callMcpTool` needs it for a tool that is not read-only).
+                let gesture = crate::url_policy::user_activated(&self.frame.ctx);
+                let result = self.with_eval_as(gesture, |cx| cx.call(&function_call));
+                if let Err(e) = result {
+                    self.report_once(&format!("call:{call}"), e);
+                    return false;
+                }
+                true
             }
-            return true;
+            None => false,
         }
-        false
     }
 
     /// [`Self::fire_action`] with its context resolved at another data scope: a

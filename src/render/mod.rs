@@ -37,7 +37,7 @@ pub use crate::basic::markdown_ui;
 #[cfg(feature = "agui")]
 pub use activity::agui_session_ui;
 pub use activity::lifecycle_ui;
-pub use context::ComponentContext;
+pub use context::{ChildTemplate, ComponentContext};
 pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
