@@ -37,7 +37,7 @@
 //! list clickable when the component has an `action`. It is written with nothing the basic
 //! catalog keeps to itself:
 //!
-//! ```ignore
+//! ```
 //! use egui_a2ui::catalog::{
 //!     Catalog, ComponentContext, ComponentTraits, Incoming, NameSource, coerce, icon_family,
 //!     icon_font_ready, icon_glyph, oklab_mix, set_accessible_name,
@@ -81,28 +81,47 @@
 //!     let response = inner.response.interact(egui::Sense::click());
 //!     set_accessible_name(ui, response.id, &format!("{} map pins", pins.len()));
 //!     if response.clicked() {
-//!         cx.actions().fire();
+//!         cx.fire_action();
 //!     }
 //!     incoming.report(cx, response.rect.size());
 //!     response
 //! }
 //!
 //! let mut catalog = Catalog::basic();
-//! catalog.register_with("PinList", ComponentTraits::new().name_from(NameSource::None), pin_list);
+//! catalog.register_with("PinList", ComponentTraits::new().with_name_source(NameSource::None), pin_list);
 //! let mut renderer = Renderer::new(catalog);
-//! renderer.feed_document(br#"
-//! {"version":"v0.9","createSurface":{"surfaceId":"map","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
-//! {"version":"v0.9","updateComponents":{"surfaceId":"map","components":[
-//!   {"id":"root","component":"PinList","pins":{"path":"/pins"},
-//!    "action":{"event":{"name":"showMap","context":{"count":{"path":"/count"}}}}}]}}
-//! {"version":"v0.9","updateDataModel":{"surfaceId":"map","value":{"count":2,"pins":[
-//!   {"name":"Harbour","lat":59.91,"lon":10.73},{"name":"Fortress","lat":59.907,"lon":10.736}]}}}
-//! "#);
-//! let ctx = egui::Context::default();
-//! let mut events = Vec::new();
-//! let _ = ctx.run_ui(egui::RawInput::default(), |ui| events = renderer.ui(ui));
-//! // Drawn without an error: the host type is known to the surface's catalog.
-//! assert!(!events.iter().any(|e| matches!(e, Event::Error(_))), "{events:?}");
+//! // One document: JSONL, or (as here) a JSON array of messages.
+//! renderer.feed_document(br#"[
+//!   {"version": "v0.9", "createSurface": {"surfaceId": "map",
+//!     "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},
+//!   {"version": "v0.9", "updateComponents": {"surfaceId": "map", "components": [
+//!     {"id": "root", "component": "PinList", "pins": {"path": "/pins"},
+//!      "action": {"event": {"name": "showMap", "context": {"count": {"path": "/count"}}}}}]}},
+//!   {"version": "v0.9", "updateDataModel": {"surfaceId": "map", "value": {"count": 2, "pins": [
+//!     {"name": "Harbour", "lat": 59.91, "lon": 10.73},
+//!     {"name": "Fortress", "lat": 59.907, "lon": 10.736}]}}}
+//! ]"#);
+//! assert!(renderer.store().errors().is_empty(), "{:?}", renderer.store().errors());
+//! # use egui_kittest::kittest::Queryable;
+//! // Drawn (a host runs `renderer.ui(ui)` every frame; a test harness stands in here),
+//! // then clicked: the action goes out with its context resolved.
+//! let mut harness = egui_kittest::Harness::new_ui_state(
+//!     |ui, (renderer, events): &mut (Renderer, Vec<Event>)| events.extend(renderer.ui(ui)),
+//!     (renderer, Vec::new()),
+//! );
+//! harness.run();
+//! harness.get_by_label("2 map pins").click();
+//! harness.run();
+//! let (renderer, events) = harness.state();
+//! assert!(renderer.store().errors().is_empty(), "{:?}", renderer.store().errors());
+//! let fired: Vec<_> = events
+//!     .iter()
+//!     .filter_map(|e| match e {
+//!         Event::Action(a) => Some((a.name.as_str(), a.context["count"].clone())),
+//!         _ => None,
+//!     })
+//!     .collect();
+//! assert_eq!(fired, [("showMap", serde_json::json!(2))]);
 //! ```
 
 pub use crate::action::ComponentAction;

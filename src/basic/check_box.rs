@@ -20,7 +20,7 @@ impl ComponentRenderer for CheckBox {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let label = cx.string("label");
         let checked = cx.bool("value", false);
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         // The margin around the row: none when the slot keeps it already.
         let margin = if incoming.margin() > 0.0 {
             0.0

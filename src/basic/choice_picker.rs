@@ -186,7 +186,7 @@ impl ComponentRenderer for ChoicePicker {
         let selected = cx.string_list("value");
         let options = cached_options(cx);
         let label = cx.string("label");
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let style = cx.style().clone();
         let palette = cx.palette(ui);
         let option_font = egui::FontId::proportional(style.label.size);

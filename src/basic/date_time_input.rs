@@ -330,7 +330,7 @@ impl ComponentRenderer for DateTimeInput {
             label.clone()
         };
 
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let style = cx.style().clone();
         let inner = ui.vertical(|ui| {
             // The reference's box: a bold label line, a 2 px gap and a 37 px row of inputs,

@@ -20,7 +20,7 @@ pub struct Divider;
 
 impl ComponentRenderer for Divider {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let margin = cx.style().divider_margin;
         let vertical = cx
             .literal_str("axis")
@@ -47,7 +47,7 @@ impl ComponentRenderer for Divider {
             ui.painter().hline(line.x_range(), line.center().y, stroke);
         }
         cx.set_geometry_box(line);
-        incoming.report(ui, natural);
+        incoming.report(cx, natural);
         response
     }
 }

@@ -58,7 +58,7 @@ pub(crate) fn list_ui(
     axis: Axis,
     align: CrossAlign,
 ) -> Response {
-    let incoming = Incoming::of(ui);
+    let incoming = Incoming::of(ui, cx);
     let memory_key = cx.widget_id().with("a2ui-list");
     let memory: ListMemory = ui.data(|d| d.get_temp(memory_key)).unwrap_or_default();
     let available = sanitize_rect(ui.available_rect_before_wrap());
@@ -184,7 +184,7 @@ pub(crate) fn list_ui(
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
                     .role(Role::ListItem)
-                    .show(ui, |ui| match statics.get(i) {
+                    .show(ui, cx, |ui, cx| match statics.get(i) {
                         Some(child) => cx.child_ui(ui, child),
                         None => cx
                             .template_child_ui(ui, i)
@@ -224,7 +224,7 @@ pub(crate) fn list_ui(
         _ => main_cap,
     };
     let natural = axis.vec(content_main.min(natural_cap), cross_used);
-    incoming.report(ui, natural);
+    incoming.report(cx, natural);
 
     let mut next = memory;
     let changed =

@@ -21,7 +21,7 @@ pub struct Modal;
 
 impl ComponentRenderer for Modal {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let open_key = cx.widget_id().with("a2ui-modal-open");
         let was_open = ui.data(|d| d.get_temp::<bool>(open_key)).unwrap_or(false);
         let mut open = was_open;
@@ -41,7 +41,7 @@ impl ComponentRenderer for Modal {
                 // Click without focus: a focusable container would be a keyboard stop with no
                 // name. A Button trigger is focusable itself.
                 .sense(Sense::CLICK)
-                .show(ui, |ui| cx.child_id_ui(ui, &id));
+                .show(ui, cx, |ui, cx| cx.child_id_ui(ui, &id));
                 let slot = placed.slot.unwrap_or_else(|| placed.response.clone());
                 if placed.response.clicked() || slot.clicked() {
                     open = true;
@@ -66,7 +66,7 @@ impl ComponentRenderer for Modal {
             // Without a trigger the dialog can never open: draw nothing.
             None => (ui.allocate_response(Vec2::ZERO, Sense::hover()), Vec2::ZERO),
         };
-        incoming.report(ui, natural);
+        incoming.report(cx, natural);
 
         if open {
             let screen = ui.ctx().content_rect();
@@ -92,7 +92,7 @@ impl ComponentRenderer for Modal {
                     };
                     let placed = Slot::new(content_key, rect, extent)
                         .fill_width(fills_width(cx, id))
-                        .show(ui, |ui| cx.child_id_ui(ui, id));
+                        .show(ui, cx, |ui, cx| cx.child_id_ui(ui, id));
                     ui.advance_cursor_after_rect(Rect::from_min_size(
                         top_left,
                         vec2(width, placed.natural.y),

@@ -125,7 +125,7 @@ pub(crate) fn flex_ui(
         ui.data_mut(|d| std::mem::take(d.get_temp_mut_or_default::<FlexMemory>(memory_key)));
     let previous = |i: usize| memory.naturals.get(i).copied().unwrap_or(Vec2::ZERO);
 
-    let incoming = Incoming::of(ui);
+    let incoming = Incoming::of(ui, cx);
     let available = sanitize_rect(ui.available_rect_before_wrap());
     let origin = available.min;
     let main_fixed = incoming.extent.along(axis).and_then(finite);
@@ -236,7 +236,7 @@ pub(crate) fn flex_ui(
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
                     .margin(traits[i].margin)
-                    .show(ui, |ui| cx.child_ui_exclusive(ui, child));
+                    .show(ui, cx, |ui, cx| cx.child_ui_exclusive(ui, child));
                 let (basis, min) = match placed.basis {
                     Some(b) => (b.x, b.y),
                     None => {
@@ -322,8 +322,8 @@ pub(crate) fn flex_ui(
             widths,
         )
     };
-    incoming.report(ui, natural);
-    incoming.report_content_widths(ui, natural.x, widths.0, widths.1);
+    incoming.report(cx, natural);
+    incoming.report_content_widths(cx, natural.x, widths.0, widths.1);
     remember(ui, memory_key, memory, naturals, bases);
     ui.response()
 }

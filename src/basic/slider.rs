@@ -102,7 +102,7 @@ impl ComponentRenderer for Slider {
         let mut value = current;
         let label = cx.string("label");
         let style = cx.style().clone();
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let stretched = incoming.extent.width.is_some();
         // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
         // track (37 px in all). A slot that keeps the margin already (a Row's or Column's)

@@ -27,9 +27,9 @@ impl ComponentRenderer for Tabs {
             Some(tabs) => tabs.iter().map(PropRef::to_value).collect(),
             None => Vec::new(),
         };
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         if tabs.is_empty() {
-            incoming.report(ui, Vec2::ZERO);
+            incoming.report(cx, Vec2::ZERO);
             return ui.allocate_response(Vec2::ZERO, Sense::hover());
         }
         let max_chars = cx.limits().max_string_chars;
@@ -161,7 +161,7 @@ impl ComponentRenderer for Tabs {
                     )
                     .fill_width(width.is_some() && fills_width(cx, &id))
                     .role(Role::TabPanel)
-                    .show(ui, |ui| cx.child_id_ui(ui, &id))
+                    .show(ui, cx, |ui, cx| cx.child_id_ui(ui, &id))
                     .natural
                 }
                 None => Vec2::ZERO,
@@ -180,7 +180,7 @@ impl ComponentRenderer for Tabs {
             ui.expand_to_include_rect(Rect::from_min_size(origin, size));
             natural
         });
-        incoming.report(ui, inner.inner);
+        incoming.report(cx, inner.inner);
         inner.response
     }
 }

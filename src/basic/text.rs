@@ -78,7 +78,7 @@ impl ComponentRenderer for Text {
             italic: step.italic,
         };
         let blocks = &entry.blocks;
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         // Captions are muted, unless the context forces a colour (a primary button). Every
         // text draws straight into the node's `Ui` (a scope would cost a `Ui` per text;
         // several blocks get their own vertical group in `blocks_ui`).
@@ -125,7 +125,7 @@ impl ComponentRenderer for Text {
                 }
             };
             incoming.report_content_widths(
-                ui,
+                cx,
                 response.rect.width(),
                 widths.widest.max(response.rect.width()).ceil(),
                 widths.longest_word.ceil(),

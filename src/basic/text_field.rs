@@ -206,7 +206,7 @@ impl ComponentRenderer for TextField {
         });
         let edit_id = cx.widget_id().with("edit");
 
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let style = cx.style().clone();
         // As in the web renderer the field spans the width its parent gives it (outside a
         // container, all it has); sized to content it keeps egui's default width.

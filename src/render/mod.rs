@@ -393,6 +393,8 @@ struct StoreState {
     /// Surfaces drawn (id → [`crate::model::Surface::serial`]), to let go of the state
     /// of one deleted (or replaced) behind our back.
     drawn: HashMap<String, u64>,
+    /// The slot stack's buffer, lent to each surface's walk (kept to save its allocation).
+    slots: Vec<slot::OpenSlot>,
 }
 
 impl StoreState {
@@ -622,8 +624,10 @@ impl DrawState {
                     box_override: None,
                     memo: Default::default(),
                     origin,
+                    slots: slot::SlotStack::with_buffer(std::mem::take(&mut state.slots)),
                 };
                 frame.node_ui(ui, &root, "/", None);
+                state.slots = frame.slots.take_buffer();
             };
             if origin.is_some() {
                 header::origin_frame(ui).show(ui, draw);

@@ -45,6 +45,8 @@ pub(crate) struct SurfaceFrame<'f> {
     pub(crate) memo: FrameMemo,
     /// Who the surface comes from, as the host or transport said (never the agent).
     pub(crate) origin: Option<&'f crate::model::AgentOrigin>,
+    /// The slots open in this walk (the slot protocol, see [`super::slot`]).
+    pub(crate) slots: super::slot::SlotStack,
 }
 
 /// A component type's renderer and the AccessKit role of its node.
