@@ -82,7 +82,6 @@ pub fn number_value(v: f64) -> Option<Value> {
     }
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if v.fract() == 0.0 && v.abs() < EXACT {
-        #[allow(clippy::cast_possible_truncation)]
         let i = v as i64;
         return Some(Value::from(i));
     }

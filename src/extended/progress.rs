@@ -60,7 +60,6 @@ impl ComponentRenderer for Progress {
                 let points: Vec<egui::Pos2> = (0..=n)
                     .map(|i| {
                         let a = start + sweep * f64::from(i) / f64::from(n);
-                        #[allow(clippy::cast_possible_truncation)]
                         let a = a as f32;
                         center + radius * vec2(a.cos(), a.sin())
                     })
@@ -74,7 +73,6 @@ impl ComponentRenderer for Progress {
                 let radius = TRACK / 2.0;
                 painter.rect_filled(rect, radius, ui.visuals().widgets.inactive.bg_fill);
                 let bar = match fraction {
-                    #[allow(clippy::cast_possible_truncation)]
                     Some(f) => {
                         let mut r = rect;
                         r.set_width(rect.width() * f as f32);
@@ -83,7 +81,6 @@ impl ComponentRenderer for Progress {
                     None => {
                         ui.ctx().request_repaint();
                         let t = ui.input(|i| i.time).rem_euclid(1.6) / 1.6;
-                        #[allow(clippy::cast_possible_truncation)]
                         let t = t as f32;
                         let seg = rect.width() * 0.3;
                         let left = rect.left() - seg + (rect.width() + seg) * t;

@@ -181,7 +181,6 @@ fn parse_column(raw: &Value, resolve: &dyn Fn(&Value) -> Value) -> Option<TableC
         _ if numeric => Align::Max,
         _ => Align::Min,
     };
-    #[allow(clippy::cast_possible_truncation)]
     let width = obj
         .get("width")
         .and_then(Value::as_f64)
@@ -238,7 +237,6 @@ fn compare_keys(a: &SortKey, b: &SortKey) -> Ordering {
 /// The order of the first `len` rows under `sort` (stable; empty cells last either way).
 pub(super) fn sorted_order(rows: &[Value], len: usize, sort: Option<&Sort>) -> Vec<u32> {
     let len = len.min(rows.len()).min(u32::MAX as usize);
-    #[allow(clippy::cast_possible_truncation)]
     let mut order: Vec<u32> = (0..len as u32).collect();
     let Some(sort) = sort else {
         return order;

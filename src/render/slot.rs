@@ -532,16 +532,14 @@ mod tests {
                 };
                 for (key, margin) in [("s", 8.0), ("t", 0.0)] {
                     let mut inside = None;
-                    let placed = Slot::new(Id::new(key), rect, extent).margin(margin).show(
-                        ui,
-                        cx,
-                        |ui, cx| {
+                    let placed = Slot::new(Id::unique(key), rect, extent)
+                        .margin(margin)
+                        .show(ui, cx, |ui, cx| {
                             let incoming = Incoming::of(ui, cx);
                             inside =
                                 Some((ui.max_rect(), incoming.margin(), incoming.extent.width));
                             ui.allocate_exact_size(vec2(50.0, 20.0), Sense::hover()).1
-                        },
-                    );
+                        });
                     if let (Some((max, m, w)), Ok(mut seen)) = (inside, out.lock()) {
                         seen.push((max, m, w, placed.natural));
                     }
@@ -560,8 +558,7 @@ mod tests {
             let _ = r.ui(ui);
         });
         out.textures_delta.clear();
-        let seen = seen.lock().map(|s| s.clone()).unwrap_or_default();
-        seen
+        seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
     #[test]

@@ -8,8 +8,6 @@
 //! Runs under plain `cargo test` (rmcp is a dev-dependency); with `--features rmcp` the
 //! request and result go through the crate's rmcp conversions instead of serde.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::flight_server;
 
 use egui_a2ui::eval::{EvalContext, FunctionRegistry};
