@@ -67,7 +67,7 @@ impl Conversation for A2aClient {
         vec![self.session().store()]
     }
     fn send<'a>(&'a mut self, turn: &'a Turn) -> Sending<'a> {
-        Box::pin(A2aClient::send(self, turn, print))
+        Box::pin(Self::send(self, turn, print))
     }
 }
 

@@ -727,7 +727,7 @@ impl Runner {
                 let raised = raised.or_else(|| first_resolution_error(&p));
                 match raised {
                     Some(e) => {
-                        check_error(expect, &e, false).map_err(|r| format!("step {i}: {r}"))?
+                        check_error(expect, &e, false).map_err(|r| format!("step {i}: {r}"))?;
                     }
                     None => {
                         return Err(format!(
@@ -1487,7 +1487,7 @@ fn data_model_case(case: &Value) -> Handled {
         }
         match (expect_error_of(step), result) {
             (Some(e), Err(err)) => {
-                check_error(e, &err, false).map_err(|r| format!("step {i}: {r}"))?
+                check_error(e, &err, false).map_err(|r| format!("step {i}: {r}"))?;
             }
             (Some(e), Ok(())) => {
                 return Err(format!("step {i}: expected an error ({})", compact(e)));

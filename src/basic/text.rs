@@ -119,7 +119,7 @@ impl ComponentRenderer for Text {
                 _ => {
                     let widths = measure_widths(ui, blocks, font, step.size);
                     cx.update_memo("text", |e: &mut TextEntry| {
-                        e.min_content = Some(widths.clone())
+                        e.min_content = Some(widths.clone());
                     });
                     widths
                 }

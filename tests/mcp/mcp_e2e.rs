@@ -252,7 +252,7 @@ async fn flight_search_select_round_trip_over_real_mcp() {
             .component("root")
             .unwrap()
             .prop("children")
-            .map(|c| c.to_value()),
+            .map(egui_a2ui::model::PropRef::to_value),
         Some(json!(["title", "confirmation"]))
     );
     let (tree, _) = resolve_tree(

@@ -257,10 +257,16 @@ fn register_keeps_the_traits_of_a_replaced_type_and_defaults_a_new_one() {
             .all(|n| basic.traits(n).is_some())
     );
     assert_eq!(
-        basic.traits("List").and_then(|t| t.role()),
+        basic
+            .traits("List")
+            .and_then(egui_a2ui::catalog::ComponentTraits::role),
         Some(Role::List)
     );
-    assert!(basic.traits("TextField").is_some_and(|t| t.full_width()));
+    assert!(
+        basic
+            .traits("TextField")
+            .is_some_and(egui_a2ui::catalog::ComponentTraits::full_width)
+    );
     assert!(basic.traits("Row").is_some_and(|t| !t.full_width()));
 }
 

@@ -225,7 +225,7 @@ async fn a2a_1_0_peer_refuses_a_request_in_the_0_3_dialect_with_a_typed_error() 
     let (_, r) = turn_a2a(&mut c, Turn::Text("pasta".into())).await;
     match r {
         Err(egui_a2ui::transport::TransportError::JsonRpc { code, .. }) => {
-            assert!(code < 0, "a JSON-RPC error code: {code}")
+            assert!(code < 0, "a JSON-RPC error code: {code}");
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     }

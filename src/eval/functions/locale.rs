@@ -18,7 +18,7 @@ pub use super::locale_types::{LocaleData, Plural};
 impl LocaleData {
     /// The locale for a BCP 47 tag (`en-US`, `de_DE`, `fr`): an exact match, else the first
     /// locale of the same language, else en-US.
-    pub fn get(tag: &str) -> &'static LocaleData {
+    pub fn get(tag: &str) -> &'static Self {
         let norm = tag.replace('_', "-");
         let lang = norm
             .split('-')

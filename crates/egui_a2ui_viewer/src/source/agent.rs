@@ -564,7 +564,10 @@ impl AgentSource {
                     let Some(store) = agent.store_mut(*store) else {
                         continue;
                     };
-                    if !store.surface(surface_id).is_some_and(|s| s.is_visible()) {
+                    if !store
+                        .surface(surface_id)
+                        .is_some_and(egui_a2ui::Surface::is_visible)
+                    {
                         continue;
                     }
                     egui::Frame::group(ui.style()).show(ui, |ui| {
