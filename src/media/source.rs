@@ -48,36 +48,14 @@ impl FileLoader {
     }
 
     fn path_of(url: &str) -> Option<PathBuf> {
-        let rest = url
-            .get(..7)?
-            .eq_ignore_ascii_case("file://")
-            .then(|| url.get(7..))??;
-        // `file:///abs/path` (empty host) or `file://localhost/abs/path`.
-        let path = rest.strip_prefix("localhost").unwrap_or(rest);
-        path.starts_with('/')
-            .then(|| PathBuf::from(percent_decode_path(path)))
-    }
-}
-
-fn percent_decode_path(s: &str) -> String {
-    let mut out = Vec::with_capacity(s.len());
-    let b = s.as_bytes();
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c == b'%'
-            && let Some(Ok(v)) = b
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .map(|h| u8::from_str_radix(h, 16))
-        {
-            out.push(v);
-            i += 3;
-            continue;
+        // `file:///abs/path` (empty host) or `file://localhost/abs/path`, percent-decoded by
+        // the WHATWG URL parser the URL policy uses too; any other host is refused.
+        let parsed = url::Url::parse(url).ok()?;
+        if parsed.scheme() != "file" {
+            return None;
         }
-        out.push(c);
-        i += 1;
+        parsed.to_file_path().ok()
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 impl MediaLoader for FileLoader {
