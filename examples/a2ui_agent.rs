@@ -28,7 +28,7 @@ use egui_a2ui::eval::FunctionRegistry;
 use egui_a2ui::model::SurfaceStore;
 use egui_a2ui::transport::a2a::A2aClient;
 use egui_a2ui::transport::agui::AguiClient;
-use egui_a2ui::transport::mcp::McpAgent;
+use egui_a2ui::transport::mcp_http::McpAgent;
 use egui_a2ui::transport::{TransportError, TransportEvent, TransportOptions, Turn, find_action};
 use egui_a2ui::{Catalog, conformance};
 use serde_json::{Value, json};
