@@ -80,9 +80,11 @@ impl MediaLoader for FileLoader {
     }
 }
 
-/// How a checked URL is loaded.
+/// How a checked media URL is loaded (what [`plan`] decides; the basic `Video` and
+/// `AudioPlayer` start their player from it).
 #[derive(Clone)]
-pub(crate) enum Plan {
+#[non_exhaustive]
+pub enum Plan {
     /// A `data:` URI, decoded on the worker.
     Data(String),
     /// One of the host's loaders, on the worker.
@@ -99,7 +101,7 @@ fn max_data_uri_len(max_bytes: usize) -> usize {
 
 /// Decide how to load `url`, or why not: the URL policy first (a refused URL is never
 /// loaded), a wrong `data:` type, an over-long `data:` URI.
-pub(crate) fn plan(
+pub fn plan(
     url: &str,
     policy: &UrlPolicy,
     loaders: &[Arc<dyn MediaLoader>],
@@ -176,7 +178,7 @@ pub(crate) fn read_bounded(mut reader: impl Read, max_bytes: usize) -> Result<Ve
 
 /// Whether a MIME type from a loader (an HTTP `Content-Type`) may be media. Generic types
 /// pass: servers often send `application/octet-stream`, and the container is sniffed anyway.
-pub(crate) fn mime_may_be_media(mime: &str) -> bool {
+pub fn mime_may_be_media(mime: &str) -> bool {
     let t = mime
         .split(';')
         .next()
