@@ -91,10 +91,10 @@ fn main() {
         let mut c = criterion();
         let mut g = c.benchmark_group("agent_panel");
         g.bench_function(format!("{long_turns}_turns"), |b| {
-            b.iter(|| panel_frame(&lctx, &input, &mut long, &mut long_state))
+            b.iter(|| panel_frame(&lctx, &input, &mut long, &mut long_state));
         });
         g.bench_function("10_turns", |b| {
-            b.iter(|| panel_frame(&sctx, &input, &mut short, &mut short_state))
+            b.iter(|| panel_frame(&sctx, &input, &mut short, &mut short_state));
         });
         g.finish();
         c.final_summary();

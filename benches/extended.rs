@@ -125,7 +125,7 @@ fn compare(
                     frame(ctx, &input, |ui| {
                         let _ = r.ui(ui);
                     })
-                })
+                });
             });
         }
         g.finish();

@@ -248,10 +248,10 @@ fn main() {
             if let Some(c) = c.as_mut() {
                 let mut g = c.benchmark_group(format!("frame/{ak}/{count}"));
                 g.bench_function("a2ui", |b| {
-                    b.iter(|| frame(&actx, &input, |ui| a2ui_ui(&mut r, ui)))
+                    b.iter(|| frame(&actx, &input, |ui| a2ui_ui(&mut r, ui)));
                 });
                 g.bench_function("hand_written", |b| {
-                    b.iter(|| frame(&hctx, &input, |ui| hand.ui(ui)))
+                    b.iter(|| frame(&hctx, &input, |ui| hand.ui(ui)));
                 });
                 g.finish();
             }

@@ -68,10 +68,10 @@ fn main() {
         g.throughput(Throughput::Bytes(doc.len() as u64));
         g.bench_function("parse_only", |b| b.iter(|| parse_only(black_box(&doc))));
         g.bench_function("store_feed_document", |b| {
-            b.iter(|| ingest_store(black_box(&doc)))
+            b.iter(|| ingest_store(black_box(&doc)));
         });
         g.bench_function("renderer_feed_jsonl", |b| {
-            b.iter(|| ingest_renderer(black_box(&doc)))
+            b.iter(|| ingest_renderer(black_box(&doc)));
         });
         g.finish();
         c.final_summary();

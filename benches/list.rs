@@ -72,7 +72,7 @@ fn main() {
                         frame(ctx, &input, |ui| {
                             let _ = r.ui(ui);
                         })
-                    })
+                    });
                 });
             }
             g.finish();

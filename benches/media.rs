@@ -94,13 +94,13 @@ fn upload(c: &mut Criterion) {
             h.state_mut().next = Some(frames[k % 2].clone());
             h.step();
             h.render().expect("renders")
-        })
+        });
     });
     g.bench_function("render_only", |b| {
         b.iter(|| {
             h.step();
             h.render().expect("renders")
-        })
+        });
     });
     // The clone of the frame is part of the first figure: measure it alone.
     g.bench_function("frame_clone", |b| b.iter(|| frames[k % 2].clone()));
@@ -147,7 +147,7 @@ fn audio_load(c: &mut Criterion) {
             b.iter(|| {
                 let handle = NullSinkHandle::default();
                 play_through(&bytes, &handle)
-            })
+            });
         });
     }
     g.finish();
@@ -174,7 +174,7 @@ fn seek(c: &mut Criterion) {
                 let mut s = AudioStream::open(Arc::clone(&bytes), None, 8192).expect("opens");
                 s.seek(1.5).expect("seeks");
                 s.next_chunk().expect("decodes").map(<[f32]>::len)
-            })
+            });
         });
     }
     g.finish();

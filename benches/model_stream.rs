@@ -73,7 +73,9 @@ fn first_drawn_streaming(bytes: &[u8], input: &egui::RawInput) -> (usize, f64) {
     for c in bytes.chunks(4) {
         r.feed_model_text(&mut s, c);
         fed += c.len();
-        if r.store().surfaces().any(|s| s.is_visible()) && draws_text(&ctx, input, &mut r) {
+        if r.store().surfaces().any(egui_a2ui::Surface::is_visible)
+            && draws_text(&ctx, input, &mut r)
+        {
             return (fed, t.elapsed().as_secs_f64());
         }
     }

@@ -134,7 +134,7 @@ fn paired_with_setup<T>(
         ratios.push(x / y);
     }
     let med = |v: &mut Vec<f64>| {
-        v.sort_by(|x, y| x.total_cmp(y));
+        v.sort_by(f64::total_cmp);
         v[v.len() / 2]
     };
     (med(&mut ta), med(&mut tb), med(&mut ratios))
@@ -208,7 +208,7 @@ fn main() {
     // Each round ingests the whole set once; several passes per round for a stable time.
     let rounds = 21;
     let (sa, sb, sr) = paired_with_setup(rounds, &every, SurfaceStore::basic, |st, s| {
-        st.feed_document(&s.jsonl)
+        st.feed_document(&s.jsonl);
     });
     let (ra, _, rr) = paired_with_setup(
         rounds,
@@ -250,7 +250,7 @@ fn main() {
     );
     for (label, streams) in &all {
         let (_, _, r) = paired_with_setup(rounds, streams, SurfaceStore::basic, |st, s| {
-            st.feed_document(&s.jsonl)
+            st.feed_document(&s.jsonl);
         });
         summary(
             "official",

@@ -149,7 +149,11 @@ fn first_draw<S: HttpSession>(
                 })
             });
             black_box(session.on_item(item));
-            if session.store().surfaces().any(|s| s.is_visible()) {
+            if session
+                .store()
+                .surfaces()
+                .any(egui_a2ui::Surface::is_visible)
+            {
                 return draw_frame(ctx, input, |ui| {
                     black_box(draw.ui(session.store_mut(), ui));
                 });
@@ -246,13 +250,13 @@ fn groups(c: &mut criterion::Criterion) {
     let (b03, b10, bag, bmcp) = (a2a03_bytes(), a2a10_bytes(), agui_bytes(), mcp_bytes());
     let mut g = c.benchmark_group("first_byte_to_first_draw");
     g.bench_function("a2a_0_3", |b| {
-        b.iter(|| first_draw(a2a_session(false), &b03, &ctx, &input))
+        b.iter(|| first_draw(a2a_session(false), &b03, &ctx, &input));
     });
     g.bench_function("a2a_1_0", |b| {
-        b.iter(|| first_draw(a2a_session(true), &b10, &ctx, &input))
+        b.iter(|| first_draw(a2a_session(true), &b10, &ctx, &input));
     });
     g.bench_function("agui", |b| {
-        b.iter(|| first_draw(agui_session(), &bag, &ctx, &input))
+        b.iter(|| first_draw(agui_session(), &bag, &ctx, &input));
     });
     g.bench_function("mcp", |b| b.iter(|| first_draw_mcp(&bmcp, &ctx, &input)));
     g.finish();
@@ -260,10 +264,10 @@ fn groups(c: &mut criterion::Criterion) {
     let (deltas, snaps) = agui_ops_streams(n);
     let mut g = c.benchmark_group("agui_operations");
     g.bench_function(format!("append_deltas_{n}"), |b| {
-        b.iter(|| feed_all(&deltas))
+        b.iter(|| feed_all(&deltas));
     });
     g.bench_function(format!("replacing_snapshots_{n}"), |b| {
-        b.iter(|| feed_all(&snaps))
+        b.iter(|| feed_all(&snaps));
     });
     g.finish();
 }

@@ -66,19 +66,19 @@ fn main() {
         let mut g = c.benchmark_group("update");
         g.bench_function(format!("apply/{big_count}"), |b| b.iter(|| apply(&mut big)));
         g.bench_function(format!("apply/{small_count}"), |b| {
-            b.iter(|| apply(&mut small))
+            b.iter(|| apply(&mut small));
         });
         g.bench_function(format!("apply+frame/{big_count}"), |b| {
             b.iter(|| {
                 apply(&mut big);
                 draw(&bctx, &input, &mut big)
-            })
+            });
         });
         g.bench_function(format!("apply+frame/{small_count}"), |b| {
             b.iter(|| {
                 apply(&mut small);
                 draw(&sctx, &input, &mut small)
-            })
+            });
         });
         g.finish();
         c.final_summary();

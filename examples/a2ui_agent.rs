@@ -28,7 +28,7 @@ use egui_a2ui::eval::FunctionRegistry;
 use egui_a2ui::model::SurfaceStore;
 use egui_a2ui::transport::a2a::A2aClient;
 use egui_a2ui::transport::agui::AguiClient;
-use egui_a2ui::transport::mcp::McpAgent;
+use egui_a2ui::transport::mcp_http::McpAgent;
 use egui_a2ui::transport::{TransportError, TransportEvent, TransportOptions, Turn, find_action};
 use egui_a2ui::{Catalog, conformance};
 use serde_json::{Value, json};
@@ -67,7 +67,7 @@ impl Conversation for A2aClient {
         vec![self.session().store()]
     }
     fn send<'a>(&'a mut self, turn: &'a Turn) -> Sending<'a> {
-        Box::pin(A2aClient::send(self, turn, print))
+        Box::pin(Self::send(self, turn, print))
     }
 }
 

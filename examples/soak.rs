@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use egui_a2ui::render::DrawState;
 use egui_a2ui::transport::agui::AguiHost;
-use egui_a2ui::transport::mcp::McpHost;
+use egui_a2ui::transport::mcp_http::McpHost;
 use egui_a2ui::transport::{TransportEvent, TransportOptions, Turn};
 use egui_a2ui::{Catalog, Renderer};
 

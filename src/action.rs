@@ -55,6 +55,83 @@ impl ActionEvent {
     }
 }
 
+/// A component's `action` property in its typed form: what
+/// [`ComponentContext::fire_action`](crate::ComponentContext::fire_action) does on a user
+/// gesture. Dynamic values inside it are kept as sent (unresolved).
+///
+/// ```
+/// use egui_a2ui::catalog::ComponentAction;
+/// use serde_json::json;
+///
+/// let raw = json!({"event": {"name": "book", "context": {"id": {"path": "id"}}}});
+/// let Some(ComponentAction::Event { name, context, .. }) = ComponentAction::from_value(&raw)
+/// else {
+///     panic!("an event action");
+/// };
+/// assert_eq!(name, "book");
+/// assert_eq!(context["id"], json!({"path": "id"}));
+/// assert_eq!(ComponentAction::from_value(&json!({"other": 1})), None);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ComponentAction {
+    /// `{"event": {"name", "context"?, "userMessage"?}}`: sent to the agent as an
+    /// [`ActionEvent`], its context resolved in the component's scope.
+    Event {
+        /// `event.name` (`""` when missing).
+        name: String,
+        /// `event.context`, unresolved (empty when missing or not an object).
+        context: Map<String, Value>,
+        /// v1.0 `event.userMessage`, unresolved.
+        user_message: Option<Value>,
+    },
+    /// `{"functionCall": {"call", "args"?, ...}}`: a function run locally (`openUrl`
+    /// hands its URL to the host).
+    FunctionCall {
+        /// `functionCall.call` (`""` when missing).
+        call: String,
+        /// `functionCall.args`, unresolved (empty when missing or not an object).
+        args: Map<String, Value>,
+        /// The whole call object (`call`, `args`, `returnType`...), as the evaluator
+        /// takes it.
+        function_call: Map<String, Value>,
+    },
+}
+
+impl ComponentAction {
+    /// Read an action from its JSON form; `None` when it has neither an `event` nor a
+    /// `functionCall` object (an `event` wins when it has both).
+    pub fn from_value(action: &Value) -> Option<Self> {
+        let object = |key: &str| match action.get(key) {
+            Some(Value::Object(m)) => Some(m),
+            _ => None,
+        };
+        let text = |m: &Map<String, Value>, key: &str| {
+            m.get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let map = |m: &Map<String, Value>, key: &str| match m.get(key) {
+            Some(Value::Object(c)) => c.clone(),
+            _ => Map::new(),
+        };
+        if let Some(ev) = object("event") {
+            return Some(Self::Event {
+                name: text(ev, "name"),
+                context: map(ev, "context"),
+                user_message: ev.get("userMessage").cloned(),
+            });
+        }
+        let fc = object("functionCall")?;
+        Some(Self::FunctionCall {
+            call: text(fc, "call"),
+            args: map(fc, "args"),
+            function_call: fc.clone(),
+        })
+    }
+}
+
 /// The current time as an ISO 8601 UTC string with millisecond precision.
 pub fn now_timestamp() -> String {
     let ts = jiff::Timestamp::now();

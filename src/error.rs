@@ -6,8 +6,65 @@ use thiserror::Error;
 
 use crate::protocol::version::Version;
 
-/// The A2UI `code` of an error message sent back to the agent.
-pub const VALIDATION_FAILED: &str = "VALIDATION_FAILED";
+/// Every error code the crate sends or shows, in one table: the A2UI `error` codes of
+/// [`A2uiError::code`], the v1.0 `rendererFunctionResponse` error codes, and the codes of
+/// the MCP bridge's surface notices.
+pub mod codes {
+    /// A message or component failed validation (the validation form, with a `path`).
+    pub const VALIDATION_FAILED: &str = "VALIDATION_FAILED";
+    /// An update or delete for a surface that does not exist.
+    pub const SURFACE_NOT_FOUND: &str = "SURFACE_NOT_FOUND";
+    /// `createSurface` for a surface id already live.
+    pub const SURFACE_ALREADY_EXISTS: &str = "SURFACE_ALREADY_EXISTS";
+    /// A message's protocol version differs from its surface's.
+    pub const VERSION_MISMATCH: &str = "VERSION_MISMATCH";
+    /// A data-model update that could not be applied.
+    pub const DATA_MODEL_ERROR: &str = "DATA_MODEL_ERROR";
+    /// A limit of [`Limits`](crate::Limits) was exceeded.
+    pub const LIMIT_EXCEEDED: &str = "LIMIT_EXCEEDED";
+    /// A component tree with a cycle.
+    pub const CIRCULAR_REFERENCE: &str = "CIRCULAR_REFERENCE";
+    /// A catalog id this renderer does not serve.
+    pub const CATALOG_NOT_FOUND: &str = "CATALOG_NOT_FOUND";
+    /// A function call or expression failed (a refused `openUrl` included).
+    pub const EXPRESSION_ERROR: &str = "EXPRESSION_ERROR";
+    /// v1.0 warning: a binding to a path that holds nothing.
+    pub const MISSING_DATA_BINDING: &str = "MISSING_DATA_BINDING";
+    /// v1.0: a component its parent's catalog rules do not allow.
+    pub const UNALLOWED_PARENT: &str = "UNALLOWED_PARENT";
+    /// v1.0: a child its parent's catalog rules do not allow.
+    pub const UNALLOWED_CHILD: &str = "UNALLOWED_CHILD";
+    /// v1.0 `rendererFunctionResponse`: the agent's call was refused.
+    pub const INVALID_FUNCTION_CALL: &str = "INVALID_FUNCTION_CALL";
+    /// v1.0 `rendererFunctionResponse`: the called function failed while running.
+    pub const EXECUTION_ERROR: &str = "EXECUTION_ERROR";
+    /// MCP surface notice: the action was not sent (tool unknown on this server, not
+    /// app-visible, or no tool mapped).
+    pub const MCP_TOOL_NOT_ALLOWED: &str = "MCP_TOOL_NOT_ALLOWED";
+    /// MCP surface notice: the action's tool call failed (`isError`, or a transport or
+    /// JSON-RPC error).
+    pub const MCP_TOOL_ERROR: &str = "MCP_TOOL_ERROR";
+
+    /// Every code above.
+    pub const ALL: &[&str] = &[
+        VALIDATION_FAILED,
+        SURFACE_NOT_FOUND,
+        SURFACE_ALREADY_EXISTS,
+        VERSION_MISMATCH,
+        DATA_MODEL_ERROR,
+        LIMIT_EXCEEDED,
+        CIRCULAR_REFERENCE,
+        CATALOG_NOT_FOUND,
+        EXPRESSION_ERROR,
+        MISSING_DATA_BINDING,
+        UNALLOWED_PARENT,
+        UNALLOWED_CHILD,
+        INVALID_FUNCTION_CALL,
+        EXECUTION_ERROR,
+        MCP_TOOL_NOT_ALLOWED,
+        MCP_TOOL_ERROR,
+    ];
+}
 
 /// An error raised while framing, parsing or applying agent messages, or while evaluating
 /// bindings. Never a panic: every bad payload ends up here.
@@ -131,6 +188,18 @@ pub enum A2uiError {
     /// error's kind and, for Express, the statement's line. Code `VALIDATION_FAILED`.
     #[error("model text: {0}")]
     ModelText(String),
+
+    /// The host's [`UrlPolicy`](crate::UrlPolicy) refused the URL of an `openUrl` action
+    /// (a scheme or host it does not allow, no user gesture, ...): nothing was handed to
+    /// the host. Reported with the `EXPRESSION_ERROR` code, as a failed `openUrl` call (the
+    /// spec has no code of its own for it).
+    #[error("openUrl refused URL {url:?}: {refusal}")]
+    UrlRefused {
+        /// The refused URL, cut to its first 200 characters.
+        url: String,
+        /// Why the policy refused it.
+        refusal: crate::url_policy::UrlRefusal,
+    },
 }
 
 impl A2uiError {
@@ -140,20 +209,22 @@ impl A2uiError {
             Self::Json(_)
             | Self::Validation { .. }
             | Self::UnsupportedVersion(_)
-            | Self::ModelText(_) => VALIDATION_FAILED,
-            Self::SurfaceNotFound(_) => "SURFACE_NOT_FOUND",
-            Self::SurfaceExists(_) => "SURFACE_ALREADY_EXISTS",
-            Self::VersionMismatch { .. } => "VERSION_MISMATCH",
-            Self::DataModel { .. } => "DATA_MODEL_ERROR",
-            Self::LimitExceeded { .. } => "LIMIT_EXCEEDED",
-            Self::Cycle(_) => "CIRCULAR_REFERENCE",
-            Self::CatalogNotFound(_) => "CATALOG_NOT_FOUND",
-            Self::Expression { .. } | Self::AgentFunction { .. } => "EXPRESSION_ERROR",
-            Self::MissingDataBinding { .. } => "MISSING_DATA_BINDING",
+            | Self::ModelText(_) => codes::VALIDATION_FAILED,
+            Self::SurfaceNotFound(_) => codes::SURFACE_NOT_FOUND,
+            Self::SurfaceExists(_) => codes::SURFACE_ALREADY_EXISTS,
+            Self::VersionMismatch { .. } => codes::VERSION_MISMATCH,
+            Self::DataModel { .. } => codes::DATA_MODEL_ERROR,
+            Self::LimitExceeded { .. } => codes::LIMIT_EXCEEDED,
+            Self::Cycle(_) => codes::CIRCULAR_REFERENCE,
+            Self::CatalogNotFound(_) => codes::CATALOG_NOT_FOUND,
+            Self::Expression { .. } | Self::AgentFunction { .. } | Self::UrlRefused { .. } => {
+                codes::EXPRESSION_ERROR
+            }
+            Self::MissingDataBinding { .. } => codes::MISSING_DATA_BINDING,
             Self::Unallowed {
                 parent_rule: true, ..
-            } => "UNALLOWED_PARENT",
-            Self::Unallowed { .. } => "UNALLOWED_CHILD",
+            } => codes::UNALLOWED_PARENT,
+            Self::Unallowed { .. } => codes::UNALLOWED_CHILD,
         }
     }
 
@@ -167,7 +238,7 @@ impl A2uiError {
     pub fn is_validation_form(&self) -> bool {
         matches!(
             self.code(),
-            VALIDATION_FAILED | "UNALLOWED_PARENT" | "UNALLOWED_CHILD"
+            codes::VALIDATION_FAILED | codes::UNALLOWED_PARENT | codes::UNALLOWED_CHILD
         )
     }
 
@@ -278,6 +349,76 @@ impl Rejected {
         match self.version {
             Version::V0_8 => json!({ "error": body }),
             v => json!({ "version": v.as_str(), "error": body }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_in_the_one_table_once() {
+        let s = String::new;
+        let errors = [
+            A2uiError::Json(s()),
+            A2uiError::validation("", ""),
+            A2uiError::UnsupportedVersion(s()),
+            A2uiError::SurfaceNotFound(s()),
+            A2uiError::SurfaceExists(s()),
+            A2uiError::VersionMismatch {
+                surface_id: s(),
+                surface_version: s(),
+                message_version: s(),
+            },
+            A2uiError::DataModel {
+                path: s(),
+                message: s(),
+            },
+            A2uiError::LimitExceeded {
+                what: "x",
+                limit: 1,
+                actual: 2,
+            },
+            A2uiError::Cycle(s()),
+            A2uiError::CatalogNotFound(s()),
+            A2uiError::Unallowed {
+                parent_rule: true,
+                child: s(),
+                child_type: s(),
+                parent_type: s(),
+            },
+            A2uiError::Unallowed {
+                parent_rule: false,
+                child: s(),
+                child_type: s(),
+                parent_type: s(),
+            },
+            A2uiError::Expression {
+                expression: s(),
+                message: s(),
+            },
+            A2uiError::MissingDataBinding { path: s() },
+            A2uiError::AgentFunction {
+                function: s(),
+                code: s(),
+                message: s(),
+            },
+            A2uiError::UrlRefused {
+                url: s(),
+                refusal: crate::url_policy::UrlRefusal::BadHost,
+            },
+        ];
+        for e in &errors {
+            assert!(codes::ALL.contains(&e.code()), "{e:?}: {}", e.code());
+        }
+        let mut all = codes::ALL.to_vec();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), codes::ALL.len(), "a code listed twice");
+        // Each of the A2UI `error` codes is some error's code.
+        for code in &codes::ALL[..12] {
+            assert!(errors.iter().any(|e| e.code() == *code), "{code} unused");
         }
     }
 }

@@ -100,9 +100,9 @@ mod url_policy;
 #[cfg(feature = "validation")]
 mod validate;
 
-pub use action::{ActionEvent, Event, now_timestamp};
+pub use action::{ActionEvent, ComponentAction, Event, now_timestamp};
 pub use catalog::{Catalog, ComponentRenderer};
-pub use error::{A2uiError, Rejected};
+pub use error::{A2uiError, Rejected, codes};
 pub use limits::Limits;
 pub use model::{Surface, SurfaceStore};
 pub use panel::{AgentPanel, AgentPanelResponse, PanelState};

@@ -191,7 +191,7 @@ pub struct Paired {
 }
 
 fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|x, y| x.total_cmp(y));
+    v.sort_by(f64::total_cmp);
     if v.is_empty() {
         return f64::NAN;
     }

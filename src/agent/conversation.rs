@@ -296,7 +296,7 @@ impl Agent {
     /// read-only [`Restored`] connection whose surfaces are as they were saved (drawn
     /// read-only, marked as past, see [`Agent::is_past`]). [`Agent::resume_with`] continues
     /// with a live connection.
-    pub fn restore(doc: &str, catalog: &crate::Catalog) -> Result<Agent, RestoreError> {
+    pub fn restore(doc: &str, catalog: &crate::Catalog) -> Result<Self, RestoreError> {
         Self::restore_with_limits(doc, catalog, Limits::default())
     }
 
@@ -305,7 +305,7 @@ impl Agent {
         doc: &str,
         catalog: &crate::Catalog,
         limits: Limits,
-    ) -> Result<Agent, RestoreError> {
+    ) -> Result<Self, RestoreError> {
         if doc.len() > MAX_CONVERSATION_BYTES {
             return Err(RestoreError::TooLarge {
                 what: "conversation document (bytes)",
@@ -484,7 +484,7 @@ impl Agent {
             };
             thread.push(entry);
         }
-        let mut agent = Agent::new(Restored {
+        let mut agent = Self::new(Restored {
             origin: origin.clone(),
         });
         agent.saved_kind = saved_kind;

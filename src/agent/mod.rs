@@ -341,7 +341,7 @@ impl Agent {
                     role: Role::Agent,
                     text,
                 } if !text.trim().is_empty() => {
-                    self.push(ThreadEntry::Agent { text: text.clone() })
+                    self.push(ThreadEntry::Agent { text: text.clone() });
                 }
                 TransportEvent::Rejected { error } => self.push(ThreadEntry::Notice {
                     text: error.to_string(),

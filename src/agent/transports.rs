@@ -63,14 +63,16 @@ pub(super) fn connect(
         #[cfg(feature = "mcp-http")]
         "mcp+http" | "mcp+https" => {
             let url = strip_plus(scheme, rest);
-            let host = crate::transport::mcp::McpHost::connect(&url, &catalog, options, repaint)?;
+            let host =
+                crate::transport::mcp_http::McpHost::connect(&url, &catalog, options, repaint)?;
             Ok(Box::new(host))
         }
         #[cfg(feature = "mcp-http")]
         "mcp+stdio" => {
             let (program, args) = program_and_args(rest)?;
-            let host =
-                crate::transport::mcp::McpHost::spawn(&program, &args, &catalog, options, repaint)?;
+            let host = crate::transport::mcp_http::McpHost::spawn(
+                &program, &args, &catalog, options, repaint,
+            )?;
             Ok(Box::new(host))
         }
         "jsonl" => {
@@ -298,7 +300,7 @@ where
 
 /// An MCP server over Streamable HTTP (`MCP`) or over a child's stdio (`MCP stdio`).
 #[cfg(feature = "mcp-http")]
-impl AgentConnection for crate::transport::mcp::McpHost {
+impl AgentConnection for crate::transport::mcp_http::McpHost {
     fn kind(&self) -> &'static str {
         if self.endpoint().starts_with("stdio:") {
             "MCP stdio"

@@ -6,8 +6,8 @@
 
 use egui::{Color32, Sense, Shape, Stroke, StrokeKind};
 
-use crate::render::a11y::humanize;
-use crate::render::catalog::ComponentRenderer;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::humanize;
 use crate::render::{ButtonCheckMessage, ComponentContext};
 
 /// The `Button` component.
@@ -219,7 +219,7 @@ fn button_ui(
     // towards black, or white on dark panels) so it shows.
     let further = |c: Color32| {
         let toward = if dark { Color32::WHITE } else { Color32::BLACK };
-        crate::render::theme::oklab_mix(c, toward, 0.85)
+        crate::catalog::oklab_mix(c, toward, 0.85)
     };
     let (fill, stroke) = match variant {
         Variant::Primary => {

@@ -3,10 +3,10 @@
 use egui::{Rect, Shape, StrokeKind, UiBuilder, Vec2, vec2};
 
 use super::row_column::fills_width;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::sanitize_rect;
+use crate::catalog::{Incoming, Slot};
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::sanitize_rect;
-use crate::render::slot::{Incoming, Slot};
 
 /// The `Card` component: its `child` inside a frame with the reference's look (see
 /// [`Style`](crate::render::Style): 8 px margin, 1 px border, 8 px padding, 4 px radius and
@@ -19,7 +19,7 @@ impl ComponentRenderer for Card {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let style = cx.style().clone();
         let palette = cx.palette(ui);
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let available = sanitize_rect(ui.available_rect_before_wrap());
         let origin = available.min;
         let inset = style.card_margin + style.card_border + style.card_padding;
@@ -42,7 +42,7 @@ impl ComponentRenderer for Card {
                 Some(id) => {
                     Slot::new(key, inner_rect, child_extent)
                         .fill_width(child_extent.width.is_some() && fills_width(cx, id))
-                        .show(ui, |ui| cx.child_id_ui(ui, id))
+                        .show(ui, cx, |ui, cx| cx.child_id_ui(ui, id))
                         .natural
                 }
                 None => Vec2::ZERO,
@@ -95,7 +95,7 @@ impl ComponentRenderer for Card {
         });
         let (natural, frame) = inner.inner;
         cx.set_geometry_box(frame);
-        incoming.report(ui, natural);
+        incoming.report(cx, natural);
         inner.response
     }
 }

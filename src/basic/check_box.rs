@@ -5,11 +5,11 @@ use serde_json::Value;
 
 use super::controls::{Toggle, toggle_placed};
 use super::margin::{with_margin, with_margin_row};
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::bounded;
+use crate::catalog::set_accessible_name;
 use crate::render::ComponentContext;
-use crate::render::a11y::set_accessible_name;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::bounded;
-use crate::render::slot::Incoming;
 use egui::Direction;
 
 /// The `CheckBox` component: as in the web renderer, an 8 px margin around a row of the
@@ -20,7 +20,7 @@ impl ComponentRenderer for CheckBox {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let label = cx.string("label");
         let checked = cx.bool("value", false);
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         // The margin around the row: none when the slot keeps it already.
         let margin = if incoming.margin() > 0.0 {
             0.0

@@ -11,10 +11,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::controls::{Toggle, toggle_placed};
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::{name_control, set_accessible_name};
 use crate::eval::coerce::to_display_string;
-use crate::render::a11y::{name_control, set_accessible_name};
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 use crate::render::{ComponentContext, Palette, Style};
 
 /// The `ChoicePicker` component.
@@ -186,7 +186,7 @@ impl ComponentRenderer for ChoicePicker {
         let selected = cx.string_list("value");
         let options = cached_options(cx);
         let label = cx.string("label");
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let style = cx.style().clone();
         let palette = cx.palette(ui);
         let option_font = egui::FontId::proportional(style.label.size);

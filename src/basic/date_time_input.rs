@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 use jiff::civil::Date;
 use serde_json::Value;
 
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::{name_date_picker, set_accessible_name};
 use crate::render::ComponentContext;
-use crate::render::a11y::set_accessible_name;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// The `DateTimeInput` component.
 pub struct DateTimeInput;
@@ -304,35 +304,6 @@ fn year_range(min: Option<&IsoValue>, max: Option<&IsoValue>, today: Date) -> (i
 /// The id salt of the date picker (its popup's area id derives from it).
 const DATE_SALT: &str = "a2ui-date";
 
-/// egui_extras' picker popup leaves its year / month / day combo boxes without an
-/// accessible name; name them (in the order the popup draws them).
-fn name_picker_combo_boxes(ui: &egui::Ui, salt: &str) {
-    let area = ui.make_persistent_id(Some(salt));
-    let layer = egui::LayerId::new(egui::Order::Foreground, area);
-    let ctx = ui.ctx();
-    let ids: Vec<egui::Id> = ctx.viewport(|vp| {
-        vp.this_pass
-            .widgets
-            .get_layer(layer)
-            .map(|w| w.id)
-            .collect()
-    });
-    let mut names = ["Year", "Month", "Day"].into_iter();
-    for id in ids {
-        if !ctx.has_accesskit_node(id) {
-            continue;
-        }
-        let unnamed_combo = ctx
-            .accesskit_node_builder(id, |n| {
-                n.role() == egui::accesskit::Role::ComboBox && n.label().is_none()
-            })
-            .unwrap_or(false);
-        if unnamed_combo && let Some(name) = names.next() {
-            set_accessible_name(ui, id, name);
-        }
-    }
-}
-
 /// Height of the row of date and time inputs (the web renderer's inputs with 8 px padding).
 const DATE_ROW_HEIGHT: f32 = 37.0;
 
@@ -359,7 +330,7 @@ impl ComponentRenderer for DateTimeInput {
             label.clone()
         };
 
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let style = cx.style().clone();
         let inner = ui.vertical(|ui| {
             // The reference's box: a bold label line, a 2 px gap and a 37 px row of inputs,
@@ -405,7 +376,7 @@ impl ComponentRenderer for DateTimeInput {
                     // The button shows the date; say what the date is for.
                     ui.ctx()
                         .accesskit_node_builder(r.id, |n| n.set_description(name.clone()));
-                    name_picker_combo_boxes(ui, DATE_SALT);
+                    name_date_picker(ui, DATE_SALT);
                     if r.changed() {
                         next = Some(with_date(value.as_ref(), date, show_time));
                     }

@@ -2,9 +2,9 @@
 
 use egui::{Rect, Sense, Stroke, vec2};
 
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// Length of a vertical divider whose parent gives it no height (a row sized to content,
 /// aligned other than `stretch`): about a line of text.
@@ -20,7 +20,7 @@ pub struct Divider;
 
 impl ComponentRenderer for Divider {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let margin = cx.style().divider_margin;
         let vertical = cx
             .literal_str("axis")
@@ -47,7 +47,7 @@ impl ComponentRenderer for Divider {
             ui.painter().hline(line.x_range(), line.center().y, stroke);
         }
         cx.set_geometry_box(line);
-        incoming.report(ui, natural);
+        incoming.report(cx, natural);
         response
     }
 }

@@ -2,11 +2,11 @@
 //! SVG. Icons take the current text colour (so they follow a primary button's contrasting
 //! colour); unknown names show a muted fallback glyph.
 
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{FALLBACK_GLYPH, icon_family, icon_font_ready, icon_glyph, spoken_name};
 use crate::eval::coerce;
 use crate::model::PropRef;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::icons::{FALLBACK_GLYPH, icon_family, icon_font_ready, icon_glyph, spoken_name};
 
 /// The longest `svgPath` drawn (longer ones show the fallback glyph).
 const MAX_SVG_PATH: usize = 32 * 1024;

@@ -13,10 +13,10 @@ use std::hash::{Hash as _, Hasher as _};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{BoxSize, Fit, ImageSpec, ImageState, image_ui, load_error};
 use crate::error::A2uiError;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::images::{BoxSize, Fit, ImageSpec, ImageState, image_ui, load_error};
 use crate::url_policy::UrlPolicy;
 
 /// Whether property `name` may carry what the user typed (see
@@ -89,7 +89,7 @@ fn settling_ui(ui: &mut egui::Ui, spec: &ImageSpec<'_>) -> (egui::Response, Imag
             .rect_filled(rect, spec.corner_radius, ui.visuals().faint_bg_color);
     }
     let state = ImageState::Loading;
-    crate::render::images::describe_image(ui, &response, spec, &state);
+    crate::catalog::describe_image(ui, &response, spec, &state);
     (response, state)
 }
 

@@ -5,12 +5,12 @@ use egui::accesskit::Role;
 use egui::{Rect, Response, ScrollArea, Sense, Ui, UiBuilder, Vec2, vec2};
 
 use super::row_column::{fills_width, spans_width};
-use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::{
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{
     Axis, CrossAlign, EPSILON, Settling, UNBOUNDED, bounded, finite, sanitize_rect,
 };
-use crate::render::slot::{Extent, Incoming, Slot};
+use crate::catalog::{Extent, Incoming, Slot};
+use crate::render::ComponentContext;
 
 /// A `List` never gets shorter than this when its height comes from the space left over.
 const MIN_LIST_HEIGHT: f32 = 120.0;
@@ -58,7 +58,7 @@ pub(crate) fn list_ui(
     axis: Axis,
     align: CrossAlign,
 ) -> Response {
-    let incoming = Incoming::of(ui);
+    let incoming = Incoming::of(ui, cx);
     let memory_key = cx.widget_id().with("a2ui-list");
     let memory: ListMemory = ui.data(|d| d.get_temp(memory_key)).unwrap_or_default();
     let available = sanitize_rect(ui.available_rect_before_wrap());
@@ -93,7 +93,7 @@ pub(crate) fn list_ui(
     let template = cx.children_template();
     let shared = template.is_none().then(|| cx.children_shared());
     let statics: &[crate::model::ChildRef] = shared.as_deref().unwrap_or_default();
-    let count = template.as_ref().map_or(statics.len(), |(_, _, n)| *n);
+    let count = template.as_ref().map_or(statics.len(), |t| t.len);
     let virtual_rows = template.is_some();
 
     let scroll = match axis {
@@ -161,7 +161,7 @@ pub(crate) fn list_ui(
                 let size_key = key.with("a2ui-row-size");
                 let child_id = match statics.get(i) {
                     Some(child) => Some(child.id.as_str()),
-                    None => template.as_ref().map(|(id, _, _)| id.as_str()),
+                    None => template.as_ref().map(|t| t.component_id.as_str()),
                 };
                 let stretch = stretch
                     || (axis == Axis::Vertical
@@ -184,7 +184,7 @@ pub(crate) fn list_ui(
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
                     .role(Role::ListItem)
-                    .show(ui, |ui| match statics.get(i) {
+                    .show(ui, cx, |ui, cx| match statics.get(i) {
                         Some(child) => cx.child_ui(ui, child),
                         None => cx
                             .template_child_ui(ui, i)
@@ -224,7 +224,7 @@ pub(crate) fn list_ui(
         _ => main_cap,
     };
     let natural = axis.vec(content_main.min(natural_cap), cross_used);
-    incoming.report(ui, natural);
+    incoming.report(cx, natural);
 
     let mut next = memory;
     let changed =

@@ -3,7 +3,7 @@
 
 use egui::{Align, Layout, Rect, Ui, UiBuilder, Vec2};
 
-use crate::render::flex::bounded;
+use crate::catalog::bounded;
 
 /// `ui.vertical(add)`, without the nested `Ui` when `ui` is already a fresh top-down one
 /// (a component's own `Ui` in a flex slot): returns what `add` returned and the rectangle

@@ -370,7 +370,7 @@ fn job_for(
         let font_id = if run.style.code {
             egui::FontId::monospace(size * 0.9)
         } else {
-            egui::FontId::new(size, crate::render::style::family(ui.ctx(), bold))
+            egui::FontId::new(size, crate::render::text_family(ui.ctx(), bold))
         };
         let mut format = egui::TextFormat {
             font_id,

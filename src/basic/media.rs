@@ -5,10 +5,10 @@
 //! shows its poster until played, then its frames in one texture updated in place; one
 //! whose codec this build does not decode (VP9...) draws the card saying so.
 
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{BoxSize, Fit, ImageSpec};
+use crate::catalog::{icon_family, icon_font_ready};
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::icons::{icon_family, icon_font_ready};
-use crate::render::images::{BoxSize, Fit, ImageSpec};
 
 /// `Video` or `AudioPlayer`.
 pub enum Media {
@@ -22,7 +22,7 @@ pub enum Media {
 /// [`crate::url_policy::display_host`]: what would really be opened, punycode when the
 /// name mixes scripts), `None` for anything else.
 pub(crate) fn url_host(url: &str) -> Option<String> {
-    let scheme = crate::url_policy::scheme_of(url)?;
+    let scheme = crate::catalog::scheme_of(url)?;
     if !matches!(scheme.as_str(), "http" | "https") {
         return None;
     }
@@ -156,14 +156,14 @@ mod playback {
     use egui::load::{Bytes, BytesPoll, LoadError};
 
     use super::Media;
+    use crate::catalog::{BoxSize, Fit, ImageSpec};
+    use crate::catalog::{icon_family, icon_font_ready};
     use crate::media::source::{Plan, mime_may_be_media, plan};
     use crate::media::{
         Autoplay, MediaBytes, MediaError, Player, PlayerConfig, PlayerSnapshot, PlayerSource,
         Status, format_time,
     };
     use crate::render::ComponentContext;
-    use crate::render::icons::{icon_family, icon_font_ready};
-    use crate::render::images::{BoxSize, Fit, ImageSpec};
 
     /// Passes a player survives without being drawn before it is stopped (a removed
     /// component stops playing, as a removed `<audio>` element does).

@@ -27,9 +27,9 @@ mod text_field;
 
 use egui::accesskit::Role;
 
+use crate::catalog::{Catalog, ComponentTraits, NameSource};
 use crate::eval::FunctionRegistry;
 use crate::protocol::Version;
-use crate::render::catalog::{Catalog, ComponentTraits, NameSource};
 
 /// A generic leaf or container: the default traits.
 const PLAIN: ComponentTraits = ComponentTraits::new();

@@ -3,10 +3,10 @@
 use egui::{Align, Layout, Rect, Sense, Vec2, vec2};
 
 use super::row_column::fills_width;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::sanitize_rect;
+use crate::catalog::{Extent, Incoming, Slot};
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::sanitize_rect;
-use crate::render::slot::{Extent, Incoming, Slot};
 
 /// The dialog's width at most; narrower screens get their width less a margin.
 const DIALOG_WIDTH: f32 = 480.0;
@@ -21,7 +21,7 @@ pub struct Modal;
 
 impl ComponentRenderer for Modal {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let open_key = cx.widget_id().with("a2ui-modal-open");
         let was_open = ui.data(|d| d.get_temp::<bool>(open_key)).unwrap_or(false);
         let mut open = was_open;
@@ -41,7 +41,7 @@ impl ComponentRenderer for Modal {
                 // Click without focus: a focusable container would be a keyboard stop with no
                 // name. A Button trigger is focusable itself.
                 .sense(Sense::CLICK)
-                .show(ui, |ui| cx.child_id_ui(ui, &id));
+                .show(ui, cx, |ui, cx| cx.child_id_ui(ui, &id));
                 let slot = placed.slot.unwrap_or_else(|| placed.response.clone());
                 if placed.response.clicked() || slot.clicked() {
                     open = true;
@@ -66,7 +66,7 @@ impl ComponentRenderer for Modal {
             // Without a trigger the dialog can never open: draw nothing.
             None => (ui.allocate_response(Vec2::ZERO, Sense::hover()), Vec2::ZERO),
         };
-        incoming.report(ui, natural);
+        incoming.report(cx, natural);
 
         if open {
             let screen = ui.ctx().content_rect();
@@ -79,7 +79,7 @@ impl ComponentRenderer for Modal {
             let shown = egui::Modal::new(cx.widget_id().with("a2ui-modal")).show(ui.ctx(), |ui| {
                 ui.set_width(width);
                 // The dialog covers the host's window: say whose it is, as the host knows.
-                crate::render::context::modal_attribution(ui, origin.as_ref());
+                crate::catalog::modal_attribution(ui, origin.as_ref());
                 if let Some(id) = &content {
                     let top_left = ui.available_rect_before_wrap().min;
                     let rect = Rect::from_min_size(
@@ -92,7 +92,7 @@ impl ComponentRenderer for Modal {
                     };
                     let placed = Slot::new(content_key, rect, extent)
                         .fill_width(fills_width(cx, id))
-                        .show(ui, |ui| cx.child_id_ui(ui, id));
+                        .show(ui, cx, |ui, cx| cx.child_id_ui(ui, id));
                     ui.advance_cursor_after_rect(Rect::from_min_size(
                         top_left,
                         vec2(width, placed.natural.y),

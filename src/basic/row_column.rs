@@ -5,13 +5,13 @@
 
 use egui::{Id, Rect, Response, Ui, Vec2};
 
-use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::{
+use crate::catalog::ComponentRenderer;
+use crate::catalog::{
     Axis, CrossAlign, EPSILON, Justify, Settling, bounded, differs, finite, plan_main,
     sanitize_rect, shrink_row, weight_of,
 };
-use crate::render::slot::{Extent, Incoming, Slot};
+use crate::catalog::{Extent, Incoming, Slot};
+use crate::render::ComponentContext;
 
 /// `Row` or `Column`: children in a line with `justify` (main axis, default `start`),
 /// `align` (cross axis, default `stretch`) and per-child `weight` (flex-grow). A Row fills
@@ -125,7 +125,7 @@ pub(crate) fn flex_ui(
         ui.data_mut(|d| std::mem::take(d.get_temp_mut_or_default::<FlexMemory>(memory_key)));
     let previous = |i: usize| memory.naturals.get(i).copied().unwrap_or(Vec2::ZERO);
 
-    let incoming = Incoming::of(ui);
+    let incoming = Incoming::of(ui, cx);
     let available = sanitize_rect(ui.available_rect_before_wrap());
     let origin = available.min;
     let main_fixed = incoming.extent.along(axis).and_then(finite);
@@ -236,7 +236,7 @@ pub(crate) fn flex_ui(
                 let placed = Slot::new(key, rect, extent)
                     .fill_width(fill_width)
                     .margin(traits[i].margin)
-                    .show(ui, |ui| cx.child_ui_exclusive(ui, child));
+                    .show(ui, cx, |ui, cx| cx.child_ui_exclusive(ui, child));
                 let (basis, min) = match placed.basis {
                     Some(b) => (b.x, b.y),
                     None => {
@@ -322,8 +322,8 @@ pub(crate) fn flex_ui(
             widths,
         )
     };
-    incoming.report(ui, natural);
-    incoming.report_content_widths(ui, natural.x, widths.0, widths.1);
+    incoming.report(cx, natural);
+    incoming.report_content_widths(cx, natural.x, widths.0, widths.1);
     remember(ui, memory_key, memory, naturals, bases);
     ui.response()
 }
@@ -341,7 +341,7 @@ fn shrink_line(
     traits: &[ChildTraits],
     memory: &FlexMemory,
     previous_main: &[f32],
-    plan: &mut crate::render::flex::MainPlan,
+    plan: &mut crate::catalog::MainPlan,
     shrunk: &mut [bool],
 ) {
     let bases: Vec<Option<f32>> = traits

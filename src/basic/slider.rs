@@ -5,12 +5,13 @@
 //! Hostile bounds never panic: non-finite or huge bounds are clamped, `min > max` is
 //! swapped, an empty range shows a disabled slider, `steps` below 1 is ignored.
 
-use super::controls::{input_label, number_value};
+use super::controls::input_label;
 use super::margin::with_margin;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::set_accessible_name;
+use crate::eval::coerce::number_value;
 use crate::render::ComponentContext;
-use crate::render::a11y::set_accessible_name;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// The `Slider` component.
 pub struct Slider;
@@ -101,7 +102,7 @@ impl ComponentRenderer for Slider {
         let mut value = current;
         let label = cx.string("label");
         let style = cx.style().clone();
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let stretched = incoming.extent.width.is_some();
         // The reference's slider: an 8 px margin around a label line, a 2 px gap and the
         // track (37 px in all). A slot that keeps the margin already (a Row's or Column's)

@@ -5,12 +5,12 @@ use egui::{Align, Layout, Rect, Sense, Stroke, UiBuilder, Vec2, vec2};
 use serde_json::Value;
 
 use super::row_column::fills_width;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::sanitize_rect;
+use crate::catalog::{Extent, Incoming, Slot};
 use crate::eval::coerce;
 use crate::model::PropRef;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::flex::sanitize_rect;
-use crate::render::slot::{Extent, Incoming, Slot};
 
 /// Thickness of the mark under the selected title.
 const SELECTED_MARK: f32 = 2.0;
@@ -27,9 +27,9 @@ impl ComponentRenderer for Tabs {
             Some(tabs) => tabs.iter().map(PropRef::to_value).collect(),
             None => Vec::new(),
         };
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         if tabs.is_empty() {
-            incoming.report(ui, Vec2::ZERO);
+            incoming.report(cx, Vec2::ZERO);
             return ui.allocate_response(Vec2::ZERO, Sense::hover());
         }
         let max_chars = cx.limits().max_string_chars;
@@ -161,7 +161,7 @@ impl ComponentRenderer for Tabs {
                     )
                     .fill_width(width.is_some() && fills_width(cx, &id))
                     .role(Role::TabPanel)
-                    .show(ui, |ui| cx.child_id_ui(ui, &id))
+                    .show(ui, cx, |ui, cx| cx.child_id_ui(ui, &id))
                     .natural
                 }
                 None => Vec2::ZERO,
@@ -180,7 +180,7 @@ impl ComponentRenderer for Tabs {
             ui.expand_to_include_rect(Rect::from_min_size(origin, size));
             natural
         });
-        incoming.report(ui, inner.inner);
+        incoming.report(cx, inner.inner);
         inner.response
     }
 }

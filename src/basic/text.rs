@@ -4,9 +4,9 @@
 //! [`Event::OpenUrl`](crate::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
 use super::markdown::{BaseStyle, Block, blocks_ui, parse_cached};
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
 use crate::render::ComponentContext;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// The Markdown heading marker the web renderer puts before the text of a heading
 /// variant (`h2` → `##`), or `None` for the other variants.
@@ -78,7 +78,7 @@ impl ComponentRenderer for Text {
             italic: step.italic,
         };
         let blocks = &entry.blocks;
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         // Captions are muted, unless the context forces a colour (a primary button). Every
         // text draws straight into the node's `Ui` (a scope would cost a `Ui` per text;
         // several blocks get their own vertical group in `blocks_ui`).
@@ -119,13 +119,13 @@ impl ComponentRenderer for Text {
                 _ => {
                     let widths = measure_widths(ui, blocks, font, step.size);
                     cx.update_memo("text", |e: &mut TextEntry| {
-                        e.min_content = Some(widths.clone())
+                        e.min_content = Some(widths.clone());
                     });
                     widths
                 }
             };
             incoming.report_content_widths(
-                ui,
+                cx,
                 response.rect.width(),
                 widths.widest.max(response.rect.width()).ceil(),
                 widths.longest_word.ceil(),

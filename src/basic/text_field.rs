@@ -15,12 +15,12 @@ use egui::text::CharIndex;
 use serde_json::Value;
 
 use super::margin::vertical;
+use crate::catalog::ComponentRenderer;
+use crate::catalog::Incoming;
+use crate::catalog::name_control;
 use crate::error::A2uiError;
-use crate::eval::checks::{CheckResult, first_failure};
+use crate::eval::{CheckResult, first_failure};
 use crate::render::ComponentContext;
-use crate::render::a11y::name_control;
-use crate::render::catalog::ComponentRenderer;
-use crate::render::slot::Incoming;
 
 /// The `TextField` component.
 pub struct TextField;
@@ -195,7 +195,7 @@ impl ComponentRenderer for TextField {
         // word): drawn inside the field's right end, so a "Sign in to <your app>" dialog
         // an agent draws still says whose it is.
         let destination = obscured.then(|| {
-            let to = crate::render::context::obscured_destination(cx.origin());
+            let to = crate::catalog::obscured_destination(cx.origin());
             let short: String = to.chars().take(28).collect();
             let short = if short.len() < to.len() {
                 format!("{short}…")
@@ -206,7 +206,7 @@ impl ComponentRenderer for TextField {
         });
         let edit_id = cx.widget_id().with("edit");
 
-        let incoming = Incoming::of(ui);
+        let incoming = Incoming::of(ui, cx);
         let style = cx.style().clone();
         // As in the web renderer the field spans the width its parent gives it (outside a
         // container, all it has); sized to content it keeps egui's default width.

@@ -74,6 +74,20 @@ pub fn to_string_list(v: &Value) -> Vec<String> {
     }
 }
 
+/// A JSON number for a user-entered value: an integer when the value is integral and
+/// exactly representable, else a float; `None` for NaN or infinity.
+pub fn number_value(v: f64) -> Option<Value> {
+    if !v.is_finite() {
+        return None;
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if v.fract() == 0.0 && v.abs() < EXACT {
+        let i = v as i64;
+        return Some(Value::from(i));
+    }
+    serde_json::Number::from_f64(v).map(Value::Number)
+}
+
 /// Truthiness as the reference core reads check results: `false`, `null`, `0`, `""`, `[]`
 /// and `{}` are false.
 pub fn truthy(v: &Value) -> bool {
@@ -84,5 +98,19 @@ pub fn truthy(v: &Value) -> bool {
         Value::String(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Object(m) => !m.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_value_writes_integers_as_integers() {
+        assert_eq!(number_value(50.0), Some(Value::from(50)));
+        assert_eq!(number_value(0.5), Some(serde_json::json!(0.5)));
+        assert_eq!(number_value(-3.0), Some(Value::from(-3)));
+        assert_eq!(number_value(f64::NAN), None);
+        assert_eq!(number_value(f64::INFINITY), None);
     }
 }

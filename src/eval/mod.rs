@@ -34,7 +34,7 @@
 
 pub(crate) mod agent_calls;
 pub(crate) mod checks;
-pub(crate) mod coerce;
+pub mod coerce;
 pub(crate) mod expression;
 pub(crate) mod functions;
 
@@ -42,7 +42,7 @@ use std::cell::{Cell, RefCell};
 
 use serde_json::{Map, Value};
 
-pub use checks::CheckResult;
+pub use checks::{CheckResult, first_failure};
 pub use functions::{AllowedCallers, FnFunction, Function, FunctionRegistry};
 
 use crate::error::A2uiError;

@@ -9,7 +9,7 @@ use egui::accesskit::{Role, Toggled};
 use egui::{Color32, Sense, vec2};
 use serde_json::Value;
 
-use super::util::name_node;
+use crate::catalog::set_accessible_name;
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `Badge` component.
@@ -75,7 +75,7 @@ impl ComponentRenderer for Badge {
             Sense::hover(),
         );
         r.widget_info(|| egui::WidgetInfo::labeled(Role::Status, true, &label));
-        name_node(ui, r.id, &label);
+        set_accessible_name(ui, r.id, &label);
         r
     }
 }

@@ -112,7 +112,6 @@ fn finite(v: &Value) -> Option<f64> {
 
 /// A point from one array element (`None`: not a number).
 fn point(i: usize, v: &Value) -> Option<[f64; 2]> {
-    #[allow(clippy::cast_precision_loss)]
     let x = i as f64;
     match v {
         Value::Array(a) if a.len() == 2 => Some([finite(&a[0])?, finite(&a[1])?]),
@@ -189,7 +188,6 @@ fn decimate(all: &[[f64; 2]], kind: Kind) -> Vec<PlotPoint> {
             let size = all.len().div_ceil(MAX_BARS);
             all.chunks(size)
                 .map(|c| {
-                    #[allow(clippy::cast_precision_loss)]
                     let n = c.len() as f64;
                     let x = c.iter().map(|p| p[0]).sum::<f64>() / n;
                     let y = c.iter().map(|p| p[1]).sum::<f64>() / n;
@@ -384,11 +382,9 @@ fn nice_marks(input: GridInput, min_px: f64) -> Vec<GridMark> {
     if !(last - first).is_finite() || last - first > 1000.0 {
         return Vec::new();
     }
-    #[allow(clippy::cast_possible_truncation)]
     let count = (last - first) as i64;
     (0..=count)
         .map(|i| GridMark {
-            #[allow(clippy::cast_precision_loss)]
             value: (first + i as f64) * step,
             step_size: step,
         })
@@ -399,22 +395,14 @@ fn nice_marks(input: GridInput, min_px: f64) -> Vec<GridMark> {
 /// `widest` characters wide do not collide.
 fn category_marks(input: GridInput, count: usize, widest: usize) -> Vec<GridMark> {
     let px_per_unit = GRID_MIN_SPACING / input.base_step_size.max(f64::MIN_POSITIVE);
-    #[allow(clippy::cast_precision_loss)]
     let label_px = widest.max(1) as f64 * 7.5 + 12.0;
-    #[allow(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_precision_loss
-    )]
     let every = (label_px / px_per_unit)
         .ceil()
         .clamp(1.0, count.max(1) as f64) as usize;
     (0..count)
         .step_by(every)
         .map(|i| GridMark {
-            #[allow(clippy::cast_precision_loss)]
             value: i as f64,
-            #[allow(clippy::cast_precision_loss)]
             step_size: every as f64,
         })
         .collect()
@@ -482,11 +470,9 @@ fn pie_ui(
             let steps = ((sweep / std::f64::consts::TAU) * 96.0).ceil().max(1.0);
             let mut mesh = egui::Mesh::default();
             mesh.colored_vertex(center, color);
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let n = steps as u32;
             for k in 0..=n {
                 let a = angle + sweep * f64::from(k) / steps;
-                #[allow(clippy::cast_possible_truncation)]
                 let a = a as f32;
                 mesh.colored_vertex(center + radius * vec2(a.cos(), a.sin()), color);
             }
@@ -582,7 +568,6 @@ impl ComponentRenderer for Chart {
                     if v.fract().abs() > 1e-9 || v < 0.0 {
                         return String::new();
                     }
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                     labels.get(v as usize).cloned().unwrap_or_default()
                 })
                 // The spacer below already keeps the labels apart: each at full strength.
@@ -643,9 +628,7 @@ impl ComponentRenderer for Chart {
                             .filled(true),
                     ),
                     Kind::Bar => {
-                        #[allow(clippy::cast_precision_loss)]
                         let width = 0.8 / n as f64;
-                        #[allow(clippy::cast_precision_loss)]
                         let offset = (i as f64 - (n as f64 - 1.0) / 2.0) * width;
                         let bars: Vec<Bar> = s
                             .points

@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use super::util::{hex_color, input_name, label_ui, name_node, parse_hex_color};
+use super::util::{hex_color, label_ui, parse_hex_color};
+use crate::catalog::set_accessible_name;
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `ColorPicker` component.
@@ -14,7 +15,11 @@ pub struct ColorPicker;
 impl ComponentRenderer for ColorPicker {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let alpha = cx.bool("alpha", false);
         let raw = cx.string("value");
         let current = parse_hex_color(&raw);
@@ -47,7 +52,7 @@ impl ComponentRenderer for ColorPicker {
                     "none".to_owned()
                 };
                 ui.label(egui::RichText::new(&shown).monospace());
-                name_node(ui, r.id, &name);
+                set_accessible_name(ui, r.id, &name);
                 ui.ctx()
                     .accesskit_node_builder(r.id, |node| node.set_value(shown.clone()));
                 if r.changed() && rgba != before.to_srgba_unmultiplied() {

@@ -10,7 +10,8 @@
 use jiff::civil::Date;
 use serde_json::Value;
 
-use super::util::{input_name, label_ui, name_node};
+use super::util::label_ui;
+use crate::catalog::name_date_picker;
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `DateRange` component.
@@ -26,39 +27,14 @@ fn iso(d: Date) -> String {
     d.strftime("%Y-%m-%d").to_string()
 }
 
-/// Name the year, month and day combo boxes of an open date picker popup (egui_extras
-/// leaves them unnamed).
-fn name_picker_combo_boxes(ui: &egui::Ui, salt: &str) {
-    let area = ui.make_persistent_id(Some(salt));
-    let layer = egui::LayerId::new(egui::Order::Foreground, area);
-    let ctx = ui.ctx();
-    let ids: Vec<egui::Id> = ctx.viewport(|vp| {
-        vp.this_pass
-            .widgets
-            .get_layer(layer)
-            .map(|w| w.id)
-            .collect()
-    });
-    let mut names = ["Year", "Month", "Day"].into_iter();
-    for id in ids {
-        if !ctx.has_accesskit_node(id) {
-            continue;
-        }
-        let unnamed = ctx
-            .accesskit_node_builder(id, |n| {
-                n.role() == egui::accesskit::Role::ComboBox && n.label().is_none()
-            })
-            .unwrap_or(false);
-        if unnamed && let Some(name) = names.next() {
-            name_node(ui, id, name);
-        }
-    }
-}
-
 impl ComponentRenderer for DateRange {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let start = parse_date(&cx.string("start"));
         let end = parse_date(&cx.string("end"));
         let min = cx.opt_string("min").and_then(|s| parse_date(&s));
@@ -105,7 +81,7 @@ impl ComponentRenderer for DateRange {
                     let described = format!("{name} {which}");
                     ui.ctx()
                         .accesskit_node_builder(r.id, |n| n.set_description(described));
-                    name_picker_combo_boxes(ui, salt);
+                    name_date_picker(ui, salt);
                     if r.changed() {
                         let d = clamp(date);
                         if which == "start" {

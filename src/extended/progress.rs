@@ -8,7 +8,8 @@
 use egui::accesskit::Role;
 use egui::{Sense, vec2};
 
-use super::util::{input_name, label_ui, name_node};
+use super::util::label_ui;
+use crate::catalog::set_accessible_name;
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `Progress` component.
@@ -29,7 +30,11 @@ impl ComponentRenderer for Progress {
             .map(|v| (v / max).clamp(0.0, 1.0));
         let spinner = cx.literal_str("variant") == Some("spinner");
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let style = cx.style().clone();
         let accent = cx.accent_color(ui);
         let inner = ui.vertical(|ui| {
@@ -55,7 +60,6 @@ impl ComponentRenderer for Progress {
                 let points: Vec<egui::Pos2> = (0..=n)
                     .map(|i| {
                         let a = start + sweep * f64::from(i) / f64::from(n);
-                        #[allow(clippy::cast_possible_truncation)]
                         let a = a as f32;
                         center + radius * vec2(a.cos(), a.sin())
                     })
@@ -69,7 +73,6 @@ impl ComponentRenderer for Progress {
                 let radius = TRACK / 2.0;
                 painter.rect_filled(rect, radius, ui.visuals().widgets.inactive.bg_fill);
                 let bar = match fraction {
-                    #[allow(clippy::cast_possible_truncation)]
                     Some(f) => {
                         let mut r = rect;
                         r.set_width(rect.width() * f as f32);
@@ -78,7 +81,6 @@ impl ComponentRenderer for Progress {
                     None => {
                         ui.ctx().request_repaint();
                         let t = ui.input(|i| i.time).rem_euclid(1.6) / 1.6;
-                        #[allow(clippy::cast_possible_truncation)]
                         let t = t as f32;
                         let seg = rect.width() * 0.3;
                         let left = rect.left() - seg + (rect.width() + seg) * t;
@@ -98,7 +100,7 @@ impl ComponentRenderer for Progress {
                 info.value = fraction.map(|f| (f * 100.0).round());
                 info
             });
-            name_node(ui, response.id, &name);
+            set_accessible_name(ui, response.id, &name);
             if fraction.is_none() {
                 ui.ctx().accesskit_node_builder(response.id, |node| {
                     node.set_description("in progress".to_owned());

@@ -7,7 +7,8 @@
 use egui::accesskit::Action;
 use egui::{Color32, Pos2, Sense, Shape, vec2};
 
-use super::util::{accesskit_requests, input_name, label_ui, name_node, number_value};
+use super::util::{accesskit_requests, label_ui};
+use crate::catalog::{number_value, set_accessible_name};
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `Rating` component.
@@ -22,7 +23,6 @@ fn star_points(center: Pos2, radius: f32) -> [Pos2; 10] {
     let mut pts = [center; 10];
     for (i, p) in pts.iter_mut().enumerate() {
         let r = if i % 2 == 0 { radius } else { inner };
-        #[allow(clippy::cast_precision_loss)]
         let a = -std::f32::consts::FRAC_PI_2 + std::f32::consts::PI * i as f32 / 5.0;
         *p = center + r * vec2(a.cos(), a.sin());
     }
@@ -50,13 +50,11 @@ fn star_outline(center: Pos2, radius: f32, stroke: egui::Stroke) -> Shape {
 
 impl ComponentRenderer for Rating {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-        #[allow(clippy::cast_precision_loss)]
         let most = cx.limits().max_rating_stars.max(1) as f64;
         let max = cx
             .number("max")
             .filter(|m| m.is_finite())
             .map_or(5.0_f64.min(most), |m| m.round().clamp(1.0, most));
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let stars = max as usize;
         let value = cx
             .number("value")
@@ -65,14 +63,17 @@ impl ComponentRenderer for Rating {
             .clamp(0.0, max);
         let read_only = cx.bool("readOnly", false);
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let style = cx.style().clone();
         let accent = cx.accent_color(ui);
         let inner = ui.vertical(|ui| {
             ui.spacing_mut().item_spacing.y = style.field_gap;
             label_ui(ui, &style, &label);
             let side = style.icon_size;
-            #[allow(clippy::cast_precision_loss)]
             let width = side * stars as f32 + GAP * (stars.saturating_sub(1)) as f32;
             let sense = if read_only {
                 Sense::hover()
@@ -123,11 +124,9 @@ impl ComponentRenderer for Rating {
             let empty = ui.visuals().widgets.inactive.bg_stroke;
             let empty = egui::Stroke::new(empty.width.max(1.0), ui.visuals().weak_text_color());
             for i in 0..stars {
-                #[allow(clippy::cast_precision_loss)]
                 let left = rect.left() + (side + GAP) * i as f32;
                 let center = Pos2::new(left + side / 2.0, rect.center().y);
                 let radius = side / 2.0 - 1.0;
-                #[allow(clippy::cast_precision_loss)]
                 let fill = (shown - i as f64).clamp(0.0, 1.0);
                 if fill >= 0.75 {
                     painter.add(star_mesh(center, radius, accent));
@@ -166,7 +165,7 @@ impl ComponentRenderer for Rating {
                     node.add_action(Action::Decrement);
                 }
             });
-            name_node(ui, id, &name);
+            set_accessible_name(ui, id, &name);
             if let Some(v) = next
                 && v != value
                 && let Some(json) = number_value(v)

@@ -29,7 +29,7 @@ use egui::accesskit::{Role, SortDirection};
 use egui::{Align, Layout, Sense};
 use serde_json::{Map, Value, json};
 
-use super::util::name_node;
+use crate::catalog::set_accessible_name;
 use crate::model::ChildRef;
 use crate::{A2uiError, ComponentContext, ComponentRenderer};
 
@@ -181,7 +181,6 @@ fn parse_column(raw: &Value, resolve: &dyn Fn(&Value) -> Value) -> Option<TableC
         _ if numeric => Align::Max,
         _ => Align::Min,
     };
-    #[allow(clippy::cast_possible_truncation)]
     let width = obj
         .get("width")
         .and_then(Value::as_f64)
@@ -238,7 +237,6 @@ fn compare_keys(a: &SortKey, b: &SortKey) -> Ordering {
 /// The order of the first `len` rows under `sort` (stable; empty cells last either way).
 pub(super) fn sorted_order(rows: &[Value], len: usize, sort: Option<&Sort>) -> Vec<u32> {
     let len = len.min(rows.len()).min(u32::MAX as usize);
-    #[allow(clippy::cast_possible_truncation)]
     let mut order: Vec<u32> = (0..len as u32).collect();
     let Some(sort) = sort else {
         return order;
@@ -708,7 +706,7 @@ impl ComponentRenderer for Table {
             }
         }
         let response = outer.response;
-        name_node(ui, response.id, &label);
+        set_accessible_name(ui, response.id, &label);
         response
     }
 }

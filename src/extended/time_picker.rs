@@ -7,7 +7,8 @@
 
 use serde_json::Value;
 
-use super::util::{input_name, label_ui, name_node};
+use super::util::label_ui;
+use crate::catalog::set_accessible_name;
 use crate::{ComponentContext, ComponentRenderer};
 
 /// The `TimePicker` component.
@@ -58,7 +59,11 @@ pub(super) fn format_time(minutes: u32, seconds: &str) -> String {
 impl ComponentRenderer for TimePicker {
     fn ui(&self, ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
         let label = cx.string("label");
-        let name = input_name(cx, &label);
+        let name = if label.trim().is_empty() {
+            cx.fallback_name()
+        } else {
+            label.clone()
+        };
         let value = parse_time(&cx.string("value"));
         let step = cx
             .number("minuteStep")
@@ -86,7 +91,7 @@ impl ComponentRenderer for TimePicker {
                             .range(0..=23)
                             .custom_formatter(|n, _| format!("{n:02.0}")),
                     );
-                    name_node(ui, rh.id, &format!("{name} hour"));
+                    set_accessible_name(ui, rh.id, &format!("{name} hour"));
                     ui.label(":");
                     let rm = ui.add(
                         egui::DragValue::new(&mut m)
@@ -94,7 +99,7 @@ impl ComponentRenderer for TimePicker {
                             .speed(f64::from(step))
                             .custom_formatter(|n, _| format!("{n:02.0}")),
                     );
-                    name_node(ui, rm.id, &format!("{name} minute"));
+                    set_accessible_name(ui, rm.id, &format!("{name} minute"));
                     if rh.changed() || rm.changed() {
                         let m = (m / step) * step;
                         let minutes = (h * 60 + m).clamp(lo, hi);
@@ -105,7 +110,7 @@ impl ComponentRenderer for TimePicker {
                 }
                 None => {
                     let r = ui.button("Set time");
-                    name_node(ui, r.id, &format!("{name}: set time"));
+                    set_accessible_name(ui, r.id, &format!("{name}: set time"));
                     if r.clicked() {
                         next = Some(format_time(lo, ""));
                     }

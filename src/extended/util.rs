@@ -1,56 +1,8 @@
 //! Small helpers shared by the extended components (all on public API).
 
 use egui::accesskit;
-use serde_json::Value;
 
-use crate::ComponentContext;
 use crate::render::Style;
-
-/// A number as a JSON value: an integer when it is one, `None` when not finite.
-pub(super) fn number_value(v: f64) -> Option<Value> {
-    if !v.is_finite() {
-        return None;
-    }
-    if v.fract() == 0.0 && v.abs() < 9.0e15 {
-        // Exact: an integral float below 2^53.
-        #[allow(clippy::cast_possible_truncation)]
-        return Some(Value::from(v as i64));
-    }
-    serde_json::Number::from_f64(v).map(Value::Number)
-}
-
-/// Give the AccessKit node of `id` a name (nothing for an empty one).
-pub(super) fn name_node(ui: &egui::Ui, id: egui::Id, name: &str) {
-    if name.trim().is_empty() {
-        return;
-    }
-    let name = name.to_owned();
-    ui.ctx()
-        .accesskit_node_builder(id, |node| node.set_label(name));
-}
-
-/// The accessible name of an input: its visible label, else its id with `camelCase` and
-/// `snake_case` split into words.
-pub(super) fn input_name(cx: &ComponentContext<'_, '_>, label: &str) -> String {
-    if !label.trim().is_empty() {
-        return label.to_owned();
-    }
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for ch in cx.id().chars().take(80) {
-        if ch == '_' || ch == '-' {
-            out.push(' ');
-            prev_lower = false;
-            continue;
-        }
-        if ch.is_uppercase() && prev_lower {
-            out.push(' ');
-        }
-        prev_lower = ch.is_lowercase();
-        out.extend(ch.to_lowercase());
-    }
-    out
-}
 
 /// An input's label above it, in the reference's label style (bold, small); nothing for an
 /// empty label.
@@ -157,13 +109,5 @@ mod tests {
         for bad in ["", "#", "#12", "#ggg", "123456", "#1234567", "#é1"] {
             assert_eq!(parse_hex_color(bad), None, "{bad:?}");
         }
-    }
-
-    #[test]
-    fn numbers_become_integers_when_integral() {
-        assert_eq!(number_value(3.0), Some(Value::from(3)));
-        assert_eq!(number_value(2.5), Some(serde_json::json!(2.5)));
-        assert_eq!(number_value(f64::NAN), None);
-        assert_eq!(number_value(f64::INFINITY), None);
     }
 }

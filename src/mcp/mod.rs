@@ -50,7 +50,7 @@
 //! assert!(session.store().surface("s").unwrap().is_visible());
 //! ```
 
-mod capabilities;
+mod advertised;
 mod catalog;
 mod error;
 #[cfg(feature = "rmcp")]
@@ -59,7 +59,7 @@ mod session;
 mod split;
 mod tools;
 
-pub use capabilities::{A2uiCatalogCapability, UiExtensionSettings};
+pub use advertised::{A2uiCatalogCapability, UiExtensionSettings};
 pub use catalog::{
     IFRAME_CATALOG_V0_9, IFRAME_CATALOG_V1_0, MCP_CATALOG_DEFINITION, MCP_CATALOG_V1_0, McpCatalog,
     McpWrite,

@@ -46,8 +46,7 @@ pub fn view_content_block(
 
 impl From<&ToolCallRequest> for CallToolRequestParams {
     fn from(req: &ToolCallRequest) -> Self {
-        let mut p =
-            CallToolRequestParams::new(req.name.clone()).with_arguments(req.arguments.clone());
+        let mut p = Self::new(req.name.clone()).with_arguments(req.arguments.clone());
         if !req.meta.is_empty() {
             let mut meta = RequestMetaObject::new();
             meta.0.0.extend(req.meta.clone());

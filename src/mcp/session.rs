@@ -20,10 +20,11 @@ use crate::error::A2uiError;
 use crate::model::{Applied, SurfaceStore};
 
 /// Notice code: the action was not sent (tool unknown on this server, not app-visible, or
-/// no tool mapped).
-pub const TOOL_NOT_ALLOWED: &str = "MCP_TOOL_NOT_ALLOWED";
+/// no tool mapped). The same constant as [`codes::MCP_TOOL_NOT_ALLOWED`](crate::codes).
+pub const TOOL_NOT_ALLOWED: &str = crate::error::codes::MCP_TOOL_NOT_ALLOWED;
 /// Notice code: the action's tool call failed (`isError`, or a transport/JSON-RPC error).
-pub const TOOL_ERROR: &str = "MCP_TOOL_ERROR";
+/// The same constant as [`codes::MCP_TOOL_ERROR`](crate::codes).
+pub const TOOL_ERROR: &str = crate::error::codes::MCP_TOOL_ERROR;
 
 /// Where a session's originating tool call stands.
 #[derive(Clone, Debug, PartialEq)]

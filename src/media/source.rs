@@ -48,36 +48,14 @@ impl FileLoader {
     }
 
     fn path_of(url: &str) -> Option<PathBuf> {
-        let rest = url
-            .get(..7)?
-            .eq_ignore_ascii_case("file://")
-            .then(|| url.get(7..))??;
-        // `file:///abs/path` (empty host) or `file://localhost/abs/path`.
-        let path = rest.strip_prefix("localhost").unwrap_or(rest);
-        path.starts_with('/')
-            .then(|| PathBuf::from(percent_decode_path(path)))
-    }
-}
-
-fn percent_decode_path(s: &str) -> String {
-    let mut out = Vec::with_capacity(s.len());
-    let b = s.as_bytes();
-    let mut i = 0;
-    while let Some(&c) = b.get(i) {
-        if c == b'%'
-            && let Some(Ok(v)) = b
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .map(|h| u8::from_str_radix(h, 16))
-        {
-            out.push(v);
-            i += 3;
-            continue;
+        // `file:///abs/path` (empty host) or `file://localhost/abs/path`, percent-decoded by
+        // the WHATWG URL parser the URL policy uses too; any other host is refused.
+        let parsed = url::Url::parse(url).ok()?;
+        if parsed.scheme() != "file" {
+            return None;
         }
-        out.push(c);
-        i += 1;
+        parsed.to_file_path().ok()
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 impl MediaLoader for FileLoader {
@@ -102,9 +80,11 @@ impl MediaLoader for FileLoader {
     }
 }
 
-/// How a checked URL is loaded.
+/// How a checked media URL is loaded (what [`plan`] decides; the basic `Video` and
+/// `AudioPlayer` start their player from it).
 #[derive(Clone)]
-pub(crate) enum Plan {
+#[non_exhaustive]
+pub enum Plan {
     /// A `data:` URI, decoded on the worker.
     Data(String),
     /// One of the host's loaders, on the worker.
@@ -121,7 +101,7 @@ fn max_data_uri_len(max_bytes: usize) -> usize {
 
 /// Decide how to load `url`, or why not: the URL policy first (a refused URL is never
 /// loaded), a wrong `data:` type, an over-long `data:` URI.
-pub(crate) fn plan(
+pub fn plan(
     url: &str,
     policy: &UrlPolicy,
     loaders: &[Arc<dyn MediaLoader>],
@@ -198,7 +178,7 @@ pub(crate) fn read_bounded(mut reader: impl Read, max_bytes: usize) -> Result<Ve
 
 /// Whether a MIME type from a loader (an HTTP `Content-Type`) may be media. Generic types
 /// pass: servers often send `application/octet-stream`, and the container is sniffed anyway.
-pub(crate) fn mime_may_be_media(mime: &str) -> bool {
+pub fn mime_may_be_media(mime: &str) -> bool {
     let t = mime
         .split(';')
         .next()

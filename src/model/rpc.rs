@@ -12,10 +12,7 @@ use crate::eval::{AllowedCallers, EvalContext};
 use crate::limits::Limits;
 use crate::protocol::Version;
 
-/// The code of a refused agent call.
-pub const INVALID_FUNCTION_CALL: &str = "INVALID_FUNCTION_CALL";
-/// The code of an agent call whose function failed while running.
-pub const EXECUTION_ERROR: &str = "EXECUTION_ERROR";
+use crate::error::codes::{EXECUTION_ERROR, INVALID_FUNCTION_CALL};
 
 fn error(function_call_id: &str, code: &str, message: String) -> Value {
     json!({"version": "v1.0", "rendererFunctionResponse": {

@@ -594,7 +594,7 @@ impl SurfaceStore {
                 let reply = serde_json::json!({
                     "version": "v1.0",
                     "error": {
-                        "code": super::rpc::INVALID_FUNCTION_CALL,
+                        "code": crate::error::codes::INVALID_FUNCTION_CALL,
                         "functionCallId": function_call_id,
                         "message": "no pending callAgentFunction has this id",
                     }

@@ -249,7 +249,7 @@ pub struct TreeNode {
     /// The component's catalog has no such type.
     pub unknown: bool,
     /// Children, in slot order.
-    pub children: Vec<TreeNode>,
+    pub children: Vec<Self>,
 }
 
 impl TreeNode {
@@ -257,21 +257,13 @@ impl TreeNode {
     /// included).
     pub fn node_count(&self) -> usize {
         usize::from(self.component.is_some())
-            + self
-                .children
-                .iter()
-                .map(TreeNode::node_count)
-                .sum::<usize>()
+            + self.children.iter().map(Self::node_count).sum::<usize>()
     }
 
     /// Nodes with `missing`.
     pub fn missing_count(&self) -> usize {
         usize::from(self.kind == NodeKind::Missing)
-            + self
-                .children
-                .iter()
-                .map(TreeNode::missing_count)
-                .sum::<usize>()
+            + self.children.iter().map(Self::missing_count).sum::<usize>()
     }
 }
 

@@ -166,7 +166,7 @@ fn entry_key(e: &ThreadEntry) -> u64 {
     std::mem::discriminant(e).hash(&mut h);
     match e {
         ThreadEntry::User { text } | ThreadEntry::Agent { text } | ThreadEntry::Notice { text } => {
-            text.hash(&mut h)
+            text.hash(&mut h);
         }
         ThreadEntry::UserAction { name, surface_id } => (name, surface_id).hash(&mut h),
         ThreadEntry::Surface { store, surface_id } => (store, surface_id).hash(&mut h),
@@ -465,7 +465,7 @@ fn thread_ui(
                         state,
                         surfaces_only,
                         out,
-                    )
+                    );
                 },
             );
             let measured = r.response.rect.height();

@@ -146,7 +146,9 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
             // No version: a v0.8 message, whose one key is its type.
             Some(k) => {
                 let message = match &*k.0 {
-                    "surfaceUpdate" => map.next_value_seed(SurfaceUpdate(self.0))?,
+                    "surfaceUpdate" => {
+                        map.next_value_seed(UpdateComponents(Family::V08, self.0))?
+                    }
                     "dataModelUpdate" => map.next_value_seed(DataModelUpdate08(self.0))?,
                     kind @ ("beginRendering" | "deleteSurface") => {
                         let body = map.next_value_seed(ExactValue(&mut *self.0))?;
@@ -172,7 +174,9 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
             return Err(give_up());
         };
         let message = match &*kind.0 {
-            "updateComponents" => map.next_value_seed(UpdateComponents(version, self.0))?,
+            "updateComponents" => {
+                map.next_value_seed(UpdateComponents(Family::Flat(version), self.0))?
+            }
             "updateDataModel" => map.next_value_seed(UpdateDataModel(version, self.0))?,
             "deleteSurface" => map.next_value_seed(DeleteSurface)?,
             // v1.0 adds inline content and metadata: the general path reads those.
@@ -188,7 +192,20 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
     }
 }
 
-struct UpdateComponents<'s>(Version, &'s mut Scratch);
+/// The component shape of a protocol family, which is all the component-list visitors need
+/// to know: v0.9/v1.0 flat components (`{id, component, ...props}`) or v0.8 wrapped ones
+/// (`{id, weight?, component: {Type: {props}}}`).
+#[derive(Clone, Copy)]
+enum Family {
+    /// v0.9 and v1.0, with the message's version.
+    Flat(Version),
+    /// v0.8.
+    V08,
+}
+
+/// An `updateComponents` (v0.9/v1.0) or `surfaceUpdate` (v0.8) body: the same shape,
+/// `{surfaceId, components: [...]}`, with the family's components.
+struct UpdateComponents<'s>(Family, &'s mut Scratch);
 
 impl<'de> DeserializeSeed<'de> for UpdateComponents<'_> {
     type Value = Message;
@@ -200,7 +217,10 @@ impl<'de> DeserializeSeed<'de> for UpdateComponents<'_> {
 impl<'de> Visitor<'de> for UpdateComponents<'_> {
     type Value = Message;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("updateComponents")
+        f.write_str(match self.0 {
+            Family::Flat(_) => "updateComponents",
+            Family::V08 => "surfaceUpdate",
+        })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
         let (mut surface_id, mut components) = (None, None);
@@ -226,7 +246,8 @@ impl<'de> Visitor<'de> for UpdateComponents<'_> {
     }
 }
 
-struct Components<'s>(Version, &'s mut Scratch);
+/// A component list of either family.
+struct Components<'s>(Family, &'s mut Scratch);
 
 impl<'de> DeserializeSeed<'de> for Components<'_> {
     type Value = Vec<ComponentDef>;
@@ -242,7 +263,12 @@ impl<'de> Visitor<'de> for Components<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(16));
-        while let Some(c) = seq.next_element_seed(Component(self.0, &mut *self.1))? {
+        loop {
+            let next = match self.0 {
+                Family::Flat(v) => seq.next_element_seed(Component(v, &mut *self.1))?,
+                Family::V08 => seq.next_element_seed(Component08(&mut *self.1))?,
+            };
+            let Some(c) = next else { break };
             out.push(c);
         }
         Ok(out)
@@ -303,68 +329,6 @@ impl<'de> Visitor<'de> for Component<'_> {
             catalog_id: None,
             v08_wire: None,
         })
-    }
-}
-
-/// A v0.8 `surfaceUpdate` body.
-struct SurfaceUpdate<'s>(&'s mut Scratch);
-
-impl<'de> DeserializeSeed<'de> for SurfaceUpdate<'_> {
-    type Value = Message;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Message, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for SurfaceUpdate<'_> {
-    type Value = Message;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("surfaceUpdate")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
-        let (mut surface_id, mut components) = (None, None);
-        while let Some(k) = map.next_key::<Str<'de>>()? {
-            match &*k.0 {
-                "surfaceId" => once(&mut surface_id, map.next_value::<String>()?)?,
-                "components" => once(
-                    &mut components,
-                    map.next_value_seed(Components08(&mut *self.0))?,
-                )?,
-                _ => return Err(give_up()),
-            }
-        }
-        match (surface_id, components) {
-            (Some(surface_id), Some(components)) if !components.is_empty() => {
-                Ok(Message::UpdateComponents {
-                    surface_id,
-                    components,
-                })
-            }
-            _ => Err(give_up()),
-        }
-    }
-}
-
-struct Components08<'s>(&'s mut Scratch);
-
-impl<'de> DeserializeSeed<'de> for Components08<'_> {
-    type Value = Vec<ComponentDef>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Components08<'_> {
-    type Value = Vec<ComponentDef>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a v0.8 component list")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(16));
-        while let Some(c) = seq.next_element_seed(Component08(&mut *self.0))? {
-            out.push(c);
-        }
-        Ok(out)
     }
 }
 

@@ -125,6 +125,37 @@ pub fn name_control(
     }
 }
 
+/// Name the year, month and day combo boxes of an open egui_extras `DatePickerButton`
+/// popup, which leaves them without an accessible name. `salt` is the `id_salt` the
+/// button was given (its popup's area id derives from it); call this after drawing the
+/// button, every frame. The basic `DateTimeInput` and the extended `DateRange` do.
+pub fn name_date_picker(ui: &egui::Ui, salt: &str) {
+    let area = ui.make_persistent_id(Some(salt));
+    let layer = egui::LayerId::new(egui::Order::Foreground, area);
+    let ctx = ui.ctx();
+    let ids: Vec<egui::Id> = ctx.viewport(|vp| {
+        vp.this_pass
+            .widgets
+            .get_layer(layer)
+            .map(|w| w.id)
+            .collect()
+    });
+    let mut names = ["Year", "Month", "Day"].into_iter();
+    for id in ids {
+        if !ctx.has_accesskit_node(id) {
+            continue;
+        }
+        let unnamed_combo = ctx
+            .accesskit_node_builder(id, |n| {
+                n.role() == egui::accesskit::Role::ComboBox && n.label().is_none()
+            })
+            .unwrap_or(false);
+        if unnamed_combo && let Some(name) = names.next() {
+            set_accessible_name(ui, id, name);
+        }
+    }
+}
+
 /// `arrowBack` / `arrow_back` / `arrow-back` → `arrow back`.
 pub fn humanize(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);

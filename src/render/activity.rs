@@ -74,7 +74,7 @@ pub fn agui_session_ui(
     session: &mut crate::transport::agui::AguiSession,
     draw: &mut super::DrawState,
     ui: &mut egui::Ui,
-) -> Vec<crate::Event> {
+) -> Vec<crate::action::Event> {
     let mut events = Vec::new();
     let mut drawn: Vec<String> = Vec::new();
     let groups: Vec<(String, Option<Lifecycle>, Vec<String>)> = session

@@ -180,7 +180,7 @@ impl ComponentTraits {
 }
 
 /// The traits of a type without a registration (a missing or unknown component).
-static DEFAULT_TRAITS: ComponentTraits = ComponentTraits::new();
+pub(crate) static DEFAULT_TRAITS: ComponentTraits = ComponentTraits::new();
 
 /// A registered component type.
 #[derive(Clone)]
@@ -407,33 +407,5 @@ impl Catalog {
             }
         }
         Arc::new(k)
-    }
-}
-
-impl ComponentContext<'_, '_> {
-    /// The traits of the component type of child `child_id` (the defaults for a child
-    /// that is missing or of an unknown type). A container reads them to place the child:
-    /// see [`ComponentTraits::fills_width`] and [`ComponentTraits::full_width`].
-    pub fn child_traits(&self, child_id: &str) -> &ComponentTraits {
-        match self.frame.surface.components().get(child_id) {
-            Some(c) => self.frame.catalog.traits_or_default(c.component()),
-            None => &DEFAULT_TRAITS,
-        }
-    }
-
-    /// The traits of `component`'s type (the defaults for an unknown type): what
-    /// [`Self::child_traits`] gives for a child the caller already looked up.
-    pub(crate) fn traits_of(&self, component: &crate::model::Component) -> &ComponentTraits {
-        self.frame.catalog.traits_or_default(component.component())
-    }
-
-    /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
-    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main)(crate::catalog::plan_main).
-    pub fn child_weight(&self, child_id: &str) -> f32 {
-        self.frame
-            .surface
-            .components()
-            .get(child_id)
-            .map_or(0.0, |c| super::flex::weight_of(c))
     }
 }

@@ -1,600 +1,56 @@
-//! The per-frame walk of one surface and the [`ComponentContext`] handed to every
-//! component renderer: bound values, two-way writes, children, checks, actions, state.
+//! [`ComponentContext`], what a [`ComponentRenderer`](super::catalog::ComponentRenderer)
+//! gets for one node: the whole component-author API in one place, in sections (the node,
+//! look, properties, derived values, edits and widget state, checks, children, accessible
+//! names, actions and events). The walk that makes one per node is in `walk.rs`.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::catalog::Catalog;
-use super::{RendererOptions, a11y};
-use crate::action::{ActionEvent, Event, now_timestamp};
-use crate::error::A2uiError;
-use crate::error::Rejected;
+use super::RendererOptions;
+use super::a11y::humanize;
+use super::catalog::{ComponentTraits, DEFAULT_TRAITS, NameSource};
+use super::walk::{SurfaceFrame, scope_of};
+use crate::action::{ActionEvent, ComponentAction, Event, now_timestamp};
+use crate::error::{A2uiError, Rejected};
 use crate::eval::checks::{CheckResult, evaluate_stored_checks, first_failure};
 use crate::eval::{EvalContext, PropDynamic, coerce, prop_kind};
 use crate::limits::Limits;
 use crate::model::tree::{
-    ChildRef, NodeGuards, NodeKind, Template, child_refs, is_known_type, template_instance,
-    template_len, template_of,
+    ChildRef, Template, child_refs, template_instance, template_len, template_of,
 };
-use crate::model::{Catalogs, Component, PropRef, Surface};
+use crate::model::{Component, PropRef, Surface};
 use crate::protocol::Version;
 
-/// The state of one surface's walk during a frame.
-pub(crate) struct SurfaceFrame<'f> {
-    pub(crate) surface: &'f mut Surface,
-    pub(crate) catalog: &'f Catalog,
-    pub(crate) catalogs: &'f Catalogs,
-    pub(crate) options: &'f RendererOptions,
-    pub(crate) limits: &'f Limits,
-    pub(crate) events: &'f mut Vec<Event>,
-    pub(crate) reported_unknown: &'f mut HashSet<(String, String)>,
-    /// The node guards (budget, cycle, depth) shared with the conformance walk.
-    pub(crate) guards: NodeGuards,
-    /// The egui context (widget-local state lives in its memory).
-    pub(crate) ctx: egui::Context,
-    /// v1.0 remote function calls.
-    pub(crate) agent_calls: &'f crate::eval::agent_calls::AgentCalls,
-    /// The store drawn (evaluation contexts carry it: `callMcpTool` checks it).
-    pub(crate) store_id: crate::model::StoreId,
-    /// Where drawn instances are recorded, when the host asked for geometry.
-    pub(crate) geometry: Option<&'f mut Vec<super::DrawnInstance>>,
-    /// The box the node being drawn reported as its own (see
-    /// [`ComponentContext::set_geometry_box`]).
-    pub(crate) box_override: Option<egui::Rect>,
-    /// What this frame's walk works out once and reuses (derived egui styles).
-    pub(crate) memo: FrameMemo,
-    /// Who the surface comes from, as the host or transport said (never the agent).
-    pub(crate) origin: Option<&'f crate::model::AgentOrigin>,
-}
-
-/// A component type's renderer and the AccessKit role of its node.
-type TypeEntry = (
-    Arc<dyn super::catalog::ComponentRenderer>,
-    Option<egui::accesskit::Role>,
-);
-
-/// What one frame's walk of a surface works out once and reuses.
-#[derive(Default)]
-pub(crate) struct FrameMemo {
-    /// Shared styles: (parent style, key, derived). egui clones the whole `Style` on every
-    /// `style_mut`/`spacing_mut`; sharing one derived `Arc` per parent style and key makes
-    /// that one clone per frame instead of one per widget (see
-    /// [`ComponentContext::shared_style`]).
-    styles: Vec<(Arc<egui::Style>, egui::Id, Arc<egui::Style>)>,
-    /// Component types met this frame: (wire type, type, renderer and role).
-    types: Vec<(String, String, Option<TypeEntry>)>,
-    /// The `Ui` of a flex slot about to draw one node (see
-    /// [`ComponentContext::child_ui_exclusive`]).
-    bare_slot: Option<egui::Id>,
-    /// The surface's resolution cache, taken out of egui memory on first use and put back
-    /// when the frame ends (see [`ResolveCache`]).
-    resolved: std::cell::RefCell<Option<ResolveCache>>,
-    /// The function calls this frame's walk may still evaluate
-    /// ([`Limits::max_calls_per_frame`], [`Limits::max_call_bytes_per_frame`]).
-    budget: crate::eval::CallBudget,
-}
-
-/// Resolution cached between frames for one surface: the display strings of properties
-/// bound to the data model, and what a `Text` derives from its string (its Markdown blocks,
-/// its min-content width). Valid for one (components, data model) revision of the surface:
-/// any update of either clears it, so a surface nobody changes is not resolved again
-/// every frame. Entries are keyed by the node's widget id (surface, component id, scope,
-/// type generation) and the property name.
-#[derive(Clone, Default)]
-pub(crate) struct ResolveCache {
-    revision: (u64, u64),
-    strings: egui::IdMap<String>,
-    /// What components derived from a property's string ([`ComponentContext::memo`]).
-    memos: egui::IdMap<Arc<dyn std::any::Any + Send + Sync>>,
-    /// Scalar values of path-bound properties (numbers, booleans of sliders and check
-    /// boxes); larger values are resolved each time rather than copied here.
-    values: egui::IdMap<Value>,
-    /// Each node's children ([`ComponentContext::children_shared`]): listing them makes two
-    /// strings per child, which a steady frame would otherwise allocate and free again.
-    children: egui::IdMap<Arc<[ChildRef]>>,
-    /// The call objects of function-call properties as `Value`s (a function checks its
-    /// arguments as a `Map`), made once per revision instead of on every frame.
-    calls: egui::IdMap<Arc<Value>>,
-}
-
-impl ResolveCache {
-    /// Clear when the surface changed since the entries were made, or when the cache grew
-    /// past `max` entries (nodes scrolled out of a list and never drawn again).
-    fn validate(&mut self, revision: (u64, u64), max: usize) {
-        if self.revision != revision
-            || self.strings.len()
-                + self.memos.len()
-                + self.values.len()
-                + self.children.len()
-                + self.calls.len()
-                > max
-        {
-            self.revision = revision;
-            self.strings.clear();
-            self.memos.clear();
-            self.values.clear();
-            self.children.clear();
-            self.calls.clear();
-        }
-    }
-}
-
-impl Drop for SurfaceFrame<'_> {
-    fn drop(&mut self) {
-        if let Some(cache) = self.memo.resolved.get_mut().take() {
-            let key = resolve_cache_key(self.surface.serial());
-            self.ctx.data_mut(|d| d.insert_temp(key, cache));
-        }
-    }
-}
-
-/// Where a surface's [`ResolveCache`] lives in egui memory: keyed by the surface's serial,
-/// so two stores with a surface of the same id do not share (and keep clearing) one cache.
-fn resolve_cache_key(surface_serial: u64) -> egui::Id {
-    egui::Id::unique(("a2ui-resolve-cache", surface_serial))
-}
-
-/// Drop a deleted surface's resolution cache from egui memory.
-pub(crate) fn release_resolve_cache(ctx: &egui::Context, surface_serial: u64) {
-    ctx.data_mut(|d| d.remove_temp::<ResolveCache>(resolve_cache_key(surface_serial)));
-}
-
-/// Whether egui memory holds a resolution cache for the surface (tests).
-#[cfg(test)]
-pub(crate) fn has_resolve_cache(ctx: &egui::Context, surface_serial: u64) -> bool {
-    ctx.data(|d| {
-        d.get_temp::<ResolveCache>(resolve_cache_key(surface_serial))
-            .is_some()
-    })
-}
-
-impl FrameMemo {
-    /// `base` changed by `change`, shared with every other request for `key` this frame.
-    fn style(
-        &mut self,
-        base: &Arc<egui::Style>,
-        key: egui::Id,
-        change: impl FnOnce(&mut egui::Style),
-    ) -> Arc<egui::Style> {
-        if let Some((_, _, derived)) = self
-            .styles
-            .iter()
-            .find(|(b, k, _)| *k == key && Arc::ptr_eq(b, base))
-        {
-            return Arc::clone(derived);
-        }
-        let mut style = (**base).clone();
-        change(&mut style);
-        let derived = Arc::new(style);
-        // Bounded: a frame sees a handful of parent styles.
-        if self.styles.len() >= 64 {
-            self.styles.clear();
-        }
-        self.styles
-            .push((Arc::clone(base), key, Arc::clone(&derived)));
-        derived
-    }
-}
-
-impl SurfaceFrame<'_> {
-    /// Run `f` on the surface's resolution cache, made valid for its current revision.
-    fn with_resolve_cache<R>(&self, f: impl FnOnce(&mut ResolveCache) -> R) -> R {
-        let mut slot = self.memo.resolved.borrow_mut();
-        let cache = slot.get_or_insert_with(|| {
-            let key = resolve_cache_key(self.surface.serial());
-            self.ctx
-                .data_mut(|d| d.remove_temp::<ResolveCache>(key))
-                .unwrap_or_default()
-        });
-        cache.validate(
-            self.surface.revision(),
-            self.limits.max_nodes.saturating_mul(8),
-        );
-        f(cache)
-    }
-
-    /// v1.0 `MISSING_DATA_BINDING`: a warning, once per surface and path, for each
-    /// property bound to a path that holds nothing.
-    fn report_missing_bindings(&mut self, component: &Component, scope: &str) {
-        for (_, v) in component.props().iter() {
-            if let PropDynamic::Path(p) = prop_kind(v) {
-                let path = crate::model::data_model::resolve_path(p, scope);
-                let found = crate::model::data_model::get_pointer(self.surface.data.root(), &path);
-                if matches!(found, Ok(None)) {
-                    self.report_once(
-                        format!("missing-binding:{path}"),
-                        A2uiError::MissingDataBinding { path },
-                    );
-                }
-            }
-        }
-    }
-
-    /// Report an error once per surface and key (never once per frame).
-    fn report_once(&mut self, key: String, error: A2uiError) {
-        if self.reported_unknown.insert((self.surface.id.clone(), key)) {
-            self.events.push(Event::Error(Rejected::new(
-                Some(self.surface.id.clone()),
-                self.surface.version,
-                error,
-            )));
-        }
-    }
-
-    /// The renderer and AccessKit role of a component's type, `None` when its catalog does
-    /// not have the type or nothing renders it. Worked out once per type and frame for
-    /// components of the surface's catalog (a catalog lookup hashes its long id).
-    fn type_entry(&mut self, component: &Component) -> Option<TypeEntry> {
-        let memo = component.catalog_id().is_none();
-        let (wire_type, type_name) = (component.wire_component(), component.component());
-        if memo
-            && let Some((_, _, entry)) = self
-                .memo
-                .types
-                .iter()
-                .find(|(wire, name, _)| wire == wire_type && name == type_name)
-        {
-            return entry.clone();
-        }
-        let entry = if is_known_type(self.surface, component, self.catalogs) {
-            self.catalog.entry(component.component())
-        } else {
-            None
-        };
-        // Bounded: a surface uses a handful of types (a hostile one, at most this many
-        // are remembered; the others are looked up every time).
-        if memo && self.memo.types.len() < 64 {
-            self.memo.types.push((
-                component.wire_component().to_owned(),
-                component.component().to_owned(),
-                entry.clone(),
-            ));
-        }
-        entry
-    }
-
-    /// Draw the node `id` at `scope`, with every guard: missing, cycle, depth, unknown type.
-    pub(crate) fn node_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        id: &str,
-        scope: &str,
-        index: Option<usize>,
-    ) -> egui::Response {
-        // The guards shared with the conformance walk (`NodeGuards`): the node budget
-        // bounds the whole walk whatever its shape (shared children, self-expanding
-        // templates, see `Limits`), then missing, cycle and depth.
-        // Whether `ui` is a flex slot made for this node alone (taken at once, so no
-        // descendant mistakes it for its own).
-        let bare_slot = self.memo.bare_slot.take() == Some(ui.unique_id());
-        let component = self.surface.components().get(id).cloned();
-        match self.guards.check(id, scope, component.is_some()) {
-            NodeKind::Normal => {}
-            NodeKind::OverBudget => {
-                self.report_once(
-                    "max_nodes".to_owned(),
-                    A2uiError::LimitExceeded {
-                        what: "max_nodes",
-                        limit: self.limits.max_nodes,
-                        actual: self.limits.max_nodes + 1,
-                    },
-                );
-                return error_placeholder(ui, "too many components");
-            }
-            NodeKind::Missing => return missing_placeholder(ui, id),
-            NodeKind::Cycle => {
-                self.report_once(format!("cycle:{id}"), A2uiError::Cycle(id.to_owned()));
-                return error_placeholder(ui, &format!("cycle at {id}"));
-            }
-            NodeKind::Truncated => {
-                self.report_once(
-                    "depth".to_owned(),
-                    A2uiError::LimitExceeded {
-                        what: "max_tree_depth",
-                        limit: self.limits.max_tree_depth,
-                        actual: self.guards.depth() + 1,
-                    },
-                );
-                return error_placeholder(ui, "too deep");
-            }
-        }
-        let Some(component) = component else {
-            return missing_placeholder(ui, id);
-        };
-        if self.surface.version == crate::protocol::Version::V1_0 {
-            self.report_missing_bindings(&component, scope);
-            let parent_type = match self.guards.parent() {
-                None => "Surface".to_owned(),
-                Some(pid) => self
-                    .surface
-                    .components()
-                    .get(pid)
-                    .map(|p| p.wire_component().to_owned())
-                    .unwrap_or_default(),
-            };
-            let catalog = component
-                .catalog_id()
-                .or(self.surface.catalog_id.as_deref());
-            if let Err(parent_rule) =
-                self.catalogs
-                    .check_composition(catalog, &parent_type, component.wire_component())
-            {
-                self.report_once(
-                    format!("composition:{id}:{parent_type}"),
-                    A2uiError::Unallowed {
-                        parent_rule,
-                        child: id.to_owned(),
-                        child_type: component.wire_component().to_owned(),
-                        parent_type: parent_type.clone(),
-                    },
-                );
-                return error_placeholder(
-                    ui,
-                    &format!(
-                        "{} is not allowed in {parent_type}",
-                        component.wire_component()
-                    ),
-                );
-            }
-        }
-        let entry = self.type_entry(&component);
-        let Some((renderer, role)) = entry else {
-            self.report_once(
-                format!("type:{}", component.wire_component()),
-                A2uiError::validation(
-                    "",
-                    format!("unknown component type {:?}", component.wire_component()),
-                ),
-            );
-            if self.options.show_unsupported {
-                return error_placeholder(
-                    ui,
-                    &format!("Unsupported component: {}", component.wire_component()),
-                );
-            }
-            return ui.allocate_response(egui::Vec2::ZERO, egui::Sense::hover());
-        };
-        self.guards.enter(id, scope);
-        let record = self.geometry.as_mut().map(|g| {
-            g.push(super::DrawnInstance {
-                surface: self.surface.id.clone(),
-                id: id.to_owned(),
-                component: component.wire_component().to_owned(),
-                scope: scope.to_owned(),
-                rect: None,
-            });
-            g.len() - 1
-        });
-        let outer_override = self.box_override.take();
-        // The surface's serial, not its id: two stores drawn by one `DrawState` may both
-        // have a surface `s`, and a surface created again under an old id starts afresh.
-        let widget_id = egui::Id::unique((
-            "a2ui",
-            self.surface.serial(),
-            id,
-            scope,
-            component.generation,
-        ));
-        // Each component gets its own `Ui`: an AccessKit node that carries `hidden` and
-        // `live` for the whole subtree, with a telling role for containers. A flex slot
-        // made for this node alone (see `ComponentContext::child_ui_exclusive`) is that `Ui`
-        // already: no second one inside it.
-        let (response, drawn_rect) = if bare_slot {
-            if let Some(role) = role.filter(|r| *r != egui::accesskit::Role::GenericContainer) {
-                ui.ctx()
-                    .accesskit_node_builder(ui.unique_id(), |node| node.set_role(role));
-            }
-            let r = self.draw_component(ui, &*renderer, component, scope, index, widget_id);
-            (r, ui.min_rect())
-        } else {
-            let mut builder = egui::UiBuilder::new().id_salt(widget_id);
-            if let Some(role) = role {
-                builder = builder.accessibility_role(role);
-            }
-            let scoped = ui.scope_builder(builder, |ui| {
-                self.draw_component(ui, &*renderer, component, scope, index, widget_id)
-            });
-            (scoped.inner, scoped.response.rect)
-        };
-        self.guards.leave();
-        let own = self.box_override.take();
-        self.box_override = outer_override;
-        if let (Some(i), Some(g)) = (record, self.geometry.as_mut())
-            && let Some(entry) = g.get_mut(i)
-        {
-            entry.rect = own.or(Some(drawn_rect)).filter(|r| r.is_finite());
-        }
-        response
-    }
-
-    /// Draw one component into its own `Ui` (the node's AccessKit wrapper) and apply its
-    /// `accessibility` attributes.
-    fn draw_component(
-        &mut self,
-        ui: &mut egui::Ui,
-        renderer: &dyn super::catalog::ComponentRenderer,
-        component: Arc<Component>,
-        scope: &str,
-        index: Option<usize>,
-        widget_id: egui::Id,
-    ) -> egui::Response {
-        let wrapper = ui.unique_id();
-        let mut cx = ComponentContext {
-            frame: self,
-            component,
-            scope: scope_of(scope),
-            index,
-            widget_id,
-        };
-        let r = renderer.ui(ui, &mut cx);
-        if cx.component.props().contains_key("accessibility") {
-            let attributes = cx.with_eval(|e| a11y::Accessibility::read(cx.component.props(), e));
-            if !attributes.is_empty() {
-                attributes.apply(ui.ctx(), wrapper, r.id);
-            }
-        }
-        // Past the frame's call budget: one LIMIT_EXCEEDED for the surface.
-        if let Some(e) = self.memo.budget.take_report() {
-            self.report_once("call-budget".to_owned(), e);
-        }
-        r
-    }
-}
-
-/// A node's scope: borrowed for the root scope, else copied.
-fn scope_of(scope: &str) -> std::borrow::Cow<'static, str> {
-    if scope == "/" {
-        std::borrow::Cow::Borrowed("/")
-    } else {
-        std::borrow::Cow::Owned(scope.to_owned())
-    }
-}
-
-/// A small "loading" placeholder for a child that has not arrived yet.
-fn missing_placeholder(ui: &mut egui::Ui, id: &str) -> egui::Response {
-    ui.horizontal(|ui| {
-        ui.spinner();
-        ui.weak("Loading…");
-    })
-    .response
-    .on_hover_text(format!("component {id:?} has not arrived yet"))
-}
-
-/// A visible, non-fatal error box.
-fn error_placeholder(ui: &mut egui::Ui, text: &str) -> egui::Response {
-    egui::Frame::new()
-        .stroke(egui::Stroke::new(1.0, ui.visuals().warn_fg_color))
-        .corner_radius(4.0)
-        .inner_margin(4.0)
-        .show(ui, |ui| {
-            ui.colored_label(ui.visuals().warn_fg_color, text);
-        })
-        .response
-}
-
-/// The agent's self-chosen name (`theme.agentDisplayName`), on one line, when it set one.
-fn self_chosen_name(surface: &Surface) -> Option<String> {
-    surface
-        .theme
-        .get("agentDisplayName")
-        .and_then(Value::as_str)
-        .map(crate::model::origin_one_line)
-        .filter(|n| !n.is_empty())
-}
-
-/// The header above a surface: the origin the host or transport set (when it did), the
-/// agent's icon (`theme.iconUrl`, through the URL policy; a generic agent glyph stands in
-/// for a missing or refused one) and the agent's self-chosen name
-/// (`theme.agentDisplayName`) shown only as such: "calls itself “…”". Without an origin it
-/// is drawn only when the agent set a name or icon (and then says "Agent").
-pub(crate) fn surface_header(
-    ui: &mut egui::Ui,
-    surface: &Surface,
-    options: &RendererOptions,
-    origin: Option<&crate::model::AgentOrigin>,
-) {
-    let self_named = self_chosen_name(surface);
-    let icon = surface
-        .theme
-        .get("iconUrl")
-        .and_then(Value::as_str)
-        .filter(|u| !u.trim().is_empty());
-    if origin.is_none() && self_named.is_none() && icon.is_none() {
-        return;
-    }
-    let label = origin.map_or_else(|| "Agent".to_owned(), crate::model::AgentOrigin::label);
-    let claim = self_named.map(|n| format!("calls itself \u{201c}{n}\u{201d}"));
-    let a11y = match &claim {
-        Some(c) => format!("{label}, {c}"),
-        None => label.clone(),
-    };
-    ui.horizontal(|ui| {
-        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
-            node.set_role(egui::accesskit::Role::Banner);
-            node.set_label(a11y.clone());
-        });
-        ui.spacing_mut().item_spacing.x = 6.0;
-        let side = 24.0;
-        let shown = icon
-            .filter(|u| options.url_policy.allows_media(u))
-            .map(|url| {
-                let spec = super::images::ImageSpec {
-                    url,
-                    alt: "",
-                    size: super::images::BoxSize::Fixed(egui::Vec2::splat(side)),
-                    fit: super::images::Fit::Cover,
-                    circular: true,
-                    corner_radius: 0.0,
-                };
-                super::images::image_ui(ui, &options.url_policy, &spec).1
-            });
-        if shown.is_none() {
-            // The generic agent mark: the accent-coloured `smart_toy` glyph.
-            let (rect, _) = ui.allocate_exact_size(egui::Vec2::splat(side), egui::Sense::hover());
-            let accent = super::theme::readable_accent(
-                ui.visuals(),
-                surface
-                    .primary_color()
-                    .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b)),
-            );
-            if super::icons::icon_font_ready(ui.ctx()) {
-                ui.painter().text(
-                    rect.center(),
-                    egui::Align2::CENTER_CENTER,
-                    '\u{f06c}',
-                    egui::FontId::new(side * 0.85, super::icons::icon_family()),
-                    accent,
-                );
-            } else {
-                ui.painter()
-                    .circle_filled(rect.center(), side * 0.4, accent);
-            }
-        }
-        ui.add(egui::Label::new(egui::RichText::new(&label).strong()).truncate());
-        if let Some(claim) = &claim {
-            ui.add(egui::Label::new(egui::RichText::new(claim).weak()).truncate());
-        }
-    });
-    ui.separator();
-}
-
-/// The frame the host draws around a surface whose store has an origin: a border in the
-/// host's (not the agent's) colours, so the agent's UI has a visible edge it cannot draw
-/// outside of.
-pub(crate) fn origin_frame(ui: &egui::Ui) -> egui::Frame {
-    let visuals = ui.visuals();
-    egui::Frame::new()
-        .stroke(egui::Stroke::new(
-            1.0,
-            visuals.widgets.noninteractive.bg_stroke.color,
-        ))
-        .corner_radius(6.0)
-        .inner_margin(egui::Margin::same(6))
-}
-
-/// The line a `Modal` dialog starts with: whose dialog it is, as the host knows it.
-pub(crate) fn modal_attribution(ui: &mut egui::Ui, origin: Option<&crate::model::AgentOrigin>) {
-    let text = match origin {
-        Some(o) => format!("From {}", o.label()),
-        None => "From the agent".to_owned(),
-    };
-    ui.add(egui::Label::new(egui::RichText::new(text).weak()).truncate());
-    ui.separator();
-}
-
-/// Where the text typed into an obscured field goes, as the host knows it.
-pub(crate) fn obscured_destination(origin: Option<&crate::model::AgentOrigin>) -> String {
-    origin.map_or_else(
-        || "the agent".to_owned(),
-        |o| o.host().unwrap_or(o.name()).to_owned(),
-    )
-}
+/// How deep [`ComponentContext::subtree_text`] looks for text inside a child subtree.
+const TEXT_DEPTH: usize = 6;
+/// How many nodes [`ComponentContext::subtree_text`] visits at most.
+const TEXT_NODES: usize = 32;
 
 /// What a [`ComponentRenderer`](super::catalog::ComponentRenderer) gets for one node:
 /// its component, its data scope, and helpers to read bound values, write edits back,
 /// draw children, evaluate checks and fire actions.
+///
+/// Its methods come in sections, in this order (each an `impl` block of its own):
+///
+/// - **The node:** [`component`](Self::component), [`id`](Self::id), [`scope`](Self::scope),
+///   [`widget_id`](Self::widget_id), [`surface`](Self::surface), [`version`](Self::version),
+///   [`origin`](Self::origin), [`options`](Self::options), [`limits`](Self::limits), ...
+/// - **Look:** [`style`](Self::style), [`palette`](Self::palette),
+///   [`accent_color`](Self::accent_color), [`shared_style`](Self::shared_style), ...
+/// - **Properties:** [`value`](Self::value), [`string`](Self::string),
+///   [`number`](Self::number), [`bool`](Self::bool), [`prop`](Self::prop),
+///   [`binding_path`](Self::binding_path), [`with_eval`](Self::with_eval), ...
+/// - **Derived values:** [`memo`](Self::memo), [`update_memo`](Self::update_memo).
+/// - **Edits and widget state:** [`write`](Self::write), [`state`](Self::state),
+///   [`set_state`](Self::set_state).
+/// - **Checks:** [`checks`](Self::checks), [`check_message_ui`](Self::check_message_ui), ...
+/// - **Children:** [`children`](Self::children), [`child_ui`](Self::child_ui),
+///   [`children_template`](Self::children_template), [`child_traits`](Self::child_traits), ...
+/// - **Accessible names:** [`subtree_text`](Self::subtree_text),
+///   [`fallback_name`](Self::fallback_name).
+/// - **Actions and events:** [`action`](Self::action), [`fire_action`](Self::fire_action),
+///   [`open_url`](Self::open_url), [`emit`](Self::emit), [`report_once`](Self::report_once).
 pub struct ComponentContext<'c, 'f> {
     pub(crate) frame: &'c mut SurfaceFrame<'f>,
     pub(crate) component: Arc<Component>,
@@ -604,6 +60,24 @@ pub struct ComponentContext<'c, 'f> {
     pub(crate) widget_id: egui::Id,
 }
 
+/// The template of a node's `children`
+/// ([`ComponentContext::children_template`]): a virtualised list draws only the items in
+/// view, each with [`ComponentContext::template_child_ui`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChildTemplate {
+    /// The id of the component drawn for each item.
+    pub component_id: String,
+    /// The absolute data path of the list the items come from.
+    pub path: String,
+    /// How many items the list holds now (an object's keys in v0.8).
+    pub len: usize,
+}
+
+// ---- The node ----
+
+/// The node: what is being drawn and where: the component, its scope and template index, the
+/// surface and its protocol version, the origin, the options and limits in force.
 impl ComponentContext<'_, '_> {
     /// The component being drawn.
     pub fn component(&self) -> &Component {
@@ -613,13 +87,6 @@ impl ComponentContext<'_, '_> {
     /// Its id.
     pub fn id(&self) -> &str {
         self.component.id()
-    }
-
-    /// Who the surface comes from, as the host or transport set it on the store (never
-    /// the agent): what a component that sends the user's input somewhere names as its
-    /// destination. `None` when nobody set one.
-    pub fn origin(&self) -> Option<&crate::model::AgentOrigin> {
-        self.frame.origin
     }
 
     /// The data-context path (`/` outside templates).
@@ -632,14 +99,21 @@ impl ComponentContext<'_, '_> {
         self.index
     }
 
+    /// How deep this node is in the surface's tree (the root is at depth 1).
+    pub fn depth(&self) -> usize {
+        self.frame.guards.depth()
+    }
+
+    /// A stable egui id for this node: (surface, component id, scope, generation). Widget
+    /// state keyed by it survives re-renders and unrelated updates, and resets when the
+    /// component is replaced by one of another type.
+    pub fn widget_id(&self) -> egui::Id {
+        self.widget_id
+    }
+
     /// The surface id.
     pub fn surface_id(&self) -> &str {
         &self.frame.surface.id
-    }
-
-    /// The surface's protocol version.
-    pub fn version(&self) -> Version {
-        self.frame.surface.version
     }
 
     /// The surface (theme, data model, components).
@@ -647,21 +121,63 @@ impl ComponentContext<'_, '_> {
         self.frame.surface
     }
 
+    /// The surface's protocol version.
+    pub fn version(&self) -> Version {
+        self.frame.surface.version
+    }
+
+    /// Who the surface comes from, as the host or transport set it on the store (never
+    /// the agent): what a component that sends the user's input somewhere names as its
+    /// destination. `None` when nobody set one.
+    pub fn origin(&self) -> Option<&crate::model::AgentOrigin> {
+        self.frame.origin
+    }
+
     /// The renderer options (URL policy, locale, ...).
     pub fn options(&self) -> &RendererOptions {
         self.frame.options
     }
 
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        self.frame.limits
+    }
+}
+
+// ---- Look ----
+
+/// Look: the style and colours to draw with, shared derived styles, and the box the geometry dump
+/// records.
+impl ComponentContext<'_, '_> {
     /// The style in force (spacing, type scale, control sizes).
     pub fn style(&self) -> &super::Style {
         &self.frame.options.style
     }
 
-    /// Report the box this component draws, when it differs from the space its `Ui` took
-    /// (a Card's frame without its outer margin, a Button's frame). Recorded by the
-    /// geometry observable; an empty rectangle means "draws nothing".
-    pub fn set_geometry_box(&mut self, rect: egui::Rect) {
-        self.frame.box_override = Some(rect);
+    /// The colours to draw this surface's controls with: the style's palette for the
+    /// host's visuals (light or dark), with the agent's `theme.primaryColor` as the primary
+    /// when it sent one.
+    pub fn palette(&self, ui: &egui::Ui) -> super::Palette {
+        let palette = *self.frame.options.style.palette(ui.visuals());
+        match self.primary_color() {
+            Some(p) => palette.with_primary(p),
+            None => palette,
+        }
+    }
+
+    /// `theme.primaryColor` as an egui colour.
+    pub fn primary_color(&self) -> Option<egui::Color32> {
+        self.frame
+            .surface
+            .primary_color()
+            .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b))
+    }
+
+    /// The accent for foreground marks (links, icons, focus) on this surface: the agent's
+    /// `primaryColor` made readable on the host's panel, else the host's hyperlink colour.
+    /// Primary fills (filled buttons) follow the agent's `primaryColor` the same way.
+    pub fn accent_color(&self, ui: &egui::Ui) -> egui::Color32 {
+        super::theme::readable_accent(ui.visuals(), self.primary_color())
     }
 
     /// The style of `ui` changed by `change`, made once per frame and shared by every
@@ -707,92 +223,28 @@ impl ComponentContext<'_, '_> {
         inner
     }
 
-    /// How deep this node is in the surface's tree (the root is at depth 1).
-    pub fn depth(&self) -> usize {
-        self.frame.guards.depth()
+    /// Report the box this component draws, when it differs from the space its `Ui` took
+    /// (a Card's frame without its outer margin, a Button's frame). Recorded by the
+    /// geometry observable; an empty rectangle means "draws nothing".
+    pub fn set_geometry_box(&mut self, rect: egui::Rect) {
+        self.frame.box_override = Some(rect);
     }
+}
 
-    /// The limits in force.
-    pub fn limits(&self) -> &Limits {
-        self.frame.limits
-    }
+// ---- Properties ----
 
-    /// A stable egui id for this node: (surface, component id, scope, generation). Widget
-    /// state keyed by it survives re-renders and unrelated updates, and resets when the
-    /// component is replaced by one of another type.
-    pub fn widget_id(&self) -> egui::Id {
-        self.widget_id
-    }
-
-    /// `theme.primaryColor` as an egui colour.
-    pub fn primary_color(&self) -> Option<egui::Color32> {
-        self.frame
-            .surface
-            .primary_color()
-            .map(|[r, g, b]| egui::Color32::from_rgb(r, g, b))
-    }
-
-    /// The colours to draw this surface's controls with: the style's palette for the
-    /// host's visuals (light or dark), with the agent's `theme.primaryColor` as the primary
-    /// when it sent one.
-    pub fn palette(&self, ui: &egui::Ui) -> super::Palette {
-        let palette = *self.frame.options.style.palette(ui.visuals());
-        match self.primary_color() {
-            Some(p) => palette.with_primary(p),
-            None => palette,
-        }
-    }
-
-    /// The accent for foreground marks (links, icons, focus) on this surface: the agent's
-    /// `primaryColor` made readable on the host's panel, else the host's hyperlink colour.
-    /// Primary fills (filled buttons) follow the agent's `primaryColor` the same way.
-    pub fn accent_color(&self, ui: &egui::Ui) -> egui::Color32 {
-        super::theme::readable_accent(ui.visuals(), self.primary_color())
-    }
-
-    /// Evaluate with an [`EvalContext`] at this node's scope.
-    pub fn with_eval<R>(&self, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
-        self.with_eval_as(false, f)
-    }
-
-    /// [`Self::with_eval`], the context marked as run by a user gesture when `gesture`.
-    fn with_eval_as<R>(&self, gesture: bool, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
-        let cx = EvalContext::new(
-            self.frame.surface.data.root(),
-            &self.scope,
-            self.frame.surface.version,
-            self.frame.catalog.functions(),
-            self.frame.limits,
-        )
-        .with_locale(&self.frame.options.locale)
-        .with_store(self.frame.store_id);
-        let mut cx = if gesture { cx.with_user_gesture() } else { cx };
-        cx.agent_calls = Some((self.frame.agent_calls, &self.frame.surface.id));
-        cx.budget = Some(&self.frame.memo.budget);
-        f(&cx)
-    }
-
-    /// Whether a property waits for a v1.0 `agentFunctionResponse` (its value is `null`
-    /// meanwhile; draw a pending state).
-    pub fn is_pending(&self, name: &str) -> bool {
-        let Some(raw) = self.component.prop(name) else {
-            return false;
-        };
-        // Only a call can wait for an answer; its call object is kept per revision.
-        if !matches!(prop_kind(raw), PropDynamic::Call) {
-            return false;
-        }
-        let call = self.call_object(name, raw);
-        self.with_eval(|cx| {
-            let _ = cx.resolve(&call);
-            cx.is_pending()
-        })
-    }
-
+/// Properties: reading properties: raw, resolved in this node's scope, or coerced to a type;
+/// bindings and pending agent calls; evaluation at this scope.
+impl ComponentContext<'_, '_> {
     /// The raw (unresolved) property, as stored (read it like a `serde_json::Value`, or
     /// make one with [`PropRef::to_value`]).
     pub fn prop(&self, name: &str) -> Option<PropRef<'_>> {
         self.component.prop(name)
+    }
+
+    /// A literal enum-like property (`variant`, `justify`...), `None` when absent.
+    pub fn literal_str(&self, name: &str) -> Option<&str> {
+        self.component.str_prop(name)
     }
 
     /// A property resolved in this scope (`null` when absent). Inputs whose value is not
@@ -914,6 +366,116 @@ impl ComponentContext<'_, '_> {
         )
     }
 
+    /// A property as text, `None` when absent or null.
+    pub fn opt_string(&self, name: &str) -> Option<String> {
+        match self.value(name) {
+            Value::Null => None,
+            v => Some(truncate(
+                coerce::to_display_string(&v),
+                self.frame.limits.max_string_chars,
+            )),
+        }
+    }
+
+    /// A property as a number, `None` when absent or null.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        match self.value(name) {
+            Value::Null => None,
+            v => Some(coerce::to_number(&v)),
+        }
+    }
+
+    /// A property as a boolean, `default` when absent or null.
+    pub fn bool(&self, name: &str, default: bool) -> bool {
+        match self.value(name) {
+            Value::Null => default,
+            v => coerce::to_bool(&v),
+        }
+    }
+
+    /// A property as a list of strings.
+    pub fn string_list(&self, name: &str) -> Vec<String> {
+        coerce::to_string_list(&self.value(name))
+    }
+
+    /// Whether a property waits for a v1.0 `agentFunctionResponse` (its value is `null`
+    /// meanwhile; draw a pending state).
+    pub fn is_pending(&self, name: &str) -> bool {
+        let Some(raw) = self.component.prop(name) else {
+            return false;
+        };
+        // Only a call can wait for an answer; its call object is kept per revision.
+        if !matches!(prop_kind(raw), PropDynamic::Call) {
+            return false;
+        }
+        let call = self.call_object(name, raw);
+        self.with_eval(|cx| {
+            let _ = cx.resolve(&call);
+            cx.is_pending()
+        })
+    }
+
+    /// The absolute data path a property is bound to, if it is a `{"path"}` binding.
+    pub fn binding_path(&self, name: &str) -> Option<String> {
+        self.binding_path_inner(name)
+    }
+
+    fn binding_path_inner(&self, name: &str) -> Option<String> {
+        match prop_kind(self.component.prop(name)?) {
+            PropDynamic::Path(p) => Some(crate::model::data_model::resolve_path(p, &self.scope)),
+            _ => None,
+        }
+    }
+
+    /// Whether property `name` is bound to the data model with `{"path"}` (edits then go to
+    /// the model; otherwise they stay in widget state).
+    pub fn is_bound(&self, name: &str) -> bool {
+        self.binding_path(name).is_some()
+    }
+
+    /// Whether property `name` may carry what the user typed: a function call (it may read
+    /// any path), or a binding to a path the user wrote (or one inside or around it). A
+    /// literal, or a binding to data only the agent wrote, is the agent's own word.
+    pub fn may_carry_user_input(&self, name: &str) -> bool {
+        let Some(p) = self.component.prop(name) else {
+            return false;
+        };
+        match prop_kind(p) {
+            PropDynamic::Literal => false,
+            PropDynamic::Path(_) => self
+                .binding_path_inner(name)
+                .is_none_or(|path| self.frame.surface.data.user_touched(&path)),
+            PropDynamic::Call => true,
+        }
+    }
+
+    /// Evaluate with an [`EvalContext`] at this node's scope.
+    pub fn with_eval<R>(&self, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
+        self.with_eval_as(false, f)
+    }
+
+    /// [`Self::with_eval`], the context marked as run by a user gesture when `gesture`.
+    fn with_eval_as<R>(&self, gesture: bool, f: impl FnOnce(&EvalContext<'_>) -> R) -> R {
+        let cx = EvalContext::new(
+            self.frame.surface.data.root(),
+            &self.scope,
+            self.frame.surface.version,
+            self.frame.catalog.functions(),
+            self.frame.limits,
+        )
+        .with_locale(&self.frame.options.locale)
+        .with_store(self.frame.store_id);
+        let mut cx = if gesture { cx.with_user_gesture() } else { cx };
+        cx.agent_calls = Some((self.frame.agent_calls, &self.frame.surface.id));
+        cx.budget = Some(&self.frame.memo.budget);
+        f(&cx)
+    }
+}
+
+// ---- Derived values ----
+
+/// Derived values: what a node derives from a property's string, kept per revision of the surface.
+impl ComponentContext<'_, '_> {
     /// What this node derives from the string of property `name` (parsed Markdown, a
     /// measured width, parsed chart series...), made by `make` from the resolved string and
     /// kept until the surface's components or data model change: a surface nobody changes
@@ -980,81 +542,13 @@ impl ComponentContext<'_, '_> {
         self.widget_id
             .with(("a2ui-memo", name, std::any::TypeId::of::<T>()))
     }
+}
 
-    /// A property as text, `None` when absent or null.
-    pub fn opt_string(&self, name: &str) -> Option<String> {
-        match self.value(name) {
-            Value::Null => None,
-            v => Some(truncate(
-                coerce::to_display_string(&v),
-                self.frame.limits.max_string_chars,
-            )),
-        }
-    }
+// ---- Edits and widget state ----
 
-    /// A property as a number, `None` when absent or null.
-    pub fn number(&self, name: &str) -> Option<f64> {
-        match self.value(name) {
-            Value::Null => None,
-            v => Some(coerce::to_number(&v)),
-        }
-    }
-
-    /// A property as a boolean, `default` when absent or null.
-    pub fn bool(&self, name: &str, default: bool) -> bool {
-        match self.value(name) {
-            Value::Null => default,
-            v => coerce::to_bool(&v),
-        }
-    }
-
-    /// A property as a list of strings.
-    pub fn string_list(&self, name: &str) -> Vec<String> {
-        coerce::to_string_list(&self.value(name))
-    }
-
-    /// A literal enum-like property (`variant`, `justify`...), `None` when absent.
-    pub fn literal_str(&self, name: &str) -> Option<&str> {
-        self.component.str_prop(name)
-    }
-
-    /// The absolute data path a property is bound to, if it is a `{"path"}` binding.
-    pub fn binding_path(&self, name: &str) -> Option<String> {
-        self.binding_path_inner(name)
-    }
-
-    /// Whether property `name` may carry what the user typed: a function call (it may read
-    /// any path), or a binding to a path the user wrote (or one inside or around it). A
-    /// literal, or a binding to data only the agent wrote, is the agent's own word.
-    pub fn may_carry_user_input(&self, name: &str) -> bool {
-        let Some(p) = self.component.prop(name) else {
-            return false;
-        };
-        match prop_kind(p) {
-            PropDynamic::Literal => false,
-            PropDynamic::Path(_) => self
-                .binding_path_inner(name)
-                .is_none_or(|path| self.frame.surface.data.user_touched(&path)),
-            PropDynamic::Call => true,
-        }
-    }
-
-    fn binding_path_inner(&self, name: &str) -> Option<String> {
-        match prop_kind(self.component.prop(name)?) {
-            PropDynamic::Path(p) => Some(crate::model::data_model::resolve_path(p, &self.scope)),
-            _ => None,
-        }
-    }
-
-    fn local_key(&self, name: &str) -> egui::Id {
-        self.widget_id.with(("a2ui-local", name))
-    }
-
-    fn local_edit(&self, name: &str) -> Option<Value> {
-        let key = self.local_key(name);
-        self.frame.ctx.data(|d| d.get_temp::<Value>(key))
-    }
-
+/// Edits and widget state: writing the user's edits back (to the data model, or to widget state
+/// when unbound) and widget-local state.
+impl ComponentContext<'_, '_> {
     /// Write a user edit: into the data model when the property is bound to a path (every
     /// other binding to that path sees it at once; a `DataChanged` event is queued), else
     /// into local widget state. Never produces agent traffic.
@@ -1087,6 +581,33 @@ impl ComponentContext<'_, '_> {
         ui.ctx().request_repaint();
     }
 
+    fn local_key(&self, name: &str) -> egui::Id {
+        self.widget_id.with(("a2ui-local", name))
+    }
+
+    fn local_edit(&self, name: &str) -> Option<Value> {
+        let key = self.local_key(name);
+        self.frame.ctx.data(|d| d.get_temp::<Value>(key))
+    }
+
+    /// Widget-local state of this node under `key` (kept in egui memory, keyed by
+    /// [`Self::widget_id`], so it survives re-renders and unrelated data-model updates).
+    pub fn state<T: Clone + Send + Sync + 'static>(&self, key: &str) -> Option<T> {
+        let id = self.widget_id.with(("a2ui-state", key));
+        self.frame.ctx.data(|d| d.get_temp::<T>(id))
+    }
+
+    /// Store widget-local state of this node under `key` (see [`Self::state`]).
+    pub fn set_state<T: Clone + Send + Sync + 'static>(&self, key: &str, value: T) {
+        let id = self.widget_id.with(("a2ui-state", key));
+        self.frame.ctx.data_mut(|d| d.insert_temp(id, value));
+    }
+}
+
+// ---- Checks ----
+
+/// Checks: the component's `checks` and the message under a control.
+impl ComponentContext<'_, '_> {
     /// This component's `checks`, evaluated now (empty when it has none).
     pub fn checks(&self) -> Vec<CheckResult> {
         let Some(checks) = self.component.prop("checks") else {
@@ -1100,6 +621,28 @@ impl ComponentContext<'_, '_> {
         first_failure(&self.checks()).map(str::to_owned)
     }
 
+    /// Draw a check message (the first failing check) under a control, in the error colour.
+    pub fn check_message_ui(&self, ui: &mut egui::Ui, message: Option<&str>) {
+        if let Some(m) = message {
+            // The web renderer's error line: the caption size in the error colour
+            // (`.error { color: var(--a2ui-textfield-color-error, red); font-size:
+            // var(--a2ui-font-size-xs) }`).
+            let caption = &self.style().caption;
+            ui.colored_label(
+                self.palette(ui).error,
+                egui::RichText::new(m)
+                    .size(caption.size)
+                    .line_height(Some(caption.line_height)),
+            );
+        }
+    }
+}
+
+// ---- Children ----
+
+/// Children: listing and drawing children: static lists, single-child slots, templates, and the
+/// traits and weights a container places them by.
+impl ComponentContext<'_, '_> {
     /// The children of this node (static lists, single-child slots and templates expanded),
     /// in slot order.
     pub fn children(&self) -> Vec<ChildRef> {
@@ -1159,16 +702,46 @@ impl ComponentContext<'_, '_> {
         self.component.str_prop(slot)
     }
 
+    /// The traits of the component type of child `child_id` (the defaults for a child
+    /// that is missing or of an unknown type). A container reads them to place the child:
+    /// see [`ComponentTraits::fills_width`] and [`ComponentTraits::full_width`].
+    pub fn child_traits(&self, child_id: &str) -> &ComponentTraits {
+        match self.frame.surface.components().get(child_id) {
+            Some(c) => self.frame.catalog.traits_or_default(c.component()),
+            None => &DEFAULT_TRAITS,
+        }
+    }
+
+    /// The traits of `component`'s type (the defaults for an unknown type): what
+    /// [`Self::child_traits`] gives for a child the caller already looked up.
+    pub(crate) fn traits_of(&self, component: &crate::model::Component) -> &ComponentTraits {
+        self.frame.catalog.traits_or_default(component.component())
+    }
+
+    /// The `weight` (flex-grow) of child `child_id`: positive and finite (clamped to a
+    /// million), else `0` for none. Feed these to [`plan_main`](crate::catalog::plan_main)(crate::catalog::plan_main).
+    pub fn child_weight(&self, child_id: &str) -> f32 {
+        self.frame
+            .surface
+            .components()
+            .get(child_id)
+            .map_or(0.0, |c| super::flex::weight_of(c))
+    }
+
     /// The template of `children`, if it is one, with its current length (for virtualised
     /// lists: draw only the rows in view with [`Self::template_child_ui`]).
-    pub fn children_template(&self) -> Option<(String, String, usize)> {
+    pub fn children_template(&self) -> Option<ChildTemplate> {
         let tpl: Template<'_> = template_of(self.component.prop("children")?, &self.scope)?;
         let n = template_len(
             self.frame.surface.data.root(),
             &tpl,
             self.frame.surface.version,
         );
-        Some((tpl.component_id.to_owned(), tpl.path.clone(), n))
+        Some(ChildTemplate {
+            component_id: tpl.component_id.to_owned(),
+            path: tpl.path.clone(),
+            len: n,
+        })
     }
 
     /// Draw template instance `i` of `children`.
@@ -1200,6 +773,12 @@ impl ComponentContext<'_, '_> {
         r
     }
 
+    /// Draw the component with this id at this node's scope (single-child slots).
+    pub fn child_id_ui(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
+        let scope = self.scope.clone();
+        self.frame.node_ui(ui, id, &scope, None)
+    }
+
     /// [`Self::child_id_ui`] into a `Ui` made for that child alone (see
     /// [`Self::child_ui_exclusive`]).
     pub fn child_id_ui_exclusive(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
@@ -1209,22 +788,104 @@ impl ComponentContext<'_, '_> {
         self.frame.memo.bare_slot = None;
         r
     }
+}
 
-    /// Draw the component with this id at this node's scope (single-child slots).
-    pub fn child_id_ui(&mut self, ui: &mut egui::Ui, id: &str) -> egui::Response {
-        let scope = self.scope.clone();
-        self.frame.node_ui(ui, id, &scope, None)
+// ---- Accessible names ----
+
+/// Accessible names: the text a subtree reads as, and the fallback name of an unlabelled input.
+impl ComponentContext<'_, '_> {
+    /// The visible text of a component subtree, as an accessible name: each component
+    /// gives what its [`NameSource`] says (a Text its text, an Icon its name humanised,
+    /// `arrowBack` → `arrow back`, a container the texts of its children joined with
+    /// spaces). Bounded in depth and node count.
+    pub fn subtree_text(&self, id: &str) -> String {
+        let mut parts = Vec::new();
+        let mut budget = TEXT_NODES;
+        self.collect_text(id, &self.scope.clone(), 0, &mut budget, &mut parts);
+        parts.join(" ")
     }
 
-    /// Queue an event for the host.
-    pub fn emit(&mut self, event: Event) {
-        self.frame.events.push(event);
+    fn collect_text(
+        &self,
+        id: &str,
+        scope: &str,
+        depth: usize,
+        budget: &mut usize,
+        out: &mut Vec<String>,
+    ) {
+        if depth > TEXT_DEPTH || *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let Some(component) = self.frame.surface.component(id).cloned() else {
+            return;
+        };
+        match self
+            .frame
+            .catalog
+            .traits_or_default(component.component())
+            .name_source()
+        {
+            NameSource::Text(prop) => {
+                let text = self.resolve_at(scope, component.prop(prop));
+                let text = strip_markdown(&text);
+                if !text.is_empty() {
+                    out.push(text);
+                }
+            }
+            NameSource::Symbol(prop) => {
+                let name = match component.prop(prop) {
+                    Some(v) if v.is_string() => v.as_str().unwrap_or_default().to_owned(),
+                    other => self.resolve_at(scope, other),
+                };
+                if !name.is_empty() && !name.starts_with('{') {
+                    out.push(humanize(&name));
+                }
+            }
+            NameSource::None => {}
+            NameSource::Children => {
+                let children = child_refs(
+                    &component,
+                    scope,
+                    self.frame.surface.data.root(),
+                    self.frame.surface.version,
+                    TEXT_NODES,
+                );
+                // A Modal's content is not visible until opened: only its trigger counts.
+                for c in children
+                    .iter()
+                    .filter(|c| c.slot != "content" && c.slot != "contentChild")
+                {
+                    self.collect_text(&c.id, &c.scope, depth + 1, budget, out);
+                }
+            }
+        }
     }
 
-    /// Report an error to the agent, once per key for this surface.
-    pub fn report_once(&mut self, key: &str, error: A2uiError) {
-        self.frame
-            .report_once(format!("{}:{key}", self.component.id()), error);
+    /// A dynamic value resolved at another scope, as display text.
+    fn resolve_at(&self, scope: &str, v: Option<PropRef<'_>>) -> String {
+        let Some(v) = v else {
+            return String::new();
+        };
+        self.with_eval(|cx| coerce::to_display_string(&cx.at_scope(scope).resolve_prop(v)))
+    }
+
+    /// A fallback accessible name for an input whose visible label is empty: the
+    /// component id, humanised. The renderer applies `accessibility.label` over it.
+    pub fn fallback_name(&self) -> String {
+        humanize(self.component.id())
+    }
+}
+
+// ---- Actions and events ----
+
+/// Actions and events: the component's action, fired after a user gesture; URLs handed to the host;
+/// events and errors for the host and the agent.
+impl ComponentContext<'_, '_> {
+    /// This component's `action`, typed (`None` when it has none, or one of no known
+    /// shape). Dynamic values inside it are unresolved; [`Self::fire_action`] resolves them.
+    pub fn action(&self) -> Option<ComponentAction> {
+        ComponentAction::from_value(&self.component.prop("action")?.to_value())
     }
 
     /// Fire this component's `action` after a user gesture. An `event` action becomes an
@@ -1236,69 +897,70 @@ impl ComponentContext<'_, '_> {
         if self.checks().iter().any(|c| !c.valid) {
             return false;
         }
-        let Some(action) = self.component.prop("action").map(PropRef::to_value) else {
-            return false;
-        };
-        if let Some(Value::Object(ev)) = action.get("event") {
-            let name = ev.get("name").and_then(Value::as_str).unwrap_or_default();
-            let (context, user_message, halted) = self.with_eval(|cx| {
-                let context = match ev.get("context") {
-                    Some(Value::Object(c)) => c
+        match self.action() {
+            Some(ComponentAction::Event {
+                name,
+                context,
+                user_message,
+            }) => {
+                let (context, user_message, halted) = self.with_eval(|cx| {
+                    let context = context
                         .iter()
                         .map(|(k, v)| (k.clone(), cx.resolve_deep(v)))
-                        .collect(),
-                    _ => Map::new(),
-                };
-                let um = ev
-                    .get("userMessage")
-                    .map(|u| coerce::to_display_string(&cx.resolve(u)));
-                // v1.0: a context waiting on, or failed by, an agent function halts the
-                // action pipeline.
-                let halted = cx.is_pending()
-                    || cx
-                        .take_diagnostics()
-                        .iter()
-                        .any(|d| matches!(d, A2uiError::AgentFunction { .. }));
-                (context, um, halted)
-            });
-            if halted {
-                return false;
-            }
-            let event = ActionEvent {
-                surface_id: self.frame.surface.id.clone(),
-                source_component_id: self.component.id().to_owned(),
-                name: name.to_owned(),
-                context,
-                timestamp: now_timestamp(),
-                user_message,
-                version: self.frame.surface.version,
-                scope: self.scope.clone().into_owned(),
-            };
-            self.frame.events.push(Event::Action(event));
-            return true;
-        }
-        if let Some(Value::Object(fc)) = action.get("functionCall") {
-            let call = fc.get("call").and_then(Value::as_str).unwrap_or_default();
-            if call == "openUrl" {
-                let url = self.with_eval(|cx| {
-                    fc.get("args")
-                        .and_then(|a| a.get("url"))
-                        .map(|u| coerce::to_display_string(&cx.resolve(u)))
-                        .unwrap_or_default()
+                        .collect();
+                    let um = user_message
+                        .as_ref()
+                        .map(|u| coerce::to_display_string(&cx.resolve(u)));
+                    // v1.0: a context waiting on, or failed by, an agent function halts the
+                    // action pipeline.
+                    let halted = cx.is_pending()
+                        || cx
+                            .take_diagnostics()
+                            .iter()
+                            .any(|d| matches!(d, A2uiError::AgentFunction { .. }));
+                    (context, um, halted)
                 });
-                return self.open_url(&url);
+                if halted {
+                    return false;
+                }
+                let event = ActionEvent {
+                    surface_id: self.frame.surface.id.clone(),
+                    source_component_id: self.component.id().to_owned(),
+                    name,
+                    context,
+                    timestamp: now_timestamp(),
+                    user_message,
+                    version: self.frame.surface.version,
+                    scope: self.scope.clone().into_owned(),
+                };
+                self.frame.events.push(Event::Action(event));
+                true
             }
-            // A call run from the handler of a click or key press carries the gesture
-            // (`callMcpTool` needs it for a tool that is not read-only).
-            let gesture = crate::url_policy::user_activated(&self.frame.ctx);
-            let result = self.with_eval_as(gesture, |cx| cx.call(fc));
-            if let Err(e) = result {
-                self.report_once(&format!("call:{call}"), e);
-                return false;
+            Some(ComponentAction::FunctionCall {
+                call,
+                args,
+                function_call,
+            }) => {
+                if call == "openUrl" {
+                    let url = self.with_eval(|cx| {
+                        args.get("url")
+                            .map(|u| coerce::to_display_string(&cx.resolve(u)))
+                            .unwrap_or_default()
+                    });
+                    return self.open_url(&url);
+                }
+                // A call run from the handler of a click or key press carries the gesture
+                // (`callMcpTool` needs it for a tool that is not read-only).
+                let gesture = crate::url_policy::user_activated(&self.frame.ctx);
+                let result = self.with_eval_as(gesture, |cx| cx.call(&function_call));
+                if let Err(e) = result {
+                    self.report_once(&format!("call:{call}"), e);
+                    return false;
+                }
+                true
             }
-            return true;
+            None => false,
         }
-        false
     }
 
     /// [`Self::fire_action`] with its context resolved at another data scope: a
@@ -1347,10 +1009,9 @@ impl ComponentContext<'_, '_> {
                 true
             }
             Err(refusal) => {
-                let shown: String = url.chars().take(200).collect();
-                let e = A2uiError::Expression {
-                    expression: "openUrl".into(),
-                    message: format!("refused URL {shown:?}: {refusal}"),
+                let e = A2uiError::UrlRefused {
+                    url: url.chars().take(200).collect(),
+                    refusal,
                 };
                 self.frame.events.push(Event::Error(Rejected::new(
                     Some(self.frame.surface.id.clone()),
@@ -1360,6 +1021,17 @@ impl ComponentContext<'_, '_> {
                 false
             }
         }
+    }
+
+    /// Queue an event for the host.
+    pub fn emit(&mut self, event: Event) {
+        self.frame.events.push(event);
+    }
+
+    /// Report an error to the agent, once per key for this surface.
+    pub fn report_once(&mut self, key: &str, error: A2uiError) {
+        self.frame
+            .report_once(format!("{}:{key}", self.component.id()), error);
     }
 }
 
@@ -1372,4 +1044,14 @@ fn truncate(s: String, max: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// Drop the simple Markdown markers a label may carry (`**bold**`, `` `code` ``, `# `).
+fn strip_markdown(s: &str) -> String {
+    let s = s.trim_start_matches('#').trim();
+    s.chars()
+        .filter(|c| !matches!(c, '*' | '`'))
+        .collect::<String>()
+        .trim()
+        .to_owned()
 }

@@ -346,6 +346,8 @@ pub fn settle(ui: &Ui) {
     }
 }
 
+/// Whether two sizes differ by more than [`EPSILON`] on either axis (a measurement that
+/// changed enough to lay out again).
 pub fn differs(a: Vec2, b: Vec2) -> bool {
     (a.x - b.x).abs() > EPSILON || (a.y - b.y).abs() > EPSILON
 }

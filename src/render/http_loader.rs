@@ -6,8 +6,8 @@
 //! - **Body.** A `Content-Length` over [`HttpLoaderConfig::max_body_bytes`] is refused
 //!   before the body is read; any other body is read through a counting reader that
 //!   stops one byte past the cap (a never-ending chunked stream stops there too). The cap
-//!   is [`Limits::max_image_bytes`](crate::Limits::max_image_bytes), or with the `media`
-//!   feature the larger of it and [`Limits::max_media_bytes`](crate::Limits::max_media_bytes)
+//!   is [`Limits::max_image_bytes`](crate::limits::Limits::max_image_bytes), or with the `media`
+//!   feature the larger of it and [`Limits::max_media_bytes`](crate::limits::Limits::max_media_bytes)
 //!   (the loader also serves `Video` / `AudioPlayer` sources).
 //! - **Time.** Connecting, waiting for the response and each read have timeouts, and the
 //!   whole fetch has one.
@@ -54,7 +54,7 @@ pub struct HttpLoaderConfig {
 
 impl Default for HttpLoaderConfig {
     fn default() -> Self {
-        let limits = crate::Limits::default();
+        let limits = crate::limits::Limits::default();
         Self {
             max_body_bytes: body_cap(&limits),
             connect_timeout: Duration::from_secs(10),
@@ -68,7 +68,7 @@ impl Default for HttpLoaderConfig {
     }
 }
 
-fn body_cap(limits: &crate::Limits) -> usize {
+fn body_cap(limits: &crate::limits::Limits) -> usize {
     if cfg!(feature = "media") {
         limits.max_image_bytes.max(limits.max_media_bytes)
     } else {
@@ -467,7 +467,7 @@ pub(crate) fn install(ctx: &egui::Context) {
 }
 
 /// Follow the renderer's limits (body cap, cache bound).
-pub(crate) fn set_limits(ctx: &egui::Context, limits: &crate::Limits) {
+pub(crate) fn set_limits(ctx: &egui::Context, limits: &crate::limits::Limits) {
     if let Some(l) = http_loader(ctx) {
         let mut c = l.inner.config.lock();
         c.max_body_bytes = body_cap(limits);

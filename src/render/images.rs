@@ -11,7 +11,7 @@
 //!
 //! # What an agent's image can and cannot make the host do
 //!
-//! With the default [`Limits`](crate::Limits) (`max_image_dimension` 8192 px,
+//! With the default [`Limits`](crate::limits::Limits) (`max_image_dimension` 8192 px,
 //! `max_image_bytes` 32 MiB, `max_image_cache_bytes` 64 MiB):
 //!
 //! - **No file, device or network access by the decoder.** An SVG's `<image href>` (and
@@ -53,7 +53,7 @@
 //! some hundred MiB (e.g. markers repeated on a long path); it cannot stall the UI
 //! thread.
 //!
-//! The `data:` cache is bounded by bytes ([`crate::Limits::max_image_cache_bytes`]), least
+//! The `data:` cache is bounded by bytes ([`crate::limits::Limits::max_image_cache_bytes`]), least
 //! recently drawn first out, and the entries a deleted surface drew are dropped with it;
 //! egui is then told to forget those URIs, so their decoded images and textures go too.
 
@@ -150,7 +150,7 @@ pub fn decode_data_uri(uri: &str) -> Result<(Vec<u8>, String), String> {
 
 type DataEntry = Result<(Arc<[u8]>, String), String>;
 
-/// The default byte bound of the `data:` cache ([`crate::Limits::max_image_cache_bytes`]).
+/// The default byte bound of the `data:` cache ([`crate::limits::Limits::max_image_cache_bytes`]).
 pub const DEFAULT_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 /// One cached `data:` URI.
@@ -244,7 +244,7 @@ impl DataCache {
 }
 
 /// An egui [`BytesLoader`] for `data:` URIs (base64 or percent-encoded). Decoded URIs are
-/// cached up to a byte bound ([`crate::Limits::max_image_cache_bytes`]), least recently
+/// cached up to a byte bound ([`crate::limits::Limits::max_image_cache_bytes`]), least recently
 /// drawn first out; the entries a deleted surface drew are dropped with it.
 #[derive(Default)]
 pub struct DataUriLoader {
@@ -377,7 +377,7 @@ pub fn data_cache_stats(ctx: &egui::Context) -> (usize, usize) {
 
 /// Images drawn from now on belong to this surface (`None`: to nobody), and the caches
 /// and image caps follow `limits`. The renderer calls it around each surface it draws.
-pub(crate) fn set_owner(ctx: &egui::Context, owner: Option<&str>, limits: &crate::Limits) {
+pub(crate) fn set_owner(ctx: &egui::Context, owner: Option<&str>, limits: &crate::limits::Limits) {
     let owner: Option<Arc<str>> = owner.map(Arc::from);
     ctx.data_mut(|d| d.insert_temp(owner_key(), owner));
     if let Some(l) = data_uri_loader(ctx) {
@@ -665,7 +665,7 @@ pub fn image_ui(
 
 /// Name an image's node for screen readers: its alt text (or "Image") as an `Image` role,
 /// and its state (loading, blocked, failed) as the description.
-pub(crate) fn describe_image(
+pub fn describe_image(
     ui: &egui::Ui,
     response: &egui::Response,
     spec: &ImageSpec<'_>,

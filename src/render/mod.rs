@@ -19,14 +19,15 @@ pub(crate) mod context;
 pub(crate) mod flex;
 pub(crate) mod fonts;
 pub(crate) mod geometry;
+pub(crate) mod header;
 #[cfg(feature = "http")]
 pub mod http_loader;
-pub(crate) mod icons;
+pub mod icons;
 pub mod images;
-pub(crate) mod input;
 pub(crate) mod slot;
 pub(crate) mod style;
-pub(crate) mod theme;
+pub mod theme;
+pub(crate) mod walk;
 
 use std::collections::{HashMap, HashSet};
 
@@ -36,12 +37,12 @@ pub use crate::basic::markdown_ui;
 #[cfg(feature = "agui")]
 pub use activity::agui_session_ui;
 pub use activity::lifecycle_ui;
-pub use context::ComponentContext;
+pub use context::{ChildTemplate, ComponentContext};
 pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 pub use images::{data_cache_stats, install as install_loaders};
-pub use style::{Palette, Style, TextStyle};
+pub use style::{Palette, Style, TextStyle, text_family};
 
 use crate::action::Event;
 
@@ -401,6 +402,8 @@ struct StoreState {
     /// Surfaces drawn (id → [`crate::model::Surface::serial`]), to let go of the state
     /// of one deleted (or replaced) behind our back.
     drawn: HashMap<String, u64>,
+    /// The slot stack's buffer, lent to each surface's walk (kept to save its allocation).
+    slots: Vec<slot::OpenSlot>,
 }
 
 impl StoreState {
@@ -408,7 +411,7 @@ impl StoreState {
     fn forget(&mut self, surface_id: &str, ctx: Option<&egui::Context>) {
         if let (Some(serial), Some(ctx)) = (self.drawn.remove(surface_id), ctx) {
             images::release_surface(ctx, &image_owner(serial));
-            context::release_resolve_cache(ctx, serial);
+            walk::release_resolve_cache(ctx, serial);
         }
         self.reported_unknown.retain(|(s, _)| s != surface_id);
     }
@@ -612,9 +615,9 @@ impl DrawState {
             let origin = origin.filter(|_| options.show_origin);
             let draw = |ui: &mut egui::Ui| {
                 if options.show_surface_header || origin.is_some() {
-                    context::surface_header(ui, surface, options, origin);
+                    header::surface_header(ui, surface, options, origin);
                 }
-                let mut frame = context::SurfaceFrame {
+                let mut frame = walk::SurfaceFrame {
                     surface,
                     catalog,
                     catalogs,
@@ -630,11 +633,13 @@ impl DrawState {
                     box_override: None,
                     memo: Default::default(),
                     origin,
+                    slots: slot::SlotStack::with_buffer(std::mem::take(&mut state.slots)),
                 };
                 frame.node_ui(ui, &root, "/", None);
+                state.slots = frame.slots.take_buffer();
             };
             if origin.is_some() {
-                context::origin_frame(ui).show(ui, draw);
+                header::origin_frame(ui).show(ui, draw);
             } else {
                 draw(ui);
             }
@@ -665,11 +670,8 @@ mod tests {
             out.textures_delta.clear();
         };
         frame(&mut r);
-        assert!(context::has_resolve_cache(&ctx, serial), "drawn: cached");
+        assert!(walk::has_resolve_cache(&ctx, serial), "drawn: cached");
         r.feed_document(br#"{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}"#);
-        assert!(
-            !context::has_resolve_cache(&ctx, serial),
-            "deleted: released"
-        );
+        assert!(!walk::has_resolve_cache(&ctx, serial), "deleted: released");
     }
 }

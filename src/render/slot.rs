@@ -12,14 +12,16 @@
 //! given axes and reports its *natural* (content) size back to the slot, so a stretched
 //! child never feeds its stretched size into the next measurement and layouts cannot
 //! ratchet. A leaf widget just draws; its natural size is what it allocated. Both ways go
-//! through a small stack of the slots open on the drawing thread (see `OPEN_SLOTS`): no
-//! allocation per slot, no round trip through egui memory.
+//! through the stack of the slots open in the surface's walk, which the walk's frame owns
+//! (reached through the [`ComponentContext`]): no allocation per slot, no round trip
+//! through egui memory, and no state left on the drawing thread between frames.
 //!
 //! This module owns only geometry and the bookkeeping above; it touches no data model.
 
 use egui::accesskit::Role;
 use egui::{Align, Id, Layout, Rect, Response, Sense, Ui, UiBuilder, Vec2, vec2};
 
+use super::ComponentContext;
 use super::flex::{Axis, bounded, finite, sanitize_rect, sanitize_size};
 
 /// How big a parent makes a child along each axis: `Some(size)` to fill exactly that size,
@@ -93,7 +95,7 @@ struct SlotTag {
 
 /// A slot whose child is being drawn: what it hands the child, and what the child
 /// reported back.
-struct OpenSlot {
+pub(crate) struct OpenSlot {
     /// The slot's `Ui`.
     ui: Id,
     tag: SlotTag,
@@ -124,58 +126,65 @@ impl InnerWidths {
     }
 }
 
-thread_local! {
-    /// The slots open on this thread, innermost last. A slot is open while its child draws
-    /// (egui draws a `Ui` on one thread, start to end), so the child finds what its slot
-    /// asks of it and reports back here, without an allocation per slot (egui's `Ui` tags
-    /// are a map of its own per `Ui`) or a round trip through egui memory.
-    static OPEN_SLOTS: std::cell::RefCell<Vec<OpenSlot>> = const { std::cell::RefCell::new(Vec::new()) };
-}
+/// The slots open in one surface's walk, innermost last, owned by the walk's frame. A slot
+/// is open while its child draws, so the child finds what its slot asks of it and reports
+/// back here, without an allocation per slot (egui's `Ui` tags are a map of its own per
+/// `Ui`) or a round trip through egui memory. The buffer is lent by the drawing state from
+/// frame to frame ([`Self::with_buffer`], [`Self::take_buffer`]).
+#[derive(Default)]
+pub(crate) struct SlotStack(std::cell::RefCell<Vec<OpenSlot>>);
 
-/// Closes the slot it opened, also when the child's drawing unwinds.
-struct OpenSlotGuard {
-    depth: usize,
-}
-
-impl OpenSlotGuard {
-    fn open(ui: Id, tag: SlotTag) -> Self {
-        OPEN_SLOTS.with_borrow_mut(|slots| {
-            let depth = slots.len();
-            slots.push(OpenSlot {
-                ui,
-                tag,
-                natural: None,
-                basis: None,
-                inner: None,
-            });
-            Self { depth }
-        })
+impl SlotStack {
+    /// A stack over `buffer` (emptied first): a buffer kept from an earlier frame saves
+    /// its allocation.
+    pub(crate) fn with_buffer(mut buffer: Vec<OpenSlot>) -> Self {
+        buffer.clear();
+        Self(std::cell::RefCell::new(buffer))
     }
 
-    /// Close the slot: what its child reported (natural size, basis, inner widths).
-    fn close(self) -> (Option<Vec2>, Option<Vec2>, Option<InnerWidths>) {
-        OPEN_SLOTS.with_borrow_mut(|slots| {
-            slots
-                .get(self.depth)
-                .map_or((None, None, None), |s| (s.natural, s.basis, s.inner))
-        })
-        // `drop` truncates.
+    /// The buffer, emptied, to lend to the next frame.
+    pub(crate) fn take_buffer(&self) -> Vec<OpenSlot> {
+        let mut buffer = self.0.take();
+        buffer.clear();
+        buffer
     }
-}
 
-impl Drop for OpenSlotGuard {
-    fn drop(&mut self) {
-        OPEN_SLOTS.with_borrow_mut(|slots| slots.truncate(self.depth));
+    /// Open a slot for the child drawn into the `Ui` `ui`: its depth, for [`Self::close`].
+    fn open(&self, ui: Id, tag: SlotTag) -> usize {
+        let mut slots = self.0.borrow_mut();
+        slots.push(OpenSlot {
+            ui,
+            tag,
+            natural: None,
+            basis: None,
+            inner: None,
+        });
+        slots.len() - 1
     }
-}
 
-/// Record a report of the child of the open slot `report` (ignored once it closed).
-fn report_to_slot(report: Id, f: impl FnOnce(&mut OpenSlot)) {
-    OPEN_SLOTS.with_borrow_mut(|slots| {
-        if let Some(s) = slots.iter_mut().rev().find(|s| s.tag.report == report) {
+    /// Close the slot at `depth` (and any a child left open inside it): what its child
+    /// reported (natural size, basis, inner widths).
+    fn close(&self, depth: usize) -> (Option<Vec2>, Option<Vec2>, Option<InnerWidths>) {
+        let mut slots = self.0.borrow_mut();
+        let reported = slots
+            .get(depth)
+            .map_or((None, None, None), |s| (s.natural, s.basis, s.inner));
+        slots.truncate(depth);
+        reported
+    }
+
+    /// Record a report of the child of the open slot `report` (ignored once it closed).
+    fn report(&self, report: Id, f: impl FnOnce(&mut OpenSlot)) {
+        if let Some(s) = self
+            .0
+            .borrow_mut()
+            .iter_mut()
+            .rev()
+            .find(|s| s.tag.report == report)
+        {
             f(s);
         }
-    });
+    }
 }
 
 /// What the parent of a component asks of it, and where to report its natural size.
@@ -195,10 +204,10 @@ pub struct Incoming {
 }
 
 impl Incoming {
-    /// What the parent of the component drawing into `ui` asks of it. Outside a slot (the
-    /// surface root, a child of a host or foreign widget) a container behaves like a block:
-    /// it fills the available width and sizes its height to content.
-    pub fn of(ui: &Ui) -> Self {
+    /// What the parent of the component drawing into `ui` (with `cx`) asks of it. Outside
+    /// a slot (the surface root, a child of a host or foreign widget) a container behaves
+    /// like a block: it fills the available width and sizes its height to content.
+    pub fn of(ui: &Ui, cx: &ComponentContext<'_, '_>) -> Self {
         // The renderer's `Ui` is the per-node scope the tree walk opens inside the slot, so
         // the tag sits on it or on its parent. Looking further up would pick up the slot of
         // some ancestor (e.g. a Button wrapping this node) and apply its sizes here.
@@ -210,13 +219,15 @@ impl Incoming {
             .as_deref()
             .filter(|_| stack.kind().is_none())
             .map(|p| p.unique_id);
-        let tag = OPEN_SLOTS.with_borrow(|slots| {
-            slots
-                .iter()
-                .rev()
-                .find(|s| s.ui == stack.unique_id || Some(s.ui) == parent)
-                .map(|s| s.tag)
-        });
+        let tag = cx
+            .frame
+            .slots
+            .0
+            .borrow()
+            .iter()
+            .rev()
+            .find(|s| s.ui == stack.unique_id || Some(s.ui) == parent)
+            .map(|s| s.tag);
         match tag {
             Some(t) => Self {
                 extent: t.extent,
@@ -253,10 +264,10 @@ impl Incoming {
     /// A row shrinks its children from these widths, so wrapping never feeds back.
     /// `min` is the narrowest it can wrap to (CSS min-content), below which a row does not
     /// shrink it.
-    pub fn report_basis(&self, _ui: &Ui, width: f32, min: f32) {
+    pub fn report_basis(&self, cx: &ComponentContext<'_, '_>, width: f32, min: f32) {
         if let Some(id) = self.report {
             let basis = sanitize_size(vec2(width, min.min(width)));
-            report_to_slot(id, |s| s.basis = Some(basis));
+            cx.frame.slots.report(id, |s| s.basis = Some(basis));
         }
     }
 
@@ -267,29 +278,33 @@ impl Incoming {
     /// whatever it draws around this content (`drawn` wide) as its own basis and
     /// min-content width. A row then never shrinks a button below its label's longest
     /// word plus padding, however the button draws its label.
-    pub fn report_content_widths(&self, ui: &Ui, drawn: f32, widest: f32, min: f32) {
+    pub fn report_content_widths(
+        &self,
+        cx: &ComponentContext<'_, '_>,
+        drawn: f32,
+        widest: f32,
+        min: f32,
+    ) {
         if self.report.is_some() {
-            self.report_basis(ui, widest.max(drawn), min);
+            self.report_basis(cx, widest.max(drawn), min);
             return;
         }
         let clean = |v: f32| if v.is_finite() { v.max(0.0) } else { 0.0 };
-        OPEN_SLOTS.with_borrow_mut(|slots| {
-            if let Some(s) = slots.last_mut() {
-                let mut inner = s.inner.unwrap_or_default();
-                inner.drawn = inner.drawn.max(clean(drawn));
-                inner.widest = inner.widest.max(clean(widest));
-                inner.min = inner.min.max(clean(min));
-                s.inner = Some(inner);
-            }
-        });
+        if let Some(s) = cx.frame.slots.0.borrow_mut().last_mut() {
+            let mut inner = s.inner.unwrap_or_default();
+            inner.drawn = inner.drawn.max(clean(drawn));
+            inner.widest = inner.widest.max(clean(widest));
+            inner.min = inner.min.max(clean(min));
+            s.inner = Some(inner);
+        }
     }
 
     /// Tell the parent slot (if any) how big the content is, independent of any stretching.
     /// Without a report the parent measures what the component allocated.
-    pub fn report(&self, _ui: &Ui, natural: Vec2) {
+    pub fn report(&self, cx: &ComponentContext<'_, '_>, natural: Vec2) {
         if let Some(id) = self.report {
             let natural = sanitize_size(natural);
-            report_to_slot(id, |s| s.natural = Some(natural));
+            cx.frame.slots.report(id, |s| s.natural = Some(natural));
         }
     }
 }
@@ -333,7 +348,7 @@ pub struct Placed {
 /// use egui_a2ui::catalog::{Extent, Incoming, Justify, Slot, plan_main};
 ///
 /// fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-///     let incoming = Incoming::of(ui);
+///     let incoming = Incoming::of(ui, cx);
 ///     let width = incoming.extent.width.unwrap_or_else(|| ui.available_width());
 ///     let origin = ui.available_rect_before_wrap().min;
 ///     let gap = 8.0;
@@ -354,7 +369,7 @@ pub struct Placed {
 ///                 height: None,
 ///             })
 ///             .fill_width(cx.child_traits(&child.id).fills_width())
-///             .show(ui, |ui| cx.child_ui(ui, child));
+///             .show(ui, cx, |ui, cx| cx.child_ui(ui, child));
 ///             height = height.max(placed.natural.y);
 ///             x += w;
 ///         }
@@ -365,7 +380,7 @@ pub struct Placed {
 ///         Rect::from_min_size(origin, vec2(width, natural.y)),
 ///         Sense::hover(),
 ///     );
-///     incoming.report(ui, natural);
+///     incoming.report(cx, natural);
 ///     response
 /// }
 ///
@@ -430,8 +445,14 @@ impl Slot {
         self
     }
 
-    /// Draw the child with `add` (usually [`ComponentContext::child_ui`](crate::ComponentContext::child_ui)) and measure it.
-    pub fn show(self, ui: &mut Ui, add: impl FnOnce(&mut Ui) -> Response) -> Placed {
+    /// Draw the child with `add` (usually [`ComponentContext::child_ui`]), which gets the
+    /// slot's `Ui` and `cx` back, and measure it.
+    pub fn show<'c, 'f>(
+        self,
+        ui: &mut Ui,
+        cx: &mut ComponentContext<'c, 'f>,
+        add: impl FnOnce(&mut Ui, &mut ComponentContext<'c, 'f>) -> Response,
+    ) -> Placed {
         let margin = self.margin;
         let inset = Vec2::splat(2.0 * margin);
         let tag = SlotTag {
@@ -460,9 +481,9 @@ impl Slot {
             builder = builder.sense(sense);
         }
         let mut child = ui.new_child(builder);
-        let open = OpenSlotGuard::open(child.unique_id(), tag);
-        let response = add(&mut child);
-        let (reported, basis, inner) = open.close();
+        let depth = cx.frame.slots.open(child.unique_id(), tag);
+        let response = add(&mut child, cx);
+        let (reported, basis, inner) = cx.frame.slots.close(depth);
         // A basis is two widths (unwrapped and min-content): both gain the margin.
         let basis = basis.map(|b| {
             if margin > 0.0 {
@@ -487,46 +508,72 @@ impl Slot {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::sync::{Arc, Mutex};
 
-    /// One frame of `add` in a fresh context.
-    fn frame(add: impl FnMut(&mut Ui)) {
+    use super::*;
+    use crate::{Catalog, Renderer};
+
+    /// What the probe saw of its child slots: (max rect, margin, width) and the natural
+    /// size, for the slot with a margin and the one without.
+    type Seen = Vec<(Rect, f32, Option<f32>, Vec2)>;
+
+    /// One frame of a surface whose root is a host component drawing two slots.
+    fn probe() -> Seen {
+        let seen = Arc::new(Mutex::new(Seen::new()));
+        let out = Arc::clone(&seen);
+        let mut catalog = Catalog::basic();
+        catalog.register(
+            "Probe",
+            move |ui: &mut Ui, cx: &mut ComponentContext<'_, '_>| {
+                let rect = Rect::from_min_size(egui::pos2(10.0, 20.0), vec2(200.0, 100.0));
+                let extent = Extent {
+                    width: Some(200.0),
+                    height: None,
+                };
+                for (key, margin) in [("s", 8.0), ("t", 0.0)] {
+                    let mut inside = None;
+                    let placed = Slot::new(Id::unique(key), rect, extent)
+                        .margin(margin)
+                        .show(ui, cx, |ui, cx| {
+                            let incoming = Incoming::of(ui, cx);
+                            inside =
+                                Some((ui.max_rect(), incoming.margin(), incoming.extent.width));
+                            ui.allocate_exact_size(vec2(50.0, 20.0), Sense::hover()).1
+                        });
+                    if let (Some((max, m, w)), Ok(mut seen)) = (inside, out.lock()) {
+                        seen.push((max, m, w, placed.natural));
+                    }
+                }
+                ui.label("probe")
+            },
+        );
+        let mut r = Renderer::new(catalog);
+        r.feed_document(
+            br#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}
+{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Probe"}]}}
+"#,
+        );
         let ctx = egui::Context::default();
-        let mut add = add;
-        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| add(ui));
+        let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let _ = r.ui(ui);
+        });
         out.textures_delta.clear();
+        seen.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
     #[test]
     fn a_slot_margin_insets_the_child_and_is_counted_in_its_natural_size() {
-        frame(|ui| {
-            let rect = Rect::from_min_size(egui::pos2(10.0, 20.0), vec2(200.0, 100.0));
-            let extent = Extent {
-                width: Some(200.0),
-                height: None,
-            };
-            let mut seen = None;
-            let placed = Slot::new(Id::unique("s"), rect, extent)
-                .margin(8.0)
-                .show(ui, |ui| {
-                    let incoming = Incoming::of(ui);
-                    seen = Some((ui.max_rect(), incoming.margin(), incoming.extent.width));
-                    ui.allocate_exact_size(vec2(50.0, 20.0), Sense::hover()).1
-                });
-            let (max, margin, width) = seen.expect("the child was drawn");
-            assert_eq!(max.min, egui::pos2(18.0, 28.0));
-            assert_eq!(max.width(), 184.0);
-            assert_eq!(margin, 8.0);
-            assert_eq!(width, Some(184.0));
-            assert_eq!(placed.natural, vec2(66.0, 36.0));
-            // Without a margin the child has the whole slot and no margin to skip.
-            let mut seen = None;
-            let placed = Slot::new(Id::unique("t"), rect, extent).show(ui, |ui| {
-                seen = Some((ui.max_rect().min, Incoming::of(ui).margin()));
-                ui.allocate_exact_size(vec2(50.0, 20.0), Sense::hover()).1
-            });
-            assert_eq!(seen, Some((rect.min, 0.0)));
-            assert_eq!(placed.natural, vec2(50.0, 20.0));
-        });
+        let seen = probe();
+        assert_eq!(seen.len(), 2, "both children drawn: {seen:?}");
+        let (max, margin, width, natural) = seen[0];
+        assert_eq!(max.min, egui::pos2(18.0, 28.0));
+        assert_eq!(max.width(), 184.0);
+        assert_eq!(margin, 8.0);
+        assert_eq!(width, Some(184.0));
+        assert_eq!(natural, vec2(66.0, 36.0));
+        // Without a margin the child has the whole slot and no margin to skip.
+        let (max, margin, _, natural) = seen[1];
+        assert_eq!((max.min, margin), (egui::pos2(10.0, 20.0), 0.0));
+        assert_eq!(natural, vec2(50.0, 20.0));
     }
 }

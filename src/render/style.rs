@@ -59,13 +59,13 @@ impl TextStyle {
 
     /// The font for this step: [`BOLD_FAMILY`](crate::render::BOLD_FAMILY) when bold and installed on `ctx`.
     pub fn font_id(&self, ctx: &egui::Context) -> FontId {
-        FontId::new(self.size, family(ctx, self.bold))
+        FontId::new(self.size, text_family(ctx, self.bold))
     }
 }
 
 /// The proportional family to draw with: [`BOLD_FAMILY`](super::fonts::BOLD_FAMILY) when `bold` and installed on
 /// `ctx`, else [`FontFamily::Proportional`].
-pub fn family(ctx: &egui::Context, bold: bool) -> FontFamily {
+pub fn text_family(ctx: &egui::Context, bold: bool) -> FontFamily {
     if bold {
         super::fonts::bold_family(ctx)
     } else {
@@ -513,7 +513,7 @@ mod tests {
         let ctx = egui::Context::default();
         let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
         out.textures_delta.clear();
-        assert_eq!(family(&ctx, true), FontFamily::Proportional);
-        assert_eq!(family(&ctx, false), FontFamily::Proportional);
+        assert_eq!(text_family(&ctx, true), FontFamily::Proportional);
+        assert_eq!(text_family(&ctx, false), FontFamily::Proportional);
     }
 }

@@ -809,18 +809,18 @@ impl PropNumber {
     /// As `serde_json::Number`.
     pub fn to_number(self) -> Number {
         match self {
-            PropNumber::PosInt(u) => u.into(),
-            PropNumber::NegInt(i) => i.into(),
-            PropNumber::Float(f) => Number::from_f64(f).unwrap_or_else(|| 0.into()),
+            Self::PosInt(u) => u.into(),
+            Self::NegInt(i) => i.into(),
+            Self::Float(f) => Number::from_f64(f).unwrap_or_else(|| 0.into()),
         }
     }
 
     /// As `f64` (integers may round, as `serde_json::Number::as_f64`).
     pub fn as_f64(self) -> f64 {
         match self {
-            PropNumber::PosInt(u) => u as f64,
-            PropNumber::NegInt(i) => i as f64,
-            PropNumber::Float(f) => f,
+            Self::PosInt(u) => u as f64,
+            Self::NegInt(i) => i as f64,
+            Self::Float(f) => f,
         }
     }
 }
@@ -958,7 +958,7 @@ impl<'a> PropRef<'a> {
     }
 
     /// Member `name` of an object (`None` for anything else).
-    pub fn get(self, name: &str) -> Option<PropRef<'a>> {
+    pub fn get(self, name: &str) -> Option<Self> {
         self.as_object()?.get(name)
     }
 

@@ -244,18 +244,18 @@ impl Name {
 
     /// The name of `s`, interned when it is a known name.
     fn from_str(s: &str) -> Self {
-        Self::known(s).unwrap_or_else(|| Name::Owned(s.into()))
+        Self::known(s).unwrap_or_else(|| Self::Owned(s.into()))
     }
 
     /// The name of `s`, reusing its buffer when it is not a known name.
     fn from_string(s: String) -> Self {
-        Self::known(&s).unwrap_or_else(|| Name::Owned(s.into_boxed_str()))
+        Self::known(&s).unwrap_or_else(|| Self::Owned(s.into_boxed_str()))
     }
 
     fn as_str(&self) -> &str {
         match self {
-            Name::Known(i) => NAMES.get(usize::from(*i)).copied().unwrap_or_default(),
-            Name::Owned(s) => s,
+            Self::Known(i) => NAMES.get(usize::from(*i)).copied().unwrap_or_default(),
+            Self::Owned(s) => s,
         }
     }
 }
@@ -579,7 +579,7 @@ impl From<Props> for Map<String, Value> {
 
 impl From<Props> for Value {
     fn from(props: Props) -> Self {
-        Value::Object(props.into())
+        Self::Object(props.into())
     }
 }
 

@@ -199,7 +199,7 @@ impl SecurityScheme {
             .find_map(|(k, t)| v.get(*k).map(|b| ((*t).to_owned(), b)))
             .unwrap_or_else(|| (s(v, "type").unwrap_or_default(), v));
         match kind.as_str() {
-            "apiKey" => SecurityScheme::ApiKey {
+            "apiKey" => Self::ApiKey {
                 location: match s(body, "in")
                     .or_else(|| s(body, "location"))
                     .unwrap_or_default()
@@ -213,11 +213,11 @@ impl SecurityScheme {
                 },
                 name: s(body, "name").unwrap_or_default(),
             },
-            "http" => SecurityScheme::Http {
+            "http" => Self::Http {
                 scheme: s(body, "scheme").unwrap_or_default().to_ascii_lowercase(),
                 bearer_format: s(body, "bearerFormat").filter(|f| !f.is_empty()),
             },
-            "oauth2" => SecurityScheme::OAuth2 {
+            "oauth2" => Self::OAuth2 {
                 flows: body
                     .get("flows")
                     .and_then(Value::as_object)
@@ -241,11 +241,11 @@ impl SecurityScheme {
                     .unwrap_or_default(),
                 metadata_url: s(body, "oauth2MetadataUrl").filter(|u| !u.is_empty()),
             },
-            "openIdConnect" => SecurityScheme::OpenIdConnect {
+            "openIdConnect" => Self::OpenIdConnect {
                 url: s(body, "openIdConnectUrl").unwrap_or_default(),
             },
-            "mutualTLS" | "mtls" => SecurityScheme::MutualTls,
-            other => SecurityScheme::Other(other.to_owned()),
+            "mutualTLS" | "mtls" => Self::MutualTls,
+            other => Self::Other(other.to_owned()),
         }
     }
 }
@@ -1220,16 +1220,16 @@ impl A2aClient {
 
 impl super::host::HttpSession for A2aSession {
     fn method(&self) -> String {
-        A2aSession::method(self).to_owned()
+        Self::method(self).to_owned()
     }
     fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
-        A2aSession::request(self, turn)
+        Self::request(self, turn)
     }
     fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
-        A2aSession::on_item(self, item)
+        Self::on_item(self, item)
     }
     fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
-        A2aSession::finish(self, outcome)
+        Self::finish(self, outcome)
     }
     fn core(&self) -> &super::host::SessionCore {
         &self.core
@@ -1238,13 +1238,13 @@ impl super::host::HttpSession for A2aSession {
         &mut self.core
     }
     fn cancel_request(&mut self) -> Option<HttpRequest> {
-        A2aSession::cancel_request(self)
+        Self::cancel_request(self)
     }
     fn after_stream_end(
         &mut self,
         outcome: &Result<(), TransportError>,
     ) -> Option<(HttpRequest, std::time::Duration)> {
-        A2aSession::after_stream_end(self, outcome)
+        Self::after_stream_end(self, outcome)
     }
     fn stop_reading(&self) -> Option<fn(&Value) -> bool> {
         Some(ends_turn)

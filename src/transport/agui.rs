@@ -657,13 +657,13 @@ impl super::host::HttpSession for AguiSession {
         "RunAgentInput".into()
     }
     fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
-        AguiSession::request(self, turn)
+        Self::request(self, turn)
     }
     fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
-        AguiSession::on_item(self, item)
+        Self::on_item(self, item)
     }
     fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
-        AguiSession::finish(self, outcome)
+        Self::finish(self, outcome)
     }
     fn core(&self) -> &super::host::SessionCore {
         &self.core

@@ -505,13 +505,13 @@ impl HttpSession for ChatSession {
         "chat/completions".into()
     }
     fn request(&mut self, turn: &Turn) -> Result<HttpRequest, TransportError> {
-        ChatSession::request(self, turn)
+        Self::request(self, turn)
     }
     fn on_item(&mut self, item: Result<Value, TransportError>) -> Vec<TransportEvent> {
-        ChatSession::on_item(self, item)
+        Self::on_item(self, item)
     }
     fn finish(&mut self, outcome: Result<(), TransportError>) -> Vec<TransportEvent> {
-        ChatSession::finish(self, outcome)
+        Self::finish(self, outcome)
     }
     fn core(&self) -> &SessionCore {
         &self.core
@@ -523,7 +523,7 @@ impl HttpSession for ChatSession {
         &mut self,
         outcome: &Result<(), TransportError>,
     ) -> Option<(HttpRequest, std::time::Duration)> {
-        ChatSession::after_stream_end(self, outcome)
+        Self::after_stream_end(self, outcome)
     }
     fn partial_text(&self) -> Option<&str> {
         let p = self.prose.trim();

@@ -3,10 +3,10 @@
 //! dump resolves it (the component's scope, the data model as it stands), so pre-filled
 //! form values are sent.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::TransportError;
-use crate::action::{ActionEvent, now_timestamp};
+use crate::action::{ActionEvent, ComponentAction, now_timestamp};
 use crate::conformance::dump_surface;
 use crate::eval::FunctionRegistry;
 use crate::model::SurfaceStore;
@@ -35,28 +35,27 @@ pub fn find_action(
                 failed.get("message").and_then(Value::as_str).unwrap_or("")
             )));
         }
-        let Some(event) = node.pointer("/props/action/event") else {
+        let Some(ComponentAction::Event {
+            name,
+            context,
+            user_message,
+        }) = node
+            .pointer("/props/action")
+            .and_then(ComponentAction::from_value)
+        else {
             return Err(TransportError::Action(format!(
                 "{component_id} on {} has no action event",
                 surface.id
             )));
         };
-        let context = match event.get("context") {
-            Some(Value::Object(m)) => m.clone(),
-            _ => Map::new(),
-        };
         return Ok(ActionEvent {
             surface_id: surface.id.clone(),
             source_component_id: component_id.to_owned(),
-            name: event
-                .get("name")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
+            name,
             context,
             timestamp: now_timestamp(),
-            user_message: event
-                .get("userMessage")
+            user_message: user_message
+                .as_ref()
                 .and_then(Value::as_str)
                 .map(str::to_owned),
             version: surface.version,

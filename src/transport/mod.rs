@@ -2,7 +2,7 @@
 //! built), and the transports (behind their features).
 //!
 //! Reaching agents over the transports they speak: [A2A](a2a) with the A2UI extension
-//! (feature `a2a`), [AG-UI](agui) (feature `agui`) and [MCP over Streamable HTTP](mcp)
+//! (feature `a2a`), [AG-UI](agui) (feature `agui`) and [MCP over Streamable HTTP](mcp_http)
 //! (feature `mcp-http`).
 //!
 //! Each transport is split the way the [MCP bridge](crate::mcp) is:
@@ -12,7 +12,7 @@
 //!   transport's request ([`HttpRequest`]). No network, no runtime: unit-tested as is.
 //! - an **async client** (`A2aClient`, `AguiClient`, `McpClient`) for hosts that want the
 //!   crate to do the I/O (reqwest on rustls; tokio).
-//! - a **host helper** (`a2a::A2aHost`, `agui::AguiHost`, `mcp::McpHost`, on `host::HttpHost`) that runs the I/O
+//! - a **host helper** (`a2a::A2aHost`, `agui::AguiHost`, `mcp_http::McpHost`, on `host::HttpHost`) that runs the I/O
 //!   on a background runtime and talks to the UI thread over channels, asking for a repaint
 //!   on every reply, so an eframe app needs a few lines.
 //!
@@ -46,7 +46,7 @@ pub mod host;
 #[cfg(feature = "__transport")]
 mod http;
 #[cfg(feature = "mcp-http")]
-pub mod mcp;
+pub mod mcp_http;
 #[cfg(feature = "agui")]
 mod patch;
 mod redact;

@@ -157,7 +157,10 @@ fn the_renderer_the_store_and_a_session_agree_on_one_stream() {
             "{who}"
         );
         assert_eq!(s.messages_seen(), 5, "{who}");
-        assert!(s.surface("s").is_some_and(|s| s.is_visible()), "{who}");
+        assert!(
+            s.surface("s").is_some_and(egui_a2ui::Surface::is_visible),
+            "{who}"
+        );
     }
     // The renderer answered the RPC and told the agent about both errors.
     let events = r.take_events();
@@ -251,7 +254,7 @@ fn a_cloned_store_is_another_store_with_other_surfaces() {
     );
     let copy = store.clone();
     assert_ne!(store.id(), copy.id());
-    let serial = |st: &SurfaceStore| st.surface("s").map(|s| s.serial());
+    let serial = |st: &SurfaceStore| st.surface("s").map(egui_a2ui::Surface::serial);
     assert!(serial(&store).is_some() && serial(&copy).is_some());
     assert_ne!(
         serial(&store),

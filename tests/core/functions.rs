@@ -1,8 +1,6 @@
 //! Behaviour of the function layer that the differential test does not cover: host
 //! functions, the functions the reference lacks, checks, limits, and bad input.
 
-#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)] // a test reports by panicking
-
 use egui_a2ui::Limits;
 use egui_a2ui::Version;
 use egui_a2ui::eval::{EvalContext, FnFunction, FunctionRegistry};

@@ -9,8 +9,6 @@
 //! `tests/functions_deviations.md`, each with the reason we are right by the spec; a listed
 //! case that matches again is reported as stale.
 
-#![allow(clippy::panic, clippy::expect_used, clippy::unwrap_used)] // a test reports by panicking
-
 use std::path::PathBuf;
 
 use egui_a2ui::Limits;

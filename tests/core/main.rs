@@ -4,8 +4,6 @@
 //! One test crate per layer (one binary to build and link); each module was its own crate
 //! before. The shared harness is `tests/common`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test reports by panicking
-
 #[path = "../common/mod.rs"]
 mod common;
 

@@ -311,7 +311,7 @@ fn a_stored_v08_component_gives_back_its_wire_form_and_the_dump_is_unchanged() {
             .component("t")
             .expect("t")
             .prop("variant")
-            .map(|v| v.to_value()),
+            .map(egui_a2ui::model::PropRef::to_value),
         Some(serde_json::json!("h1"))
     );
 }

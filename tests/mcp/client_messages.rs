@@ -48,7 +48,7 @@ fn validator(dir: &str, schema: &str, siblings: &[&str], catalog: Option<&str>) 
     }
     let registry: Registry<'static> = Registry::new()
         .extend(resources)
-        .and_then(|b| b.prepare())
+        .and_then(jsonschema::RegistryBuilder::prepare)
         .unwrap_or_else(|e| panic!("registry for {dir}/{schema}: {e}"));
     // The registry must outlive the build only; leak it to keep the helper simple.
     let registry: &'static Registry<'static> = Box::leak(Box::new(registry));

@@ -5,10 +5,7 @@
 //! triggers itself, an exploding JMESPath expression, `regexCapture` on a huge input, an
 //! agent calling the catalog's renderer-only functions), each bounded by `Limits`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common as inputs_common;
-#[allow(dead_code)]
 use crate::flight_server;
 
 use egui_a2ui::eval::EvalContext;

@@ -8,8 +8,6 @@
 //! Runs under plain `cargo test` (rmcp is a dev-dependency); with `--features rmcp` the
 //! request and result go through the crate's rmcp conversions instead of serde.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::flight_server;
 
 use egui_a2ui::eval::{EvalContext, FunctionRegistry};
@@ -254,7 +252,7 @@ async fn flight_search_select_round_trip_over_real_mcp() {
             .component("root")
             .unwrap()
             .prop("children")
-            .map(|c| c.to_value()),
+            .map(egui_a2ui::model::PropRef::to_value),
         Some(json!(["title", "confirmation"]))
     );
     let (tree, _) = resolve_tree(

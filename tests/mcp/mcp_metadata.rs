@@ -1,8 +1,6 @@
 //! What a host advertises (UI extension settings, A2UI catalog capability) and what it reads
 //! from servers (tool `_meta.ui`, resource `contentMimeTypes`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use egui_a2ui::mcp::{
     A2uiCatalogCapability, ResourceUiMeta, SplitPolicy, ToolDirectory, ToolUiMeta,
     UiExtensionSettings, Visibility,

@@ -2,8 +2,6 @@
 //! guards (same server, app visibility), routing of results to the issuing session only,
 //! notices on the surface, and the sendDataModel metadata.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use egui_a2ui::ActionEvent;
 use egui_a2ui::mcp::{
     ActionMapping, AppSession, MappedCall, McpError, SessionHub, SessionState, ToolDirectory,

@@ -2,8 +2,6 @@
 //! behaviour (marked, legacy unmarked, blob, size caps, unknown types, MIME matching,
 //! `ui://` refusal, order, model-visible text).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use base64::Engine;
 use egui_a2ui::Limits;
 use egui_a2ui::mcp::{DropReason, PayloadData, SplitPolicy, split_tool_result, view_content_block};

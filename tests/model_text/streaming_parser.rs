@@ -302,27 +302,23 @@ fn run_streaming_case(case: &Value) -> Result<(), String> {
     for (i, step) in steps.iter().enumerate() {
         let input = step["input"].as_str().unwrap_or_default();
         let r = parser.feed_str(input);
-        match expected_error(step, case) {
-            Some(pattern) => {
-                let re = regex::Regex::new(&pattern).map_err(|e| e.to_string())?;
-                match r {
-                    Err(e) if re.is_match(&e.to_string()) => {}
-                    Err(e) => {
-                        return Err(format!("step {i}: error {e:?} does not match {pattern:?}"));
-                    }
-                    Ok(p) => {
-                        return Err(format!(
-                            "step {i}: expected error {pattern:?}, got {}",
-                            parts_json(&p)
-                        ));
-                    }
+        if let Some(pattern) = expected_error(step, case) {
+            let re = regex::Regex::new(&pattern).map_err(|e| e.to_string())?;
+            match r {
+                Err(e) if re.is_match(&e.to_string()) => {}
+                Err(e) => {
+                    return Err(format!("step {i}: error {e:?} does not match {pattern:?}"));
+                }
+                Ok(p) => {
+                    return Err(format!(
+                        "step {i}: expected error {pattern:?}, got {}",
+                        parts_json(&p)
+                    ));
                 }
             }
-            None => {
-                let parts = r.map_err(|e| format!("step {i}: unexpected error: {e}"))?;
-                compare_parts(&parts, &step["expect"], false)
-                    .map_err(|e| format!("step {i}: {e}"))?;
-            }
+        } else {
+            let parts = r.map_err(|e| format!("step {i}: unexpected error: {e}"))?;
+            compare_parts(&parts, &step["expect"], false).map_err(|e| format!("step {i}: {e}"))?;
         }
     }
     Ok(())

@@ -296,6 +296,12 @@ fn a_javascript_open_url_is_refused_with_an_error_event() {
         let error = error.unwrap_or_else(|| panic!("{url} is reported"));
         assert_eq!(error.surface_id.as_deref(), Some("s"));
         assert_eq!(error.to_message()["error"]["code"], "EXPRESSION_ERROR");
+        // Its own kind, not an expression error: the URL and why it was refused.
+        assert!(
+            matches!(&error.error, egui_a2ui::A2uiError::UrlRefused { url: u, .. } if u == url),
+            "{url}: {:?}",
+            error.error
+        );
     }
 }
 

@@ -392,7 +392,7 @@ const MEDIA_CARDS: &str = r#"[{"id":"root","component":"Column","children":["v",
 fn the_play_button_of_a_media_card_emits_open_url_for_the_host() {
     // The card of builds without `media`, and of media builds whose host plays media
     // elsewhere (`MediaOptions::in_panel: false`).
-    #[allow(unused_mut)]
+    #[allow(unused_mut, reason = "mutated only with the media feature")]
     let mut r = renderer_with(&v09_surface(MEDIA_CARDS, "{}"));
     #[cfg(feature = "media")]
     {

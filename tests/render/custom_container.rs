@@ -26,7 +26,7 @@ const TOL: f32 = 1.5;
 
 /// The host's container: two columns, cells sharing a row by `weight`.
 fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response {
-    let incoming = Incoming::of(ui);
+    let incoming = Incoming::of(ui, cx);
     let width = incoming
         .extent
         .width
@@ -56,7 +56,7 @@ fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response 
             };
             let placed = Slot::new(cx.widget_id().with(("cell", r, i)), rect, extent)
                 .fill_width(cx.child_traits(&child.id).fills_width())
-                .show(ui, |ui| cx.child_ui(ui, child));
+                .show(ui, cx, |ui, cx| cx.child_ui(ui, child));
             height = height.max(placed.natural.y);
             x += w;
         }
@@ -69,7 +69,7 @@ fn grid(ui: &mut egui::Ui, cx: &mut ComponentContext<'_, '_>) -> egui::Response 
     );
     // The grid's own box, for the test to measure against.
     response.widget_info(|| egui::WidgetInfo::labeled(Role::Grid, true, "grid"));
-    incoming.report(ui, natural);
+    incoming.report(cx, natural);
     response
 }
 
@@ -257,10 +257,16 @@ fn register_keeps_the_traits_of_a_replaced_type_and_defaults_a_new_one() {
             .all(|n| basic.traits(n).is_some())
     );
     assert_eq!(
-        basic.traits("List").and_then(|t| t.role()),
+        basic
+            .traits("List")
+            .and_then(egui_a2ui::catalog::ComponentTraits::role),
         Some(Role::List)
     );
-    assert!(basic.traits("TextField").is_some_and(|t| t.full_width()));
+    assert!(
+        basic
+            .traits("TextField")
+            .is_some_and(egui_a2ui::catalog::ComponentTraits::full_width)
+    );
     assert!(basic.traits("Row").is_some_and(|t| !t.full_width()));
 }
 

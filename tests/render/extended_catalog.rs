@@ -61,7 +61,7 @@ fn registry() -> &'static Registry<'static> {
     ];
     let registry = Registry::new()
         .extend(resources)
-        .and_then(|b| b.prepare())
+        .and_then(jsonschema::RegistryBuilder::prepare)
         .expect("registry");
     Box::leak(Box::new(registry))
 }

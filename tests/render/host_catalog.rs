@@ -63,7 +63,11 @@ fn a_store_the_host_builds_from_its_catalog_accepts_the_host_catalog() {
     let mut store = SurfaceStore::new(catalog.catalogs());
     store.feed_document(jsonl().as_bytes());
     assert_eq!(codes(&store), Vec::<&str>::new());
-    assert!(store.surface("hud").is_some_and(|s| s.is_visible()));
+    assert!(
+        store
+            .surface("hud")
+            .is_some_and(egui_a2ui::Surface::is_visible)
+    );
 
     // The basic-only store says so by its name, and refuses the host's id.
     let mut basic = SurfaceStore::basic();

@@ -417,7 +417,7 @@ fn an_audio_card_stays_within_its_card() {
     // The media card drawn without a player (no `media` feature, or `in_panel` off): its
     // frame's margins and stroke come out of the width its parent leaves.
     let options = || {
-        #[allow(unused_mut)]
+        #[allow(unused_mut, reason = "mutated only with the media feature")]
         let mut options = RendererOptions::default();
         #[cfg(feature = "media")]
         {

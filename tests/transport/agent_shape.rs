@@ -62,7 +62,10 @@ fn one_shape_reaches_a2a_agui_and_mcp_and_labels_their_surfaces() {
         assert!(matches!(agent.thread()[0], ThreadEntry::User { .. }));
         // The transport's word on who this is, on every store: never the agent's.
         for store in agent.stores() {
-            let origin = store.origin().map(|o| o.label()).unwrap_or_default();
+            let origin = store
+                .origin()
+                .map(egui_a2ui::model::AgentOrigin::label)
+                .unwrap_or_default();
             assert!(origin.contains("127.0.0.1"), "{kind}: {origin}");
         }
     }

@@ -13,8 +13,8 @@ use egui_a2ui::transport::a2a::A2aHost;
 use egui_a2ui::transport::a2a::{A2aClient, Dialect};
 use egui_a2ui::transport::agui::AguiClient;
 use egui_a2ui::transport::agui::AguiHost;
-use egui_a2ui::transport::mcp::McpAgent;
-use egui_a2ui::transport::mcp::McpHost;
+use egui_a2ui::transport::mcp_http::McpAgent;
+use egui_a2ui::transport::mcp_http::McpHost;
 use egui_a2ui::transport::{Role, TaskState, TransportEvent, TransportOptions, Turn, find_action};
 use peers_common::{Venv, start};
 use serde_json::{Value, json};
@@ -225,7 +225,7 @@ async fn a2a_1_0_peer_refuses_a_request_in_the_0_3_dialect_with_a_typed_error() 
     let (_, r) = turn_a2a(&mut c, Turn::Text("pasta".into())).await;
     match r {
         Err(egui_a2ui::transport::TransportError::JsonRpc { code, .. }) => {
-            assert!(code < 0, "a JSON-RPC error code: {code}")
+            assert!(code < 0, "a JSON-RPC error code: {code}");
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     }

@@ -26,15 +26,14 @@ const CAT9: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.j
 fn messages(case: &str) -> Vec<Value> {
     let mut out =
         vec![json!({"version": "v0.9", "createSurface": {"surfaceId": "x", "catalogId": CAT9}})];
-    let components = match case {
-        "shared" => explosions::shared_children(40),
-        _ => {
-            out.push(
-                json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/l",
-                "value": (0..20).collect::<Vec<u32>>()}}),
-            );
-            explosions::self_expanding_template()
-        }
+    let components = if case == "shared" {
+        explosions::shared_children(40)
+    } else {
+        out.push(
+            json!({"version": "v0.9", "updateDataModel": {"surfaceId": "x", "path": "/l",
+            "value": (0..20).collect::<Vec<u32>>()}}),
+        );
+        explosions::self_expanding_template()
     };
     out.push(json!({"version": "v0.9", "updateComponents": {"surfaceId": "x", "components": components}}));
     out

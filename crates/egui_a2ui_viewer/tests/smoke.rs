@@ -47,7 +47,9 @@ fn run_with_input(
     args: &[&str],
     input: Option<&[u8]>,
 ) -> (Option<i32>, String, String) {
-    let _one = XVFB.lock().unwrap_or_else(|p| p.into_inner());
+    let _one = XVFB
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut child = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(bin)

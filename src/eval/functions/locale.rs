@@ -12,13 +12,13 @@
 //! those languages written out. en-US is the default and the fallback for any locale not
 //! listed.
 
-use super::locale_data::LOCALES;
+use super::locale_data::{EN_US, LOCALES};
 pub use super::locale_types::{LocaleData, Plural};
 
 impl LocaleData {
     /// The locale for a BCP 47 tag (`en-US`, `de_DE`, `fr`): an exact match, else the first
     /// locale of the same language, else en-US.
-    pub fn get(tag: &str) -> &'static LocaleData {
+    pub fn get(tag: &str) -> &'static Self {
         let norm = tag.replace('_', "-");
         let lang = norm
             .split('-')
@@ -46,45 +46,6 @@ impl LocaleData {
             .map_or(code, |(_, s)| *s)
     }
 }
-
-/// Only reached if the generated table were empty.
-static EN_US: LocaleData = LocaleData {
-    tag: "en-US",
-    decimal: ".",
-    group: ",",
-    grouping: (3, 3),
-    currency_grouping: (3, 3),
-    currency_pattern: "\u{a4}#,##0.00",
-    currency_symbols: &[],
-    months_wide: [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-    months_abbr: [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ],
-    days_wide: [
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-    ],
-    days_abbr: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-    plural: Plural::OneIfIntOne,
-};
 
 /// A CLDR plural category.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,5 +199,26 @@ impl Plural {
             Self::Hindi if o.i_is(0) || o.n == 1.0 => Category::One,
             _ => Category::Other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_match_exactly_then_by_language_then_fall_back_to_en_us() {
+        assert_eq!(LocaleData::get("de_AT").tag, "de-AT");
+        assert_eq!(
+            LocaleData::get("de-LU").tag,
+            "de-DE",
+            "first locale of the language"
+        );
+        assert_eq!(LocaleData::get("xx-YY").tag, "en-US");
+        assert_eq!(LocaleData::get("").tag, "en-US");
+        // The fallback is the generated en-US row itself (listed first), not a copy.
+        assert!(std::ptr::eq(LocaleData::get("xx"), &LOCALES[0]));
+        assert_eq!(LocaleData::get("xx").months_wide[0], "January");
+        assert_eq!(LocaleData::get("xx").currency_symbol("EUR"), "\u{20ac}");
     }
 }

@@ -94,14 +94,14 @@ pub struct SafeImageLoader {
     state: Arc<Mutex<State>>,
     /// Where jobs are queued; the workers are started on the first job.
     queue: StdMutex<Option<mpsc::Sender<Job>>>,
-    /// Caps from the renderer's [`Limits`](crate::Limits) (the GPU's texture side is read
+    /// Caps from the renderer's [`Limits`](crate::limits::Limits) (the GPU's texture side is read
     /// at each load).
     limits: Arc<Mutex<(u32, usize, usize)>>,
 }
 
 impl Default for SafeImageLoader {
     fn default() -> Self {
-        let l = crate::Limits::default();
+        let l = crate::limits::Limits::default();
         Self {
             state: Arc::default(),
             queue: StdMutex::new(None),
@@ -119,7 +119,7 @@ impl SafeImageLoader {
     pub const ID: &'static str = egui::generate_loader_id!(SafeImageLoader);
 
     /// Take the image caps and the cache bound from `limits`.
-    pub fn set_limits(&self, limits: &crate::Limits) {
+    pub fn set_limits(&self, limits: &crate::limits::Limits) {
         *self.limits.lock() = (
             limits.max_image_dimension,
             limits.max_image_bytes,
@@ -129,10 +129,10 @@ impl SafeImageLoader {
 
     fn caps(&self, ctx: &egui::Context) -> ImageCaps {
         let (max_dimension, max_bytes, _) = *self.limits.lock();
-        let limits = crate::Limits {
+        let limits = crate::limits::Limits {
             max_image_dimension: max_dimension,
             max_image_bytes: max_bytes,
-            ..crate::Limits::default()
+            ..crate::limits::Limits::default()
         };
         ImageCaps::new(&limits, ctx.input(|i| i.max_texture_side))
     }

@@ -119,12 +119,12 @@ impl ModelTextOptions {
     /// (`$ref`, `type`, `title`, `properties`, `items`, `required` and the combinators).
     pub fn basic(family: Option<Family>) -> Self {
         let (v09, v08) = basic_components();
-        ModelTextOptions {
+        Self {
             family,
             components: v09.clone(),
             v08_components: Some(v08.clone()),
             changed_only: true,
-            ..ModelTextOptions::default()
+            ..Self::default()
         }
     }
 

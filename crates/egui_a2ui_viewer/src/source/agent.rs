@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use egui::RichText;
 use egui_a2ui::agent::{Agent, ConnectionStatus, ThreadEntry};
 use egui_a2ui::render::{DrawState, lifecycle_ui};
-use egui_a2ui::transport::mcp::McpHost;
+use egui_a2ui::transport::mcp_http::McpHost;
 use egui_a2ui::transport::{
     TaskState, TransportError, TransportEvent, TransportOptions, Turn, find_action,
 };
@@ -564,7 +564,10 @@ impl AgentSource {
                     let Some(store) = agent.store_mut(*store) else {
                         continue;
                     };
-                    if !store.surface(surface_id).is_some_and(|s| s.is_visible()) {
+                    if !store
+                        .surface(surface_id)
+                        .is_some_and(egui_a2ui::Surface::is_visible)
+                    {
                         continue;
                     }
                     egui::Frame::group(ui.style()).show(ui, |ui| {

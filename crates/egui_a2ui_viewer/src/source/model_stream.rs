@@ -101,7 +101,11 @@ impl ModelStreamSource {
             }
         }
         if self.first_component_at.is_none()
-            && self.renderer.store().surfaces().any(|s| s.is_visible())
+            && self
+                .renderer
+                .store()
+                .surfaces()
+                .any(egui_a2ui::Surface::is_visible)
         {
             self.first_component_at = Some(self.pos);
         }

@@ -32,7 +32,7 @@ pub struct ExpressOutput {
 
 impl ExpressOutput {
     /// Append `other` (its `closed`/`rest` win when set).
-    pub fn append(&mut self, other: ExpressOutput) {
+    pub fn append(&mut self, other: Self) {
         self.messages.extend(other.messages);
         self.errors.extend(other.errors);
         self.retired.extend(other.retired);

@@ -8,13 +8,13 @@ use super::lexer::{Tok, Token};
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Expr {
     /// `[a, b]`.
-    Array(Vec<Expr>),
+    Array(Vec<Self>),
     /// `{k: v}`, in written order (a repeated key keeps its first place, last value).
-    Map(Vec<(String, Expr)>),
+    Map(Vec<(String, Self)>),
     /// `$/abs` or `$rel`: the text after `$`.
     Path(String),
     /// `?name` or `?name(args)`.
-    Check(String, Vec<Expr>),
+    Check(String, Vec<Self>),
     /// `name(args)`.
     Call(Call),
     /// A variable reference.
