@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::time::Duration;
 
 use egui_a2ui::Catalog;
-use egui_a2ui::transport::mcp::{McpClient, McpHost};
+use egui_a2ui::transport::mcp_http::{McpClient, McpHost};
 use egui_a2ui::transport::{TaskState, TransportError, TransportEvent, TransportOptions, Turn};
 use serde_json::{Value, json};
 
