@@ -231,7 +231,8 @@ pub fn clean(url: &str) -> String {
         .collect()
 }
 
-/// The scheme of a URL, lower-cased, read as [`clean`] reads it; `None` when it has none.
+/// The scheme of a URL, lower-cased, read as browsers read it (leading controls and spaces
+/// ignored, tabs and newlines dropped); `None` when it has none.
 pub fn scheme_of(url: &str) -> Option<String> {
     let head = clean_head(url);
     let (scheme, _) = head.split_once(':')?;
