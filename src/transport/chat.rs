@@ -44,8 +44,10 @@ use crate::stream::model_text::{ModelTextEvent, ModelTextStream};
 /// bounded by [`Limits::max_transcript_bytes`](crate::Limits).
 pub const MAX_HISTORY_MESSAGES: usize = 200;
 
-/// How to reach the model and what to tell it.
-#[derive(Clone, Debug)]
+/// How to reach the model and what to tell it. `Debug` shows the address without its
+/// query or credentials ([`redact_url`](super::redact_url)): a key in a URL stays out of
+/// logs.
+#[derive(Clone)]
 pub struct ChatConfig {
     /// The chat completions endpoint (`…/v1/chat/completions`).
     pub url: String,
@@ -58,6 +60,18 @@ pub struct ChatConfig {
     pub max_retries: u8,
     /// The sampling temperature, when the host sets one.
     pub temperature: Option<f64>,
+}
+
+impl std::fmt::Debug for ChatConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChatConfig")
+            .field("url", &super::redact_url(&self.url))
+            .field("model", &self.model)
+            .field("system_prompt_bytes", &self.system_prompt.len())
+            .field("max_retries", &self.max_retries)
+            .field("temperature", &self.temperature)
+            .finish()
+    }
 }
 
 impl ChatConfig {
@@ -586,6 +600,19 @@ mod tests {
         );
         let s = store.surface("booking").expect("the example's surface");
         assert!(s.component("book").is_some());
+    }
+
+    #[test]
+    fn a_key_in_the_url_stays_out_of_debug() {
+        let config = ChatConfig::new(
+            "https://api.example.com/v1?key=sk-secret-123",
+            "m",
+            &Catalog::basic(),
+        );
+        let session = ChatSession::new(config.clone(), &Catalog::basic());
+        for printed in [format!("{config:?}"), format!("{session:?}")] {
+            assert!(!printed.contains("sk-secret-123"), "{printed}");
+        }
     }
 
     #[test]
