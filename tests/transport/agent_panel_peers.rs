@@ -94,6 +94,11 @@ fn errors(app: &App) -> usize {
 fn search_and_pick(h: &mut Harness<'_, App>) {
     type_and_send(h, "pasta");
     wait_for(h, "Pasta Place (Italian)");
+    // The surface draws while the agent still finishes its turn: click once it ended, as
+    // a user who waits for the answer does (a click during the turn is refused, with Retry).
+    wait_until(h, "the search turn ended", |app| {
+        app.agent.status() == ConnectionStatus::Ready
+    });
     h.get_by_label("You: pasta");
     h.get_all_by_label("Pick")
         .next()
@@ -105,10 +110,26 @@ fn search_and_pick(h: &mut Harness<'_, App>) {
 /// Stop while a turn stalls: the Stop button of the state line ends it, the state says
 /// canceled, and the prompt is usable again.
 fn stop_a_stalled_turn(h: &mut Harness<'_, App>, stall: &str) {
+    stop_a_stalled_turn_once(h, stall, None);
+}
+
+/// [`stop_a_stalled_turn`], clicking Stop only once `shown` (a part of a label) is drawn.
+fn stop_a_stalled_turn_once(h: &mut Harness<'_, App>, stall: &str, shown: Option<&str>) {
     type_and_send(h, stall);
     wait_until(h, "the stalling turn runs", |app| {
         app.agent.status() == ConnectionStatus::Busy
     });
+    if let Some(label) = shown {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while h.query_by_label_contains(label).is_none() && Instant::now() < deadline {
+            h.run_steps(1);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            h.query_by_label_contains(label).is_some(),
+            "{label:?} not drawn"
+        );
+    }
     h.get_by_label("Stop").click();
     h.run_steps(1);
     wait_until(h, "the turn is stopped", |app| {
@@ -173,7 +194,8 @@ fn the_agent_panel_talks_to_the_agui_peer_stops_and_retries() {
     let peer = start(Venv::Main, "agui_peer.py");
     let mut h = panel(&format!("agui+{}", peer.url("/")));
     search_and_pick(&mut h);
-    stop_a_stalled_turn(&mut h, "fault:stall");
+    // Stopped once the stalled run's activity shows as building.
+    stop_a_stalled_turn_once(&mut h, "fault:stall", Some("Building the interface"));
     // The stalled run's activity was building: it is not left spinning.
     assert!(
         h.query_by_label_contains("Building the interface")
