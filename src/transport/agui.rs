@@ -373,15 +373,7 @@ impl AguiSession {
         let limits = self.core.store.limits();
         let (max_n, max_bytes) = (limits.max_transcript_entries, limits.max_transcript_bytes);
         let len = |m: &Value| m.get("content").and_then(Value::as_str).map_or(0, str::len);
-        let mut total: usize = self.messages.iter().map(len).sum();
-        let mut drop = 0;
-        while self.messages.len() - drop > 1
-            && (self.messages.len() - drop > max_n || total > max_bytes)
-        {
-            total -= self.messages.get(drop).map_or(0, len);
-            drop += 1;
-        }
-        self.messages.drain(..drop);
+        super::host::drop_oldest(&mut self.messages, max_n, max_bytes, len);
     }
 
     fn set_state(&mut self, state: TaskState, events: &mut Vec<TransportEvent>) {

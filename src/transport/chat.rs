@@ -268,15 +268,7 @@ impl ChatSession {
         self.history.push(json!({"role": role, "content": content}));
         let max_bytes = self.core.store.limits().max_transcript_bytes;
         let len = |m: &Value| m["content"].as_str().map_or(0, str::len);
-        let mut total: usize = self.history.iter().map(len).sum();
-        let mut drop = 0;
-        while self.history.len() - drop > 1
-            && (self.history.len() - drop > MAX_HISTORY_MESSAGES || total > max_bytes)
-        {
-            total -= self.history.get(drop).map_or(0, len);
-            drop += 1;
-        }
-        self.history.drain(..drop);
+        super::host::drop_oldest(&mut self.history, MAX_HISTORY_MESSAGES, max_bytes, len);
     }
 
     fn begin_attempt(&mut self) {

@@ -54,16 +54,7 @@ impl SessionCore {
     pub(crate) fn bound_transcript(&mut self) -> usize {
         let limits = self.store.limits();
         let (max_n, max_bytes) = (limits.max_transcript_entries, limits.max_transcript_bytes);
-        let mut total: usize = self.transcript.iter().map(|e| e.text.len()).sum();
-        let mut drop = 0;
-        while self.transcript.len() - drop > 1
-            && (self.transcript.len() - drop > max_n || total > max_bytes)
-        {
-            total -= self.transcript.get(drop).map_or(0, |e| e.text.len());
-            drop += 1;
-        }
-        self.transcript.drain(..drop);
-        drop
+        drop_oldest(&mut self.transcript, max_n, max_bytes, |e| e.text.len())
     }
 
     /// Push a transcript entry, then [`Self::bound_transcript`].
@@ -71,6 +62,24 @@ impl SessionCore {
         self.transcript.push(entry);
         self.bound_transcript()
     }
+}
+
+/// Drop the oldest of `items` until at most `max_n` remain and their `len`s sum to at most
+/// `max_bytes` (the newest always stays). Returns how many were dropped from the front.
+pub(crate) fn drop_oldest<T>(
+    items: &mut Vec<T>,
+    max_n: usize,
+    max_bytes: usize,
+    len: impl Fn(&T) -> usize,
+) -> usize {
+    let mut total: usize = items.iter().map(&len).sum();
+    let mut drop = 0;
+    while items.len() - drop > 1 && (items.len() - drop > max_n || total > max_bytes) {
+        total -= items.get(drop).map_or(0, &len);
+        drop += 1;
+    }
+    items.drain(..drop);
+    drop
 }
 
 /// Append `delta` to `text`, stopping at `max` bytes (at a character boundary). Returns
