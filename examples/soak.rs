@@ -134,7 +134,7 @@ fn main() {
         }
         let mut output = ctx.run_ui(Default::default(), |ui| {
             if let Some(session) = agui.session_mut() {
-                let _ = egui_a2ui::render::agui_session_ui(session, &mut agui_draw, ui);
+                let _ = egui_a2ui::panel::agui_session_ui(session, &mut agui_draw, ui);
             }
             for session in mcp.conversation_mut().hub_mut().sessions_mut() {
                 let _ = mcp_draw.ui(session.store_mut(), ui);

@@ -56,7 +56,7 @@ impl ActionEvent {
 }
 
 /// A component's `action` property in its typed form: what
-/// [`ComponentContext::fire_action`](crate::ComponentContext::fire_action) does on a user
+/// [`ComponentContext::fire_action`](crate::render::ComponentContext::fire_action) does on a user
 /// gesture. Dynamic values inside it are kept as sent (unresolved).
 ///
 /// ```

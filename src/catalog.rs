@@ -125,7 +125,6 @@
 //! ```
 
 pub use crate::action::ComponentAction;
-pub use crate::basic::markdown_ui;
 pub use crate::eval::coerce;
 pub use crate::eval::coerce::number_value;
 pub use crate::render::a11y::{humanize, name_control, name_date_picker, set_accessible_name};
@@ -141,6 +140,7 @@ pub use crate::render::icons::{
 pub use crate::render::images::{
     BoxSize, Fit, ImageSpec, ImageState, describe_image, image_ui, load_error,
 };
+pub use crate::render::markdown_ui;
 pub use crate::render::slot::{Extent, Incoming, Placed, Slot};
 pub use crate::render::text_family;
 pub use crate::render::theme::{contrast_text_color, oklab_mix, readable_accent};

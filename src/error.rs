@@ -20,7 +20,7 @@ pub mod codes {
     pub const VERSION_MISMATCH: &str = "VERSION_MISMATCH";
     /// A data-model update that could not be applied.
     pub const DATA_MODEL_ERROR: &str = "DATA_MODEL_ERROR";
-    /// A limit of [`Limits`](crate::Limits) was exceeded.
+    /// A limit of [`Limits`](crate::limits::Limits) was exceeded.
     pub const LIMIT_EXCEEDED: &str = "LIMIT_EXCEEDED";
     /// A component tree with a cycle.
     pub const CIRCULAR_REFERENCE: &str = "CIRCULAR_REFERENCE";
@@ -119,7 +119,7 @@ pub enum A2uiError {
     /// A configured limit was exceeded; the offending message is rejected whole.
     #[error("limit exceeded: {what} ({actual} > {limit})")]
     LimitExceeded {
-        /// Which limit (the field name in [`crate::Limits`]).
+        /// Which limit (the field name in [`crate::limits::Limits`]).
         what: &'static str,
         /// The configured maximum.
         limit: usize,
@@ -189,7 +189,7 @@ pub enum A2uiError {
     #[error("model text: {0}")]
     ModelText(String),
 
-    /// The host's [`UrlPolicy`](crate::UrlPolicy) refused the URL of an `openUrl` action
+    /// The host's [`UrlPolicy`](crate::url_policy::UrlPolicy) refused the URL of an `openUrl` action
     /// (a scheme or host it does not allow, no user gesture, ...): nothing was handed to
     /// the host. Reported with the `EXPRESSION_ERROR` code, as a failed `openUrl` call (the
     /// spec has no code of its own for it).
@@ -264,9 +264,9 @@ impl A2uiError {
 }
 
 /// One failure, recorded once: a message the store rejected, or an error met while drawing
-/// or answering a call. The store keeps these ([`SurfaceStore::errors`](crate::SurfaceStore::errors)),
+/// or answering a call. The store keeps these ([`SurfaceStore::errors`](crate::model::SurfaceStore::errors)),
 /// [`Applied::Rejected`](crate::model::Applied::Rejected) and
-/// [`Event::Error`](crate::Event::Error) carry them, and [`Self::to_message`] is the A2UI
+/// [`Event::Error`](crate::action::Event::Error) carry them, and [`Self::to_message`] is the A2UI
 /// `error` message that tells the agent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rejected {

@@ -141,8 +141,8 @@ pub struct Limits {
     /// payloads past it are dropped.
     pub max_mcp_result_bytes: usize,
     /// Failures and messages owed to the agent that one store keeps until the host drains
-    /// them ([`SurfaceStore::errors`](crate::SurfaceStore::errors),
-    /// [`SurfaceStore::take_outgoing`](crate::SurfaceStore::take_outgoing)): past it the
+    /// them ([`SurfaceStore::errors`](crate::model::SurfaceStore::errors),
+    /// [`SurfaceStore::take_outgoing`](crate::model::SurfaceStore::take_outgoing)): past it the
     /// oldest are dropped, so a host that never drains a hostile stream's errors does not
     /// grow without bound.
     pub max_pending_messages: usize,
@@ -181,7 +181,7 @@ pub struct Limits {
     /// "max_call_bytes_per_frame"`): 5,000 calls each reading a 3 MB string cannot copy
     /// 15 GB a frame.
     pub max_call_bytes_per_frame: usize,
-    /// Bytes of one URL handed to the host to open ([`Event::OpenUrl`](crate::Event)); a
+    /// Bytes of one URL handed to the host to open ([`Event::OpenUrl`](crate::action::Event)); a
     /// longer one is refused with `LIMIT_EXCEEDED` (`what: "max_open_url_bytes"`).
     pub max_open_url_bytes: usize,
     /// Operations in one AG-UI `ACTIVITY_DELTA` JSON Patch (feature `agui`); a longer patch

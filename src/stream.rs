@@ -39,14 +39,14 @@ pub type Framed = Result<Value, A2uiError>;
 /// One framed message's text, before it is parsed: the message's JSON text (held to the
 /// size and depth limits, valid UTF-8, not yet checked to be JSON), or the error for its
 /// bytes. [`crate::protocol::parse_message_text`] parses it straight into the message types;
-/// this is what the hot paths ([`crate::SurfaceStore::feed_document`],
-/// [`crate::Renderer::feed_jsonl`]) frame into.
+/// this is what the hot paths ([`crate::model::SurfaceStore::feed_document`],
+/// [`crate::render::Renderer::feed_jsonl`]) frame into.
 pub type FramedText<'a> = Result<&'a str, A2uiError>;
 
 /// The UTF-8 byte order mark some editors and HTTP stacks put before a document.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// One agent message as it reaches [`SurfaceStore::apply`](crate::SurfaceStore::apply), the
+/// One agent message as it reaches [`SurfaceStore::apply`](crate::model::SurfaceStore::apply), the
 /// one way in: a parsed JSON value, its JSON text (parsed straight into the message types,
 /// without a `Value`), or the error that kept a message from being framed (numbered and
 /// reported like a rejected message). Every framing of this module converts into it.

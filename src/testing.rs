@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::Catalog;
+use crate::render::catalog::Catalog;
 use crate::render::{DrawnInstance, GeometryOptions, PAGE_PADDING, Renderer, RendererOptions};
 
 pub use crate::render::data_cache_stats;

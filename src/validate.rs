@@ -27,7 +27,7 @@
 //! surface of that catalog is then checked against the catalog's component schemas
 //! (unknown properties refused: the envelope closes every component), and a
 //! `createSurface` `theme` against its theme schema. [`SchemaValidator::validate_for`]
-//! takes the catalog the message is for; [`crate::SurfaceStore`] passes the surface's.
+//! takes the catalog the message is for; [`crate::model::SurfaceStore`] passes the surface's.
 
 use std::collections::HashMap;
 
@@ -297,7 +297,7 @@ impl SchemaValidator {
     /// checks against the basic catalog, as [`Self::validate`] does. v1.0: a component or
     /// call is checked against whichever catalog (the v1 basic one or one added) defines
     /// it, since one surface may use several; which catalog it must belong to is the
-    /// store's strict check ([`crate::SurfaceStore::set_strict`]).
+    /// store's strict check ([`crate::model::SurfaceStore::set_strict`]).
     pub fn validate_for(&self, message: &Value, catalog_id: Option<&str>) -> Result<(), A2uiError> {
         let family = match message.get("version").and_then(Value::as_str) {
             None => Version::V0_8,

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use super::{Agent, AgentConnection, ConnectionStatus, ThreadEntry};
-use crate::Limits;
+use crate::limits::Limits;
 use crate::model::{AgentOrigin, Applied, StoreId, Surface, SurfaceStore};
 use crate::protocol::Version;
 use crate::transport::{Lifecycle, TaskState, TransportError, TransportEvent, Turn};
@@ -296,14 +296,17 @@ impl Agent {
     /// read-only [`Restored`] connection whose surfaces are as they were saved (drawn
     /// read-only, marked as past, see [`Agent::is_past`]). [`Agent::resume_with`] continues
     /// with a live connection.
-    pub fn restore(doc: &str, catalog: &crate::Catalog) -> Result<Self, RestoreError> {
+    pub fn restore(
+        doc: &str,
+        catalog: &crate::render::catalog::Catalog,
+    ) -> Result<Self, RestoreError> {
         Self::restore_with_limits(doc, catalog, Limits::default())
     }
 
     /// [`Agent::restore`] with these limits for the stores (and the line bound).
     pub fn restore_with_limits(
         doc: &str,
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         limits: Limits,
     ) -> Result<Self, RestoreError> {
         if doc.len() > MAX_CONVERSATION_BYTES {
@@ -517,7 +520,7 @@ impl Agent {
     pub fn resume(
         &mut self,
         target: &str,
-        catalog: crate::Catalog,
+        catalog: crate::render::catalog::Catalog,
         options: crate::transport::TransportOptions,
         repaint: impl Fn() + Send + Sync + 'static,
     ) -> Result<(), TransportError> {

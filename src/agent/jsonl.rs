@@ -3,7 +3,7 @@
 //!
 //! The process is spawned with its arguments as given (no shell). A reader thread reads its
 //! stdout in chunks (the UI thread feeds them to the store's incremental decoder, so a line
-//! over [`Limits::max_line_bytes`](crate::Limits::max_line_bytes) is dropped, not
+//! over [`Limits::max_line_bytes`](crate::limits::Limits::max_line_bytes) is dropped, not
 //! buffered); a writer thread writes to its stdin. The UI thread never blocks on the
 //! process. A text turn is written as `{"userText": "…"}` (no A2UI message carries user
 //! prose); an action as the A2UI `action` message of the surface's version.

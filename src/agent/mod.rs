@@ -273,7 +273,7 @@ impl Agent {
     #[cfg(feature = "__transport")]
     pub fn connect(
         target: &str,
-        catalog: crate::Catalog,
+        catalog: crate::render::catalog::Catalog,
         options: TransportOptions,
         repaint: impl Fn() + Send + Sync + 'static,
     ) -> Result<Self, TransportError> {

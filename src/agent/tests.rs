@@ -162,14 +162,14 @@ fn a_turn_in_flight_refuses_the_next_and_an_action_refused_is_kept_as_an_error()
     let mut agent = Agent::new(Scripted::new(vec![]));
     agent.send(Turn::Text("one".into())).expect("send");
     assert!(agent.send(Turn::Text("two".into())).is_err());
-    let action = crate::ActionEvent {
+    let action = crate::action::ActionEvent {
         surface_id: "a".into(),
         source_component_id: "b".into(),
         name: "book".into(),
         context: serde_json::Map::new(),
         timestamp: String::new(),
         user_message: None,
-        version: crate::Version::V0_9,
+        version: crate::protocol::Version::V0_9,
         scope: "/".into(),
     };
     agent.send_actions([action]);

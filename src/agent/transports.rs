@@ -8,7 +8,7 @@ use crate::transport::{TaskState, TransportError, TransportEvent, TransportOptio
 /// Reach the agent `target` names (see [`Agent::connect`](super::Agent::connect)).
 pub(super) fn connect(
     target: &str,
-    catalog: crate::Catalog,
+    catalog: crate::render::catalog::Catalog,
     options: TransportOptions,
     repaint: impl Fn() + Send + Sync + 'static,
 ) -> Result<Box<dyn AgentConnection>, TransportError> {
@@ -376,7 +376,7 @@ mod tests {
         assert_eq!(strip_plus("MCP+HTTP", "//h/mcp"), "http://h/mcp");
         let e = connect(
             "ftp://example.com",
-            crate::Catalog::basic(),
+            crate::render::catalog::Catalog::basic(),
             TransportOptions::default(),
             || {},
         )

@@ -1,6 +1,6 @@
 //! `Video` and `AudioPlayer`. Without the `media` feature both draw a media card: the
 //! poster (v1.0 `Video.posterUrl`), the description and the URL's host, with a play button
-//! that emits [`Event::OpenUrl`](crate::Event::OpenUrl) for the host to open the media.
+//! that emits [`Event::OpenUrl`](crate::action::Event::OpenUrl) for the host to open the media.
 //! With it, both play in place ([`crate::media`]) with browser-like controls: a `Video`
 //! shows its poster until played, then its frames in one texture updated in place; one
 //! whose codec this build does not decode (VP9...) draws the card saying so.

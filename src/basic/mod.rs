@@ -1,7 +1,7 @@
 //! The 18 components of the A2UI basic catalog, one file per component or small family.
 //!
 //! A client of the render core like any host's catalog: everything here is built on the
-//! public component API ([`ComponentContext`](crate::ComponentContext), the slot protocol,
+//! public component API ([`ComponentContext`](crate::render::ComponentContext), the slot protocol,
 //! the flex engine), and nothing under `render/` imports it.
 
 mod button;
@@ -15,8 +15,6 @@ mod icon;
 mod image;
 mod list;
 mod margin;
-mod markdown;
-pub use markdown::markdown_ui;
 mod media;
 mod modal;
 mod row_column;

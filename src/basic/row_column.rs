@@ -433,7 +433,9 @@ mod tests {
     /// A Column of 100 Rows in a 300-point-high scroll area: (rows drawn in the last frame,
     /// the column's height, the scrolled-out row 90's recorded box).
     fn tall_column(cull: bool) -> (usize, f32, bool) {
-        use crate::{Catalog, Renderer, RendererOptions};
+        use crate::render::Renderer;
+        use crate::render::RendererOptions;
+        use crate::render::catalog::Catalog;
         let mut comps = vec![serde_json::json!({"id": "root", "component": "Column",
             "children": (0..100).map(|i| format!("r{i}")).collect::<Vec<_>>()})];
         for i in 0..100 {

@@ -1,12 +1,12 @@
 //! `Text`: variants h1–h5 / caption / body on the reference's type scale (see
 //! [`Style`](crate::render::Style)), with a Markdown subset (see
 //! [`markdown`](super::markdown)). Links only emit
-//! [`Event::OpenUrl`](crate::Event::OpenUrl) when clicked, and only for `http`/`https`.
+//! [`Event::OpenUrl`](crate::action::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
-use super::markdown::{BaseStyle, Block, blocks_ui, parse_cached};
 use crate::catalog::ComponentRenderer;
 use crate::catalog::Incoming;
 use crate::render::ComponentContext;
+use crate::render::markdown::{BaseStyle, Block, blocks_ui, parse_cached};
 
 /// The Markdown heading marker the web renderer puts before the text of a heading
 /// variant (`h2` → `##`), or `None` for the other variants.

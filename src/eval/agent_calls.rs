@@ -58,7 +58,7 @@ impl OutgoingAgentCall {
 
 /// Remote calls keyed by `(surface, function, resolved args)`, so a binding evaluated every
 /// frame sends its call once. Bounded: beyond [`Limits::max_agent_calls`] entries new calls
-/// fail at once. Kept by the [`SurfaceStore`](crate::SurfaceStore) (shared with the frame's
+/// fail at once. Kept by the [`SurfaceStore`](crate::model::SurfaceStore) (shared with the frame's
 /// walk by reference, hence the lock; it is never contended).
 #[derive(Debug)]
 pub struct AgentCalls {

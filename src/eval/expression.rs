@@ -13,7 +13,7 @@
 //! JSON literals, paths as `{"path"}`, calls as `{"call", "args"}`), so evaluation is the
 //! ordinary binding resolution. The grammar and its corner cases follow the reference
 //! parser (a2ui-core's `ExpressionParser`); nesting is capped by
-//! [`Limits::max_expression_depth`](crate::Limits::max_expression_depth).
+//! [`Limits::max_expression_depth`](crate::limits::Limits::max_expression_depth).
 //!
 //! [guide]: https://github.com/a2ui-project/a2ui/blob/main/specification/v0_9/docs/basic_catalog_implementation_guide.md
 

@@ -6,7 +6,7 @@
 //! A host adds its own client-side functions (called from bindings as
 //! `{"call": name, "args": {...}}`) by implementing [`Function`], or by wrapping a closure in
 //! [`FnFunction`], and registering it with
-//! [`Catalog::register_function`](crate::Catalog::register_function) (or in a
+//! [`Catalog::register_function`](crate::render::catalog::Catalog::register_function) (or in a
 //! [`FunctionRegistry`] of its own). [`FunctionRegistry::basic`] holds the basic catalog's
 //! 14 functions, the minimal catalog's `capitalize`, the web_core extras (`add`, `equals`,
 //! ...) and the v1.0 system function `@index`. Arguments reach a function already resolved

@@ -10,7 +10,8 @@ use egui::{Color32, Sense, vec2};
 use serde_json::Value;
 
 use crate::catalog::set_accessible_name;
-use crate::{ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Badge` component.
 pub struct Badge;

@@ -6,8 +6,8 @@
 //! `title`, `legend` (default on) and `height` (default 240).
 //!
 //! Values that are not finite numbers (text, `null`, `NaN`, infinities) are skipped and
-//! reported once (`VALIDATION_FAILED`); more than [`Limits::max_chart_points`](crate::Limits::max_chart_points) points
-//! or [`Limits::max_chart_series`](crate::Limits::max_chart_series) series are cut (`LIMIT_EXCEEDED`). Everything is
+//! reported once (`VALIDATION_FAILED`); more than [`Limits::max_chart_points`](crate::limits::Limits::max_chart_points) points
+//! or [`Limits::max_chart_series`](crate::limits::Limits::max_chart_series) series are cut (`LIMIT_EXCEEDED`). Everything is
 //! read once per data revision and kept decimated for drawing (min/max per bucket for
 //! lines, a stride for scatter points), so a frame of 100,000 points costs what 1,000 do.
 //!
@@ -22,7 +22,9 @@ use egui_plot::{Bar, BarChart, GridInput, GridMark, Line, PlotPoint, PlotPoints,
 use serde_json::Value;
 
 use super::util::{palette, parse_hex_color};
-use crate::{A2uiError, ComponentContext, ComponentRenderer};
+use crate::error::A2uiError;
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Chart` component.
 pub struct Chart;

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::util::{hex_color, label_ui, parse_hex_color};
 use crate::catalog::set_accessible_name;
-use crate::{ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `ColorPicker` component.
 pub struct ColorPicker;

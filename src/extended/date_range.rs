@@ -12,7 +12,8 @@ use serde_json::Value;
 
 use super::util::label_ui;
 use crate::catalog::name_date_picker;
-use crate::{ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `DateRange` component.
 pub struct DateRange;

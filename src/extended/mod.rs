@@ -21,9 +21,9 @@
 //! the v1.0 catalog format, and a v0.9 agent spells its bindings the v0.9 way.
 //!
 //! The module is written as a host's own catalog would be: it uses only the crate's public
-//! component API ([`ComponentContext`](crate::ComponentContext),
-//! [`Catalog::register_with`](crate::Catalog::register_with),
-//! [`ComponentTraits`], [`Style`](crate::Style), the
+//! component API ([`ComponentContext`](crate::render::ComponentContext),
+//! [`Catalog::register_with`](crate::render::catalog::Catalog::register_with),
+//! [`ComponentTraits`], [`Style`](crate::render::Style), the
 //! formatting functions through [`EvalContext`](crate::eval::EvalContext)), so it doubles as
 //! the worked example of one.
 //!
@@ -34,11 +34,11 @@
 //!
 //! | what | cap |
 //! |---|---|
-//! | `Table` rows | [`Limits::max_template_instances`](crate::Limits::max_template_instances) (only the rows in view are laid out) |
-//! | `Table` columns | [`Limits::max_table_columns`](crate::Limits::max_table_columns) |
-//! | `Chart` series | [`Limits::max_chart_series`](crate::Limits::max_chart_series) |
-//! | `Chart` points of one series | [`Limits::max_chart_points`](crate::Limits::max_chart_points) (drawn decimated to a few thousand) |
-//! | `Rating` stars | [`Limits::max_rating_stars`](crate::Limits::max_rating_stars) |
+//! | `Table` rows | [`Limits::max_template_instances`](crate::limits::Limits::max_template_instances) (only the rows in view are laid out) |
+//! | `Table` columns | [`Limits::max_table_columns`](crate::limits::Limits::max_table_columns) |
+//! | `Chart` series | [`Limits::max_chart_series`](crate::limits::Limits::max_chart_series) |
+//! | `Chart` points of one series | [`Limits::max_chart_points`](crate::limits::Limits::max_chart_points) (drawn decimated to a few thousand) |
+//! | `Rating` stars | [`Limits::max_rating_stars`](crate::limits::Limits::max_rating_stars) |
 //!
 //! Cell templates go through the tree walk's guards (cycle, depth, node budget): a template
 //! that contains its own table is cut like any other cycle.

@@ -10,7 +10,8 @@ use egui::{Sense, vec2};
 
 use super::util::label_ui;
 use crate::catalog::set_accessible_name;
-use crate::{ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Progress` component.
 pub struct Progress;

@@ -9,7 +9,8 @@ use egui::{Color32, Pos2, Sense, Shape, vec2};
 
 use super::util::{accesskit_requests, label_ui};
 use crate::catalog::{number_value, set_accessible_name};
-use crate::{ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Rating` component.
 pub struct Rating;

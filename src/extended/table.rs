@@ -30,8 +30,10 @@ use egui::{Align, Layout, Sense};
 use serde_json::{Map, Value, json};
 
 use crate::catalog::set_accessible_name;
+use crate::error::A2uiError;
 use crate::model::ChildRef;
-use crate::{A2uiError, ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `Table` component.
 pub struct Table;
@@ -309,7 +311,7 @@ fn cell_text(cx: &ComponentContext<'_, '_>, column: &TableColumn, v: Option<&Val
 }
 
 impl Table {
-    /// The columns, parsed once per revision of the surface (and cut at [`Limits::max_table_columns`](crate::Limits::max_table_columns)).
+    /// The columns, parsed once per revision of the surface (and cut at [`Limits::max_table_columns`](crate::limits::Limits::max_table_columns)).
     fn columns(cx: &mut ComponentContext<'_, '_>) -> Arc<Vec<TableColumn>> {
         let revision = cx.surface().revision();
         if let Some(c) = cx.state::<ColumnsCache>("columns")

@@ -9,7 +9,8 @@ use serde_json::Value;
 
 use super::util::label_ui;
 use crate::catalog::set_accessible_name;
-use crate::{ComponentContext, ComponentRenderer};
+use crate::render::ComponentContext;
+use crate::render::catalog::ComponentRenderer;
 
 /// The `TimePicker` component.
 pub struct TimePicker;

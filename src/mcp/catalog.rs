@@ -21,17 +21,17 @@
 //!   still review what [`McpCatalog::take_requests`] returns before sending it: the
 //!   arguments come from the agent. With `targetDataPath`, the result is also written there as
 //!   `{toolInput, toolResult}` ([`McpCatalog::apply_writes`]). At most
-//!   [`Limits::max_mcp_tool_calls`](crate::Limits::max_mcp_tool_calls) distinct calls are
+//!   [`Limits::max_mcp_tool_calls`](crate::limits::Limits::max_mcp_tool_calls) distinct calls are
 //!   made, so a tool whose result feeds its own arguments stops with `LIMIT_EXCEEDED`.
 //! - `updateDataModel(updates)`: writes `{path: value}` pairs (relative paths resolve in
 //!   the caller's scope) once nothing they depend on is pending; the writes are applied
 //!   by [`McpCatalog::apply_writes`].
 //! - `jmespath`, `split`, `regexCapture`, `regexReplace` (see
-//!   `crate::eval::functions::mcp`, each bounded by [`Limits`](crate::Limits)).
+//!   `crate::eval::functions::mcp`, each bounded by [`Limits`](crate::limits::Limits)).
 //! - `McpApp` and the iframe catalog's `WebAppFrameUrl` / `WebAppFrameSrcdoc`: a native
 //!   renderer has no web view, so each is drawn as a card with its title and, for a URL,
 //!   an "Open in browser" button that goes through the renderer's
-//!   [`UrlPolicy`](crate::UrlPolicy) (a user gesture, `http`/`https` only). HTML content
+//!   [`UrlPolicy`](crate::url_policy::UrlPolicy) (a user gesture, `http`/`https` only). HTML content
 //!   (`htmlContent`, a `srcdoc`) is never run and never opened.
 //!
 //! None of these functions declares `allowedCallers`, so all are `rendererOnly`: an agent's
@@ -45,12 +45,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::{Map, Value, json};
 
 use super::{AppSession, CallRef, McpError, ToolCallRequest, ToolDirectory};
-use crate::catalog::{Catalog, ComponentTraits};
 use crate::error::A2uiError;
 use crate::eval::{EvalContext, Function};
 use crate::model::{StoreId, SurfaceStore};
 use crate::protocol::Version;
 use crate::render::ComponentContext;
+use crate::render::catalog::{Catalog, ComponentTraits};
 
 /// The id of the v1.0 MCP catalog.
 pub const MCP_CATALOG_V1_0: &str = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
@@ -241,7 +241,7 @@ impl McpCatalog {
     /// gesture (a binding evaluated while drawing) to a tool the server does not mark
     /// read-only. Each stays pending (its binding `null`) until [`Self::approve`] or
     /// [`Self::deny`]; at most
-    /// [`Limits::max_mcp_tool_calls`](crate::Limits::max_mcp_tool_calls) calls are made
+    /// [`Limits::max_mcp_tool_calls`](crate::limits::Limits::max_mcp_tool_calls) calls are made
     /// in all.
     pub fn awaiting_approval(&self) -> Vec<ToolCallRequest> {
         self.lock().awaiting.clone()

@@ -61,7 +61,7 @@ pub enum McpError {
     UnknownSession(String),
 
     /// `callMcpTool` made as many distinct calls as
-    /// [`Limits::max_mcp_tool_calls`](crate::Limits::max_mcp_tool_calls) allows.
+    /// [`Limits::max_mcp_tool_calls`](crate::limits::Limits::max_mcp_tool_calls) allows.
     #[error("callMcpTool call limit reached ({limit} distinct calls)")]
     CallLimit {
         /// The limit.

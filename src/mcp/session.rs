@@ -20,10 +20,10 @@ use crate::error::A2uiError;
 use crate::model::{Applied, SurfaceStore};
 
 /// Notice code: the action was not sent (tool unknown on this server, not app-visible, or
-/// no tool mapped). The same constant as [`codes::MCP_TOOL_NOT_ALLOWED`](crate::codes).
+/// no tool mapped). The same constant as [`codes::MCP_TOOL_NOT_ALLOWED`](crate::error::codes).
 pub const TOOL_NOT_ALLOWED: &str = crate::error::codes::MCP_TOOL_NOT_ALLOWED;
 /// Notice code: the action's tool call failed (`isError`, or a transport/JSON-RPC error).
-/// The same constant as [`codes::MCP_TOOL_ERROR`](crate::codes).
+/// The same constant as [`codes::MCP_TOOL_ERROR`](crate::error::codes).
 pub const TOOL_ERROR: &str = crate::error::codes::MCP_TOOL_ERROR;
 
 /// Where a session's originating tool call stands.

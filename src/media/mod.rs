@@ -3,9 +3,9 @@
 //! The pieces, from bytes to sound:
 //!
 //! - **Sources** ([`source`]): a component's `url` is checked against the
-//!   [`UrlPolicy`](crate::UrlPolicy) first; a refused URL is a typed [`MediaError::Refused`]
+//!   [`UrlPolicy`](crate::url_policy::UrlPolicy) first; a refused URL is a typed [`MediaError::Refused`]
 //!   and is never fetched. `data:audio/*` / `data:video/*` URIs are decoded (bounded by
-//!   [`Limits::max_media_bytes`](crate::Limits::max_media_bytes)); a host's own
+//!   [`Limits::max_media_bytes`](crate::limits::Limits::max_media_bytes)); a host's own
 //!   [`MediaLoader`]s (for `file:` samples, an app's asset store...) run on the player's worker
 //!   thread; anything else goes through egui's bytes loaders, so `https:` is fetched off the UI
 //!   thread by the `http` feature's loader (or the host's). The whole file is loaded (up to the
@@ -60,13 +60,13 @@ pub enum MediaError {
     /// No loader serves this URL (no `http` feature and no host loader, say).
     #[error("no loader for this URL: {0}")]
     NoLoader(String),
-    /// The source has more bytes than [`Limits::max_media_bytes`](crate::Limits::max_media_bytes).
+    /// The source has more bytes than [`Limits::max_media_bytes`](crate::limits::Limits::max_media_bytes).
     #[error("media is larger than the {limit}-byte limit")]
     TooLarge {
         /// The limit in force.
         limit: usize,
     },
-    /// A video whose frame size is over [`Limits::max_media_dimension`](crate::Limits::max_media_dimension).
+    /// A video whose frame size is over [`Limits::max_media_dimension`](crate::limits::Limits::max_media_dimension).
     #[error("video of {width}x{height} is over the {limit}-pixel limit")]
     DimensionsTooLarge {
         /// Width in pixels.
@@ -114,7 +114,7 @@ pub type AudioOutputFactory =
     Arc<dyn Fn(OutputSpec) -> Result<Box<dyn AudioSink>, MediaError> + Send + Sync>;
 
 /// Host settings for `Video` and `AudioPlayer` playback
-/// ([`RendererOptions::media`](crate::RendererOptions::media)).
+/// ([`RendererOptions::media`](crate::render::RendererOptions::media)).
 #[derive(Clone)]
 pub struct MediaOptions {
     /// Play `Video` and `AudioPlayer` in the panel (the default). `false` draws the media
@@ -126,7 +126,7 @@ pub struct MediaOptions {
     /// Loaders for URLs the host serves itself, tried in order before egui's bytes loaders
     /// (a `file:` loader for local samples, an app's asset store...). The URL policy is
     /// checked first: add the scheme with
-    /// [`UrlPolicy::with_media_schemes`](crate::UrlPolicy::with_media_schemes).
+    /// [`UrlPolicy::with_media_schemes`](crate::url_policy::UrlPolicy::with_media_schemes).
     pub loaders: Vec<Arc<dyn MediaLoader>>,
     /// The audio output; default [`default_audio_output`].
     pub audio_output: AudioOutputFactory,

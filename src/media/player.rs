@@ -83,9 +83,9 @@ pub enum PlayerSource {
 pub struct PlayerConfig {
     /// Opens the audio output.
     pub output: AudioOutputFactory,
-    /// [`Limits::max_media_bytes`](crate::Limits::max_media_bytes).
+    /// [`Limits::max_media_bytes`](crate::limits::Limits::max_media_bytes).
     pub max_bytes: usize,
-    /// [`Limits::max_media_dimension`](crate::Limits::max_media_dimension).
+    /// [`Limits::max_media_dimension`](crate::limits::Limits::max_media_dimension).
     pub max_dimension: u32,
     /// Start volume.
     pub volume: f32,

@@ -19,7 +19,7 @@ pub struct MediaBytes {
 
 /// A host's loader for URLs it serves itself (`file:` samples, an app's asset store). Runs
 /// on the player's worker thread, never on the UI thread; what it returns is read up to
-/// [`Limits::max_media_bytes`](crate::Limits::max_media_bytes) and no further.
+/// [`Limits::max_media_bytes`](crate::limits::Limits::max_media_bytes) and no further.
 pub trait MediaLoader: Send + Sync {
     /// Whether this loader serves `url` (by scheme, usually).
     fn handles(&self, url: &str) -> bool;
@@ -30,7 +30,7 @@ pub trait MediaLoader: Send + Sync {
 /// A [`MediaLoader`] for `file:` URLs inside the directories it is given (a URL resolving
 /// outside them, through `..` or a symbolic link, is refused). For local samples: the
 /// host also lets `file` through the URL policy
-/// ([`UrlPolicy::with_media_schemes`](crate::UrlPolicy::with_media_schemes)).
+/// ([`UrlPolicy::with_media_schemes`](crate::url_policy::UrlPolicy::with_media_schemes)).
 #[derive(Clone, Debug)]
 pub struct FileLoader {
     roots: Vec<PathBuf>,

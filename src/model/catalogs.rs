@@ -1,8 +1,8 @@
 //! The one description of the catalogs a host serves, egui-free: their ids, the component
 //! types each one has (the allow-list a surface is checked against), their v1.0
 //! composition rules, and the functions. A store, an MCP session and the RPC answerer all
-//! read this one description; the egui [`Catalog`](crate::Catalog) adds a renderer per
-//! component type and hands it out with [`Catalog::catalogs`](crate::Catalog::catalogs), so
+//! read this one description; the egui [`Catalog`](crate::render::catalog::Catalog) adds a renderer per
+//! component type and hands it out with [`Catalog::catalogs`](crate::render::catalog::Catalog::catalogs), so
 //! a host's own catalog reaches every store built from it.
 
 use std::collections::HashMap;
@@ -98,7 +98,7 @@ impl Default for Catalogs {
 
 impl Catalogs {
     /// The basic catalogs of v0.8, v0.9 (also v0.9.1) and v1.0, the minimal catalogs, and
-    /// every basic function. What [`Catalog::basic`](crate::Catalog::basic) describes.
+    /// every basic function. What [`Catalog::basic`](crate::render::catalog::Catalog::basic) describes.
     pub fn basic() -> Self {
         let mut k = Self {
             catalogs: IndexMap::new(),

@@ -19,7 +19,7 @@ pub const MAX_ARRAY_INDEX: usize = 10_000;
 /// deep (which the recursive drop and serialisation of JSON values would not survive).
 /// With it, a model nests at most this plus [`Limits::max_json_depth`] levels.
 ///
-/// [`Limits::max_json_depth`]: crate::Limits::max_json_depth
+/// [`Limits::max_json_depth`]: crate::limits::Limits::max_json_depth
 pub const MAX_POINTER_SEGMENTS: usize = 256;
 
 /// A JSON document with JSON Pointer reads and writes, and its size kept up to date.
@@ -586,7 +586,7 @@ mod tests {
         // The review's M1 input: /a/9999/9999/... vivifies 254 arrays of 10,000 values.
         let path = format!("/a{}", "/9999".repeat(254));
         let mut m = DataModel::default();
-        let max = crate::Limits::default().max_data_model_bytes;
+        let max = crate::limits::Limits::default().max_data_model_bytes;
         let e = m
             .set_within(&path, Some(json!(1)), max)
             .expect_err("about 2.5 million values do not fit the default cap");

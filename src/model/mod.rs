@@ -39,6 +39,6 @@ pub use tree::{ChildRef, NodeKind, TreeNode, resolve_tree};
 /// random per map like std's `RandomState`, so an agent cannot precompute colliding ids.
 /// foldhash is not a cryptographic PRF, so a determined agent might still find collisions
 /// by probing; the worst case stays bounded because every such map is bounded by
-/// [`Limits`](crate::Limits) (`max_components` per surface, `max_surfaces` per store), so a
+/// [`Limits`](crate::limits::Limits) (`max_components` per surface, `max_surfaces` per store), so a
 /// lookup degrades at most to a scan of that many entries.
 pub type IdHasher = foldhash::fast::RandomState;

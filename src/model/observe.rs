@@ -7,7 +7,7 @@
 //! An egui host runs one frame at a time and reads its state in the frame; a change made
 //! while drawing (the user moving a slider) happens in the middle of the renderer's own
 //! borrow of the store, where a callback could not touch the store or the renderer without
-//! re-entering them. So [`SurfaceStore::observe`](crate::SurfaceStore::observe) returns a
+//! re-entering them. So [`SurfaceStore::observe`](crate::model::SurfaceStore::observe) returns a
 //! [`DataObserver`], a receiver the host drains when it likes (each frame, typically):
 //! changes queue up in it, nothing runs inside the write. Dropping the handle unsubscribes.
 //!
@@ -63,7 +63,7 @@ pub enum ChangeSource {
     /// An agent message (`updateDataModel`, or the data model of a `createSurface`).
     Agent,
     /// The user, through an input bound to the path
-    /// ([`ComponentContext::write`](crate::ComponentContext::write)).
+    /// ([`ComponentContext::write`](crate::render::ComponentContext::write)).
     User,
     /// The host, writing the model itself ([`DataModel::set`](super::DataModel::set) and
     /// [`DataModel::set_within`](super::DataModel::set_within)).

@@ -120,7 +120,7 @@ fn message_version(v: &Value) -> Version {
 /// Many surfaces keyed by `surfaceId`, plus the errors met while applying messages.
 ///
 /// A store is plain data: a [`crate::render::DrawState`] draws any store its host owns,
-/// and [`crate::Renderer`] bundles one of each.
+/// and [`crate::render::Renderer`] bundles one of each.
 #[derive(Debug)]
 pub struct SurfaceStore {
     id: StoreId,
@@ -185,7 +185,7 @@ impl SurfaceStore {
     }
 
     /// An empty store that accepts the catalogs `catalogs` describes (and only those), with
-    /// default limits. From an egui [`Catalog`](crate::Catalog):
+    /// default limits. From an egui [`Catalog`](crate::render::catalog::Catalog):
     /// `SurfaceStore::new(catalog.catalogs())`, so every catalog the host registered there,
     /// its own included, is accepted here.
     pub fn new(catalogs: impl Into<Arc<Catalogs>>) -> Self {
@@ -222,7 +222,7 @@ impl SurfaceStore {
     /// connected to; a host feeding a store itself sets it). With an origin, the renderer
     /// frames every surface of the store and labels it, its `Modal` dialogs and its obscured
     /// text fields with the origin (see
-    /// [`RendererOptions::show_origin`](crate::RendererOptions::show_origin)): the agent
+    /// [`RendererOptions::show_origin`](crate::render::RendererOptions::show_origin)): the agent
     /// cannot draw outside that frame or name itself in it.
     pub fn set_origin(&mut self, origin: Option<AgentOrigin>) {
         self.origin = origin.map(Arc::new);
@@ -408,7 +408,7 @@ impl SurfaceStore {
     /// nothing (except a v1.0 `createSurface` with inline content, applied in three steps
     /// as the spec allows); its failure is recorded ([`Self::errors`]) and owed to the
     /// agent ([`Self::take_outgoing`]), as are the answers to v1.0 function RPCs.
-    /// [`Self::feed_document`], [`crate::Renderer`], the MCP
+    /// [`Self::feed_document`], [`crate::render::Renderer`], the MCP
     /// [`AppSession`](crate::mcp::AppSession) and the transports all come through here.
     #[must_use = "says whether the message was rejected (the failure is also kept in `errors`)"]
     pub fn apply<'a>(&mut self, frame: impl Into<Frame<'a>>) -> Applied {

@@ -21,7 +21,7 @@ use crate::protocol::Version;
 /// object being the first. It is the "global recursion limit" of the official
 /// conformance suites (`message_processor_v1_0.yaml`) and of the reference validators
 /// (Python, Kotlin, TypeScript, C++ SDKs: `MAX_GLOBAL_DEPTH = 50`). The lenient default
-/// keeps [`Limits::max_json_depth`](crate::Limits::max_json_depth) (100, on the bytes).
+/// keeps [`Limits::max_json_depth`](crate::limits::Limits::max_json_depth) (100, on the bytes).
 pub const STRICT_MAX_NESTING: usize = 50;
 
 /// Strict mode: the message nests at most [`STRICT_MAX_NESTING`] levels.

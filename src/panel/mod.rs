@@ -30,6 +30,12 @@
 //! the front of the thread does not throw the cache away); the entries out of view are
 //! space, and their surfaces are not laid out.
 
+mod activity;
+
+#[cfg(feature = "agui")]
+pub use activity::agui_session_ui;
+pub use activity::lifecycle_ui;
+
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
@@ -80,7 +86,7 @@ impl std::fmt::Debug for PanelState {
 
 impl PanelState {
     /// A panel state drawing surfaces with `catalog` and default options.
-    pub fn new(catalog: crate::Catalog) -> Self {
+    pub fn new(catalog: crate::catalog::Catalog) -> Self {
         Self::with_draw_state(DrawState::new(catalog))
     }
 
@@ -223,7 +229,7 @@ pub struct AgentPanelResponse {
     /// Every event of the surfaces this frame (actions were already sent to the agent;
     /// [`Event::OpenUrl`] is the host's to open or not), and a Markdown link the user
     /// clicked in the agent's prose (an [`Event::OpenUrl`] with an empty `surface_id`,
-    /// only when the [URL policy](crate::RendererOptions::url_policy) allows it).
+    /// only when the [URL policy](crate::render::RendererOptions::url_policy) allows it).
     pub events: Vec<Event>,
     /// What [`Agent::poll`] returned this frame.
     pub transport_events: Vec<TransportEvent>,
@@ -337,7 +343,7 @@ impl<'a> AgentPanel<'a> {
         out.response = inner.response;
 
         // Actions from live surfaces go back to the agent by themselves.
-        let actions: Vec<crate::ActionEvent> = out
+        let actions: Vec<crate::action::ActionEvent> = out
             .events
             .iter()
             .filter_map(|e| match e {
@@ -606,10 +612,10 @@ fn entry_ui(
             let (_, clicked) = crate::basic::markdown_ui(ui, text, &style);
             if let Some(url) = clicked {
                 let options = state.draw.options();
-                if url.len() <= crate::Limits::default().max_open_url_bytes
+                if url.len() <= crate::limits::Limits::default().max_open_url_bytes
                     && options
                         .url_policy
-                        .check(&url, crate::UrlUse::Open, true)
+                        .check(&url, crate::url_policy::UrlUse::Open, true)
                         .is_ok()
                 {
                     out.events.push(Event::OpenUrl {
@@ -639,7 +645,7 @@ fn entry_ui(
             status: Some(l), ..
         } => {
             // The shared skeleton (a spinner and the progress, or a failed one's errors).
-            let _ = crate::render::lifecycle_ui(l, ui);
+            let _ = lifecycle_ui(l, ui);
         }
         ThreadEntry::Activity { status: None, .. } => {}
         ThreadEntry::Error { error, retry } => {

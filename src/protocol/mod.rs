@@ -3,7 +3,7 @@
 //!
 //! Each wire version has its own (internal) adapter; [`parse_message`] detects the version
 //! of every message on its own, so one stream may mix versions. A host rarely needs this
-//! module: [`SurfaceStore`](crate::SurfaceStore) and [`Renderer`](crate::Renderer) parse
+//! module: [`SurfaceStore`](crate::model::SurfaceStore) and [`Renderer`](crate::render::Renderer) parse
 //! what they are fed. It is here for hosts that inspect or route messages themselves, and
 //! for the MIME type and catalog id constants.
 //!

@@ -65,7 +65,7 @@ impl fmt::Display for Version {
 ///
 /// A host catalog is usually drawn the same way whatever the version of the messages that
 /// build its surfaces, so one id may serve several versions:
-/// [`Catalog::with_catalog_id`](crate::Catalog::with_catalog_id) takes one [`Version`] or
+/// [`Catalog::with_catalog_id`](crate::render::catalog::Catalog::with_catalog_id) takes one [`Version`] or
 /// a list of them.
 ///
 /// ```

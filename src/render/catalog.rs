@@ -143,7 +143,7 @@ impl ComponentTraits {
     }
 
     /// Whether it is drawn inside the style's control margin
-    /// ([`Style::checkbox_margin`](crate::Style::checkbox_margin), the web renderer's margin
+    /// ([`Style::checkbox_margin`](crate::render::Style::checkbox_margin), the web renderer's margin
     /// around check boxes and sliders). A container that honours it gives the child's slot
     /// that margin ([`Slot::margin`](crate::catalog::Slot::margin)), so the component draws
     /// without a `Ui` of its own for it; anywhere else the component applies it itself.

@@ -116,7 +116,7 @@ fn inserts() -> Vec<FontInsert> {
 /// Material Icons font of the `Icon` component ([`icon_family`](crate::render::icon_family)).
 /// egui's own fonts stay as the last fallbacks.
 ///
-/// Call it once at start-up, or let the [`Renderer`](crate::Renderer) call it on its first
+/// Call it once at start-up, or let the [`Renderer`](crate::render::Renderer) call it on its first
 /// frame. Later calls on the same context do nothing, so a host that changes its fonts
 /// afterwards (`ctx.set_fonts`) keeps its choice. The fonts become active at the start of
 /// the next pass, or right away if no text was laid out yet in this one.
@@ -133,7 +133,7 @@ fn inserts() -> Vec<FontInsert> {
 ///   media controls (`⏮ ⏸`), `⌚ ⌛`, weather (`⛅`), `⭐ ⭕ ❓ ❗`.
 ///
 /// This changes the host's `Proportional` font for its whole UI. To keep the host's own
-/// fonts, set [`RendererOptions::install_fonts`](crate::RendererOptions) to `false`; a host
+/// fonts, set [`RendererOptions::install_fonts`](crate::render::RendererOptions) to `false`; a host
 /// that builds its own [`egui::FontDefinitions`] can merge the bundled fonts into them with
 /// [`extend_definitions`].
 ///

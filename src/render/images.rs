@@ -370,7 +370,7 @@ pub fn data_uri_loader(ctx: &egui::Context) -> Option<Arc<DataUriLoader>> {
 
 /// Entries in `ctx`'s `data:` image cache and the bytes they hold (`(0, 0)` before the
 /// loaders are installed by the renderer's first frame or
-/// [`Renderer::install`](crate::Renderer::install)).
+/// [`Renderer::install`](crate::render::Renderer::install)).
 pub fn data_cache_stats(ctx: &egui::Context) -> (usize, usize) {
     data_uri_loader(ctx).map_or((0, 0), |l| l.stats())
 }

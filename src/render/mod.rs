@@ -13,7 +13,6 @@
 //! tests compare with the web reference.
 
 pub(crate) mod a11y;
-pub(crate) mod activity;
 pub(crate) mod catalog;
 pub(crate) mod context;
 pub(crate) mod flex;
@@ -24,6 +23,7 @@ pub(crate) mod header;
 pub mod http_loader;
 pub mod icons;
 pub mod images;
+pub(crate) mod markdown;
 pub(crate) mod slot;
 pub(crate) mod style;
 pub mod theme;
@@ -31,17 +31,14 @@ pub(crate) mod walk;
 
 use std::collections::{HashMap, HashSet};
 
-/// Markdown prose drawn as the `Text` component draws it (the agent panel's thread uses it
-/// for the agent's text).
-pub use crate::basic::markdown_ui;
-#[cfg(feature = "agui")]
-pub use activity::agui_session_ui;
-pub use activity::lifecycle_ui;
 pub use context::{ChildTemplate, ComponentContext};
 pub use fonts::{BOLD_FAMILY, extend_definitions, install_fonts};
 pub use geometry::{DrawnInstance, GeometryOptions, PAGE_PADDING};
 pub use icons::{BASIC_ICON_NAMES, icon_family, icon_glyph};
 pub use images::{data_cache_stats, install as install_loaders};
+/// Markdown prose drawn as the `Text` component draws it (the agent panel's thread uses it
+/// for the agent's text).
+pub use markdown::markdown_ui;
 pub use style::{Palette, Style, TextStyle, text_family};
 
 use crate::action::Event;
@@ -62,7 +59,7 @@ pub struct RendererOptions {
     pub show_surface_header: bool,
     /// Frame and label every surface whose store has an
     /// [`AgentOrigin`](crate::model::AgentOrigin) (the transports set one from what they
-    /// connected to; [`SurfaceStore::set_origin`](crate::SurfaceStore::set_origin) sets one
+    /// connected to; [`SurfaceStore::set_origin`](crate::model::SurfaceStore::set_origin) sets one
     /// by hand): a border the agent cannot draw outside of, a header naming the origin, its
     /// `Modal` dialogs headed "From &lt;origin&gt;", and its obscured text fields marked with where
     /// their text goes. On by default; a host that draws its own attribution around each

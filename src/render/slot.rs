@@ -332,12 +332,12 @@ pub struct Placed {
 ///
 /// egui lays a frame out in one pass, so a container cannot ask a child its size before
 /// placing it. It plans with what it measured in the previous pass (kept in egui memory
-/// under its [`ComponentContext::widget_id`](crate::ComponentContext::widget_id)), draws each child in a slot, reads the
+/// under its [`ComponentContext::widget_id`](crate::render::ComponentContext::widget_id)), draws each child in a slot, reads the
 /// child's natural size from [`Placed::natural`], and asks egui for another pass
 /// (`request_discard`) when a size it planned with changed. A container that places its
 /// children from sizes measured in the same pass, as below, needs no memory.
 ///
-/// The child itself is drawn through [`ComponentContext::child_ui`](crate::ComponentContext::child_ui), so it gets every
+/// The child itself is drawn through [`ComponentContext::child_ui`](crate::render::ComponentContext::child_ui), so it gets every
 /// guard of the tree walk (missing child, cycle, depth, node budget, unknown type).
 ///
 /// A two-column grid (cells share a row by their `weight`, rows stack top to bottom):
@@ -427,7 +427,7 @@ impl Slot {
     /// layout). Only sound where the width does not come from the child's own measured
     /// width, or the width would ratchet; and only for children whose
     /// [`ComponentTraits::fills_width`](crate::render::catalog::ComponentTraits::fills_width) says
-    /// so ([`ComponentContext::child_traits`](crate::ComponentContext::child_traits)).
+    /// so ([`ComponentContext::child_traits`](crate::render::ComponentContext::child_traits)).
     pub fn fill_width(mut self, fill: bool) -> Self {
         self.fill_width = fill;
         self
@@ -511,7 +511,8 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
-    use crate::{Catalog, Renderer};
+    use crate::render::Renderer;
+    use crate::render::catalog::Catalog;
 
     /// What the probe saw of its child slots: (max rect, margin, width) and the natural
     /// size, for the slot with a margin and the one without.

@@ -100,7 +100,7 @@ pub(crate) fn normal_line_height(size: f32) -> f32 {
 /// host's visuals are light, [`dark`](Self::dark) when they are dark; text keeps the host's
 /// text colour.
 ///
-/// A host overrides any value through [`RendererOptions::style`](crate::RendererOptions):
+/// A host overrides any value through [`RendererOptions::style`](crate::render::RendererOptions):
 ///
 /// ```
 /// use egui_a2ui::{Catalog, Renderer, RendererOptions, Style};

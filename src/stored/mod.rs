@@ -27,9 +27,9 @@ pub use props::{IntoPropName, Iter as PropsIter, PropName, Props};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Identifies one [`SurfaceStore`](crate::SurfaceStore) for the life of the process (a
+/// Identifies one [`SurfaceStore`](crate::model::SurfaceStore) for the life of the process (a
 /// clone gets a new one, and its surfaces new
-/// [`Surface::serial`](crate::Surface::serial)s), so drawing state kept per store never
+/// [`Surface::serial`](crate::model::Surface::serial)s), so drawing state kept per store never
 /// mixes two stores whose surface ids coincide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StoreId(u64);

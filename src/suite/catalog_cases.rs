@@ -525,8 +525,8 @@ pub(super) fn check_components(
         if version.family() == Version::V0_8 {
             return Ok(Some("a v0.8 catalog has no component schemas".into()));
         }
-        let validator =
-            crate::SchemaValidator::of_catalog(version, doc.clone()).map_err(|e| e.to_string())?;
+        let validator = crate::validate::SchemaValidator::of_catalog(version, doc.clone())
+            .map_err(|e| e.to_string())?;
         let wire = if version.family() == Version::V1_0 {
             "v1.0"
         } else {

@@ -60,7 +60,7 @@ impl Runner {
         // `strictMode` asks for the SDKs' strict validation: topology and catalog
         // membership of component types and functions ([`SurfaceStore::set_strict`]), and,
         // with the `validation` feature, the JSON schemas of the messages, of the case's
-        // catalogs' components and of their themes ([`crate::SchemaValidator`]).
+        // catalogs' components and of their themes ([`crate::validate::SchemaValidator`]).
         let mut store = SurfaceStore::with_config(known, self.limits.clone());
         // `validate` cases run in strict mode (the conformance README: "Every case uses
         // action: validate in strict mode").
@@ -209,8 +209,10 @@ pub(super) fn is_strict(case: &Value) -> bool {
 /// of the case that defines components or a theme of its own (a document the validator
 /// cannot read is left to the case's own expectations, which are about loading it).
 #[cfg(feature = "validation")]
-pub(super) fn schema_validator(catalogs: &[CaseCatalog]) -> Result<crate::SchemaValidator, String> {
-    let mut v = crate::SchemaValidator::basic().map_err(|e| e.to_string())?;
+pub(super) fn schema_validator(
+    catalogs: &[CaseCatalog],
+) -> Result<crate::validate::SchemaValidator, String> {
+    let mut v = crate::validate::SchemaValidator::basic().map_err(|e| e.to_string())?;
     for c in catalogs {
         let Some(doc) = &c.doc else { continue };
         if c.components.is_none() && doc.get("theme").is_none() {

@@ -60,8 +60,9 @@ use super::{
 };
 use crate::capabilities::supported_catalog_ids;
 use crate::model::SurfaceStore;
+use crate::model::SurfaceStore as Store;
 use crate::protocol::Version;
-use crate::{Catalog, SurfaceStore as Store};
+use crate::render::catalog::Catalog;
 
 /// The A2UI extension URI without its version (`…/v0.9` names one version).
 pub const EXTENSION_BASE_URI: &str = "https://a2ui.org/a2a-extension/a2ui";
@@ -591,7 +592,7 @@ impl A2aSession {
     }
 
     /// Use these caps in the store.
-    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+    pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
         self.core.store.set_limits(limits);
         self
     }
@@ -1279,7 +1280,7 @@ impl A2aHost {
     /// Discover the agent at `base_url` (its card) in the background and talk to it.
     pub fn connect(
         base_url: &str,
-        catalog: crate::Catalog,
+        catalog: crate::render::catalog::Catalog,
         options: super::http::TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, super::TransportError> {
@@ -1605,7 +1606,7 @@ mod tests {
             "data": {"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": BASIC09, "sendDataModel": true}}},
             {"kind": "data", "metadata": {"mimeType": "application/a2ui+json"},
              "data": {"version": "v0.9", "updateDataModel": {"surfaceId": "f", "path": "/name", "value": "Ada"}}}]))));
-        let action = crate::ActionEvent {
+        let action = crate::action::ActionEvent {
             surface_id: "f".into(),
             source_component_id: "b".into(),
             name: "book".into(),
@@ -1639,7 +1640,7 @@ mod tests {
         let mut other = session(card03());
         assert!(
             other
-                .request(&Turn::Action(crate::ActionEvent {
+                .request(&Turn::Action(crate::action::ActionEvent {
                     surface_id: "nope".into(),
                     ..s10_action()
                 }))
@@ -1647,8 +1648,8 @@ mod tests {
         );
     }
 
-    fn s10_action() -> crate::ActionEvent {
-        crate::ActionEvent {
+    fn s10_action() -> crate::action::ActionEvent {
+        crate::action::ActionEvent {
             surface_id: "f".into(),
             source_component_id: "b".into(),
             name: "x".into(),

@@ -10,7 +10,7 @@
 //! operations arrive, the middleware sends lifecycle snapshots `{status: "building" |
 //! "retrying" | "failed", progressTokens, attempt, errors}` on the same message id: the
 //! activity's [`Lifecycle`] is what the host draws in place of the surfaces (a progress
-//! state: [`render::lifecycle_ui`](crate::render::lifecycle_ui)). The painted snapshot replaces it; there is no separate "done" signal.
+//! state: `egui_a2ui::panel::lifecycle_ui`). The painted snapshot replaces it; there is no separate "done" signal.
 //!
 //! `TEXT_MESSAGE_*` go to the transcript (and back in the next run's `messages`),
 //! `RUN_STARTED` / `RUN_FINISHED` / `RUN_ERROR` set the run state, and an action goes back on
@@ -44,8 +44,8 @@ use super::http::{HttpClient, HttpRequest, ResponseKind, TransportOptions};
 use super::{
     Lifecycle, Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn, fresh_id,
 };
-use crate::Catalog;
 use crate::model::{Applied, SurfaceStore};
+use crate::render::catalog::Catalog;
 
 /// The activity type that carries A2UI.
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
@@ -141,7 +141,7 @@ impl AguiSession {
     }
 
     /// Use these caps in the store.
-    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+    pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
         self.core.store.set_limits(limits);
         self
     }
@@ -416,8 +416,8 @@ impl AguiSession {
     }
 
     /// Drop the oldest activities (and their surfaces) past
-    /// [`Limits::max_activities`](crate::Limits::max_activities) or
-    /// [`Limits::max_activity_bytes`](crate::Limits::max_activity_bytes); `keep` (the one
+    /// [`Limits::max_activities`](crate::limits::Limits::max_activities) or
+    /// [`Limits::max_activity_bytes`](crate::limits::Limits::max_activity_bytes); `keep` (the one
     /// just updated) stays.
     fn bound_activities(&mut self, keep: &str) {
         let limits = self.core.store.limits();
@@ -739,7 +739,7 @@ impl AguiClient {
 }
 
 /// The `forwardedProps` of a run, for hosts building their own `RunAgentInput`.
-pub fn forwarded_action(action: &crate::ActionEvent) -> Map<String, Value> {
+pub fn forwarded_action(action: &crate::action::ActionEvent) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert(
         "a2uiAction".into(),
@@ -757,7 +757,7 @@ impl AguiHost {
     /// Talk to the AG-UI endpoint at `url`.
     pub fn connect(
         url: &str,
-        catalog: crate::Catalog,
+        catalog: crate::render::catalog::Catalog,
         options: super::http::TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, super::TransportError> {
@@ -946,14 +946,14 @@ mod tests {
         ));
         // The next run carries the thread's messages and the action.
         s.store_mut().apply(create("f")).into_result().unwrap();
-        let action = crate::ActionEvent {
+        let action = crate::action::ActionEvent {
             surface_id: "f".into(),
             source_component_id: "b".into(),
             name: "book".into(),
             context: Map::new(),
             timestamp: "t".into(),
             user_message: None,
-            version: crate::Version::V0_9,
+            version: crate::protocol::Version::V0_9,
             scope: "/".into(),
         };
         let body = s.request(&Turn::Action(action)).unwrap().body.unwrap();

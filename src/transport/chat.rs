@@ -36,12 +36,12 @@ use serde_json::{Value, json};
 use super::host::{HttpSession, SessionCore};
 use super::http::{HttpRequest, ResponseKind, TransportOptions};
 use super::{Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn};
-use crate::Catalog;
 use crate::model::SurfaceStore;
+use crate::render::catalog::Catalog;
 use crate::stream::model_text::{ModelTextEvent, ModelTextStream};
 
 /// The most history messages sent back with each request (the newest kept); the bytes are
-/// bounded by [`Limits::max_transcript_bytes`](crate::Limits).
+/// bounded by [`Limits::max_transcript_bytes`](crate::limits::Limits).
 pub const MAX_HISTORY_MESSAGES: usize = 200;
 
 /// How to reach the model and what to tell it. `Debug` shows the address without its
@@ -209,7 +209,7 @@ impl ChatSession {
             config,
             core: SessionCore::new(store),
             history: Vec::new(),
-            stream: ModelTextStream::new(crate::Limits::default()),
+            stream: ModelTextStream::new(crate::limits::Limits::default()),
             answer: String::new(),
             prose: String::new(),
             errors: Vec::new(),
@@ -222,7 +222,7 @@ impl ChatSession {
 
     /// Use these caps in the store (and for the answer's text).
     #[must_use]
-    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+    pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
         self.stream = ModelTextStream::new(limits.clone());
         self.core.store.set_limits(limits);
         self
@@ -579,7 +579,7 @@ mod tests {
         let prompt = system_prompt(&Catalog::basic(), DEFAULT_ROLE);
         let example = &prompt[prompt.find("Example:\n").unwrap() + 9..];
         let mut store = SurfaceStore::basic();
-        let mut stream = ModelTextStream::new(crate::Limits::default());
+        let mut stream = ModelTextStream::new(crate::limits::Limits::default());
         let mut events = stream.feed(example.as_bytes(), |m| {
             store.apply(m).into_result().map(drop)
         });

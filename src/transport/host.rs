@@ -48,8 +48,8 @@ impl SessionCore {
         }
     }
 
-    /// Hold the transcript to [`Limits::max_transcript_entries`](crate::Limits) and
-    /// [`Limits::max_transcript_bytes`](crate::Limits), dropping the oldest entries (the
+    /// Hold the transcript to [`Limits::max_transcript_entries`](crate::limits::Limits) and
+    /// [`Limits::max_transcript_bytes`](crate::limits::Limits), dropping the oldest entries (the
     /// newest always stays). Returns how many were dropped from the front.
     pub(crate) fn bound_transcript(&mut self) -> usize {
         let limits = self.store.limits();
@@ -581,8 +581,8 @@ impl<S: HttpSession> HttpHost<S> {
     }
 
     /// The events so far, oldest first (requests included: the action log). Bounded:
-    /// past [`Limits::max_host_log_entries`](crate::Limits::max_host_log_entries) events
-    /// or [`Limits::max_host_log_bytes`](crate::Limits::max_host_log_bytes) bytes (request
+    /// past [`Limits::max_host_log_entries`](crate::limits::Limits::max_host_log_entries) events
+    /// or [`Limits::max_host_log_bytes`](crate::limits::Limits::max_host_log_bytes) bytes (request
     /// bodies as serialized, other events as their JSON line) the oldest are dropped. A
     /// host that keeps a full history copies what [`Self::poll`] returns.
     pub fn log(&self) -> &[TransportEvent] {

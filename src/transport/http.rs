@@ -12,7 +12,7 @@ use super::TransportError;
 use super::auth::{AuthChallenge, CredentialRequest, Credentials, Secret, first_challenge};
 use super::redact::{redact_url, redact_urls_in};
 use super::sse::SseDecoder;
-use crate::Limits;
+use crate::limits::Limits;
 
 /// What a request expects back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

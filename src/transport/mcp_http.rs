@@ -388,7 +388,7 @@ pub struct McpConversation {
     transcript: Vec<TranscriptEntry>,
     state: Option<TaskState>,
     next_call: u64,
-    limits: crate::Limits,
+    limits: crate::limits::Limits,
     catalogs: std::sync::Arc<crate::model::Catalogs>,
     origin: Option<crate::model::AgentOrigin>,
     /// The session whose payload each resource URI was (for `resources/updated`).
@@ -411,7 +411,7 @@ impl McpConversation {
             transcript: Vec::new(),
             state: None,
             next_call: 1,
-            limits: crate::Limits::default(),
+            limits: crate::limits::Limits::default(),
             catalogs: std::sync::Arc::new(crate::model::Catalogs::basic()),
             origin: None,
             resource_owners: std::collections::HashMap::new(),
@@ -443,7 +443,7 @@ impl McpConversation {
     }
 
     /// Use these caps in every session's store.
-    pub fn with_limits(mut self, limits: crate::Limits) -> Self {
+    pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
         self.limits = limits;
         self
     }
@@ -796,7 +796,7 @@ impl McpAgent {
     /// stores accept `catalog`'s catalogs (a host's own among them).
     pub async fn connect_http(
         url: &str,
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
         let client = McpClient::connect_http(url, options).await?;
@@ -808,7 +808,7 @@ impl McpAgent {
     pub async fn spawn(
         program: &str,
         args: &[String],
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
         let client = McpClient::spawn(program, args).await?;
@@ -818,7 +818,7 @@ impl McpAgent {
     /// Use a connected client (any transport) and list its tools.
     pub async fn with_client(
         client: McpClient,
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         options: &TransportOptions,
     ) -> Result<Self, TransportError> {
         let mut conversation = McpConversation::new("agent")
@@ -964,7 +964,7 @@ impl McpHost {
     /// stores accepting `catalog`'s catalogs; `repaint` is called after every reply.
     pub fn connect(
         url: &str,
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
@@ -991,7 +991,7 @@ impl McpHost {
     pub fn spawn(
         program: &str,
         args: &[String],
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {
@@ -1021,7 +1021,7 @@ impl McpHost {
     fn start(
         endpoint: String,
         connector: Connector,
-        catalog: &crate::Catalog,
+        catalog: &crate::render::catalog::Catalog,
         options: TransportOptions,
         repaint: impl Fn() + Send + 'static,
     ) -> Result<Self, TransportError> {

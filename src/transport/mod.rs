@@ -126,7 +126,7 @@ pub enum TransportError {
     /// A payload that is not the JSON the transport promises.
     #[error("malformed payload: {0}")]
     MalformedPayload(String),
-    /// Something over one of the [`Limits`](crate::Limits) caps; it was dropped.
+    /// Something over one of the [`Limits`](crate::limits::Limits) caps; it was dropped.
     #[error("{what} over the {limit}-byte limit; dropped")]
     TooLarge {
         /// What was too large.
@@ -161,7 +161,7 @@ pub enum TransportError {
         message: String,
     },
     /// An AG-UI JSON patch refused because applying it would pass one of the
-    /// [`Limits`](crate::Limits) caps (`max_patch_ops`, `max_message_bytes` of content,
+    /// [`Limits`](crate::limits::Limits) caps (`max_patch_ops`, `max_message_bytes` of content,
     /// `max_json_depth`, or the measuring work of one patch); the activity is unchanged.
     #[error("ACTIVITY_DELTA for {message_id} refused: over {what} ({limit})")]
     PatchLimit {
@@ -553,7 +553,7 @@ pub(crate) fn fresh_id(prefix: &str) -> String {
 /// keyed by version, and the data models of this store's `sendDataModel` surfaces (every
 /// surface in a transport session's store comes from that session's agent).
 pub(crate) fn outgoing_metadata(
-    catalog: &crate::Catalog,
+    catalog: &crate::render::catalog::Catalog,
     store: &SurfaceStore,
 ) -> Map<String, Value> {
     crate::capabilities::outgoing_metadata(catalog, store, store.surfaces().map(|s| s.id.clone()))

@@ -23,7 +23,7 @@ use json_patch::PatchOperation;
 use serde_json::Value;
 
 use super::http::json_size;
-use crate::Limits;
+use crate::limits::Limits;
 
 /// Why a patch was refused.
 #[derive(Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! `jmespath`, `split`, `regexCapture` and `regexReplace`. They transform tool results
 //! (`callMcpTool`, in [`crate::mcp::McpCatalog`]) into values a surface shows.
 //!
-//! Each is bounded by [`Limits`](crate::Limits): a JMESPath expression by its length
+//! Each is bounded by [`Limits`](crate::limits::Limits): a JMESPath expression by its length
 //! (`max_jmespath_expression_bytes`), its bracket nesting and its fan-out (the product of
 //! the widths of its multi-selects, `max_jmespath_fanout`: `[@, @]` chained forty times
 //! would describe 2^40 values), and its result by a node budget (`max_function_output_nodes`);
@@ -350,7 +350,8 @@ mod tests {
 
     use super::*;
     use crate::eval::FunctionRegistry;
-    use crate::{Limits, Version};
+    use crate::limits::Limits;
+    use crate::protocol::Version;
 
     fn args(v: Value) -> Map<String, Value> {
         match v {

@@ -24,8 +24,8 @@
 //! (a diagnostic), and [`ModelTextParser::finish`] reports a block the text never closed. Each case is a
 //! [`ModelTextError`], never a panic, and the parser recovers for the rest of the text.
 //!
-//! A host drawing with a [`Renderer`](crate::Renderer) feeds chunks to a [`ModelTextStream`]
-//! through [`Renderer::feed_model_text`](crate::Renderer::feed_model_text); a whole answer
+//! A host drawing with a [`Renderer`](crate::render::Renderer) feeds chunks to a [`ModelTextStream`]
+//! through [`Renderer::feed_model_text`](crate::render::Renderer::feed_model_text); a whole answer
 //! can also be split at once:
 //!
 //! ```
@@ -151,18 +151,18 @@ pub enum ModelTextError {
 
 impl ModelTextError {
     /// The error this problem is reported to the agent with: `LIMIT_EXCEEDED` for a
-    /// limit, otherwise [`A2uiError::ModelText`](crate::A2uiError::ModelText)
+    /// limit, otherwise [`A2uiError::ModelText`](crate::error::A2uiError::ModelText)
     /// (`VALIDATION_FAILED`) naming the block kind, the error's kind and, for an Express
     /// statement, its line, e.g. `model text: <a2ui> block, line 3, ExpressUnknownPropertyError:
     /// Unknown property 'size' for component 'Text'`.
-    pub fn to_a2ui_error(&self) -> crate::A2uiError {
+    pub fn to_a2ui_error(&self) -> crate::error::A2uiError {
         let text = match self {
             Self::LimitExceeded {
                 what,
                 limit,
                 actual,
             } => {
-                return crate::A2uiError::LimitExceeded {
+                return crate::error::A2uiError::LimitExceeded {
                     what,
                     limit: *limit,
                     actual: *actual,
@@ -180,7 +180,7 @@ impl ModelTextError {
             Self::NestedTag => format!("{OPEN_TAG} block, nested tag: {self}"),
             Self::Unterminated { .. } => format!("cut answer: {self}"),
         };
-        crate::A2uiError::ModelText(text)
+        crate::error::A2uiError::ModelText(text)
     }
 }
 

@@ -23,7 +23,7 @@ pub enum ModelTextEvent {
 }
 
 /// A model answer being streamed into surfaces. The host owns it and feeds it through
-/// [`crate::Renderer::feed_model_text`] (or [`Self::feed`] with any apply function).
+/// [`crate::render::Renderer::feed_model_text`] (or [`Self::feed`] with any apply function).
 #[derive(Debug)]
 pub struct ModelTextStream {
     parser: ModelTextParser,
@@ -174,8 +174,8 @@ impl ModelTextStream {
 
     /// Placeholders the messages applied so far no longer refer to, as `(surface id,
     /// component id)`: a host that applies the messages to its own store through
-    /// [`Self::feed`] removes them after each call ([`crate::Renderer::feed_model_text`]
-    /// does, through [`SurfaceStore::retire`](crate::SurfaceStore::retire)). Drained by this
+    /// [`Self::feed`] removes them after each call ([`crate::render::Renderer::feed_model_text`]
+    /// does, through [`SurfaceStore::retire`](crate::model::SurfaceStore::retire)). Drained by this
     /// call.
     pub fn take_retired(&mut self) -> Vec<(String, String)> {
         self.parser.take_retired_placeholders()
@@ -187,9 +187,9 @@ impl ModelTextStream {
     /// for the surface and version the block was writing
     /// ([`ModelTextParser::report_context`]); [`Rejected::to_message`] is the message.
     /// Messages the store rejected are not here (the store reports those itself).
-    /// [`crate::Renderer::feed_model_text`] hands these to its store
-    /// ([`SurfaceStore::report`](crate::SurfaceStore::report)), so they reach the agent
-    /// as [`crate::Event::Error`]s. At most [`Limits::max_pending_messages`] are kept (past
+    /// [`crate::render::Renderer::feed_model_text`] hands these to its store
+    /// ([`SurfaceStore::report`](crate::model::SurfaceStore::report)), so they reach the agent
+    /// as [`crate::action::Event::Error`]s. At most [`Limits::max_pending_messages`] are kept (past
     /// it the oldest are dropped). Drained by this call.
     pub fn take_errors(&mut self) -> Vec<Rejected> {
         std::mem::take(&mut self.errors)

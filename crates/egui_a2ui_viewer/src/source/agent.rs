@@ -10,7 +10,8 @@ use std::collections::VecDeque;
 
 use egui::RichText;
 use egui_a2ui::agent::{Agent, ConnectionStatus, ThreadEntry};
-use egui_a2ui::render::{DrawState, lifecycle_ui};
+use egui_a2ui::panel::lifecycle_ui;
+use egui_a2ui::render::DrawState;
 use egui_a2ui::transport::mcp_http::McpHost;
 use egui_a2ui::transport::{
     TaskState, TransportError, TransportEvent, TransportOptions, Turn, find_action,

@@ -6,7 +6,7 @@
 //! nothing but indentation (capped). Raw HTML is dropped (its text content stays), images
 //! show their alt text and never load, and links are drawn as egui links whose clicks are
 //! returned to the caller (the `Text` component routes them through
-//! [`ComponentContext::open_url`](crate::ComponentContext::open_url) and the renderer's
+//! [`ComponentContext::open_url`](crate::render::ComponentContext::open_url) and the renderer's
 //! [`UrlPolicy`](crate::url_policy::UrlPolicy)). A link whose URL the default policy would
 //! never open (`javascript:`, `file:`, `data:`, relative) is drawn as plain text.
 

@@ -1,6 +1,7 @@
 //! Drawing what a transport reports but does not draw itself: an AG-UI activity still being
 //! built ([`lifecycle_ui`]) and an AG-UI session's activities in order ([`agui_session_ui`]).
-//! The transports stay free of egui; these functions are the render layer's view of them.
+//! The transports stay free of egui; these functions are the panel's view of them (the panel
+//! stands above both the renderer and the transports).
 
 use crate::transport::Lifecycle;
 
@@ -72,7 +73,7 @@ pub fn lifecycle_ui(lifecycle: &Lifecycle, ui: &mut egui::Ui) -> egui::Response 
 #[must_use = "the events are the user's actions and the errors owed to the agent: dropping them loses them"]
 pub fn agui_session_ui(
     session: &mut crate::transport::agui::AguiSession,
-    draw: &mut super::DrawState,
+    draw: &mut crate::render::DrawState,
     ui: &mut egui::Ui,
 ) -> Vec<crate::action::Event> {
     let mut events = Vec::new();
@@ -120,8 +121,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::Catalog;
     use crate::render::DrawState;
+    use crate::render::catalog::Catalog;
     use crate::transport::agui::AguiSession;
 
     fn snapshot(id: &str, content: Value) -> Value {
