@@ -75,6 +75,9 @@ impl ComponentRenderer for Text {
             body_size: cx.style().body.size,
             strong: step.bold,
             line_height: Some(step.line_height),
+            // A caption's several lines are `line-height: 1.5` apart (the body text's factor).
+            lines_height: is_caption
+                .then(|| step.size * cx.style().body.line_height / cx.style().body.size.max(1.0)),
             italic: step.italic,
         };
         let blocks = &entry.blocks;

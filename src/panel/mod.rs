@@ -496,7 +496,7 @@ fn thread_ui(
                     .accessibility_label(format!("Agent: {text}")),
                 |ui| {
                     let style = state.draw.options().style.clone();
-                    let _ = crate::basic::markdown_ui(ui, text, &style);
+                    let _ = crate::render::markdown_ui(ui, text, &style);
                 },
             );
             let h = r.response.rect.height();
@@ -609,7 +609,7 @@ fn entry_ui(
         }
         ThreadEntry::Agent { text } => {
             let style = state.draw.options().style.clone();
-            let (_, clicked) = crate::basic::markdown_ui(ui, text, &style);
+            let (_, clicked) = crate::render::markdown_ui(ui, text, &style);
             if let Some(url) = clicked {
                 let options = state.draw.options();
                 if url.len() <= crate::limits::Limits::default().max_open_url_bytes

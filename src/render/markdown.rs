@@ -341,6 +341,11 @@ pub struct BaseStyle {
     pub strong: bool,
     /// Height of one line of `size` text (egui's font height when `None`).
     pub line_height: Option<f32>,
+    /// Height of each line when the Markdown holds several lines (several blocks or hard
+    /// breaks), where that differs from `line_height`: a caption's lines are
+    /// `line-height: 1.5` apart in the reference's Markdown caption (`.a2ui-caption`), while
+    /// one caption line (wrapped or not) keeps the `normal` height of its `<em>`.
+    pub lines_height: Option<f32>,
     /// Draw everything in italics (the `caption` variant: the reference wraps it in `<em>`).
     pub italic: bool,
 }
@@ -403,6 +408,17 @@ pub fn blocks_ui(
     base: BaseStyle,
 ) -> (egui::Response, Option<String>) {
     let mut clicked = None;
+    let several = blocks.len() > 1
+        || blocks
+            .iter()
+            .any(|b| b.runs.iter().any(|r| r.text.contains('\n')));
+    let base = match base.lines_height {
+        Some(h) if several => BaseStyle {
+            line_height: Some(h),
+            ..base
+        },
+        _ => base,
+    };
     if let [block] = blocks
         && block.indent == 0
         && block.marker.is_none()
@@ -422,8 +438,11 @@ pub fn blocks_ui(
                 }
                 // A list item's text starts 40 px in per level, its marker just before it;
                 // its lines are `normal` high.
+                // (A caption's list items are as far apart as its other lines.)
                 let item = BaseStyle {
-                    line_height: base.line_height.map(|_| base.size * NORMAL_LINE),
+                    line_height: base
+                        .lines_height
+                        .or(base.line_height.map(|_| base.size * NORMAL_LINE)),
                     ..base
                 };
                 let marker = block.marker.as_ref().map(|m| {
@@ -607,6 +626,7 @@ pub fn markdown_ui(
         body_size: style.body.size,
         strong: false,
         line_height: Some(style.body.line_height),
+        lines_height: None,
         italic: false,
     };
     blocks_ui(ui, &blocks, base)

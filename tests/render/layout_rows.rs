@@ -452,15 +452,25 @@ fn an_audio_card_stays_within_its_card() {
 }
 
 #[test]
-fn every_line_of_a_multi_line_caption_is_a_caption_line_high() {
-    let pitch = Style::default().caption.line_height;
-    for (text, lines) in [
-        ("First line  \nSecond line  \nThird line", 3.0),
-        ("First line\n\nSecond line\n\nThird line", 3.0),
-        ("- First\n- Second\n- Third", 3.0),
+fn a_caption_s_several_markdown_lines_are_a_body_line_factor_apart_and_a_wrapped_one_is_normal() {
+    let style = Style::default();
+    // `.a2ui-caption { line-height: var(--a2ui-line-height-body, 1.5) }` (upstream Lit Text):
+    // 11.1 px text, lines 16.7 px apart; one wrapped paragraph keeps the `normal` 13 px of
+    // its `<em>` (as the reference measures it).
+    let several = style.caption.size * 1.5;
+    let wrapped = style.caption.line_height;
+    assert!(
+        several - wrapped > 3.0,
+        "the two pitches must be told apart"
+    );
+    for (text, lines, pitch) in [
+        ("First line  \nSecond line  \nThird line", 3.0, several),
+        ("First line\n\nSecond line\n\nThird line", 3.0, several),
+        ("- First\n- Second\n- Third", 3.0, several),
         (
             "one two three four five six seven eight nine ten eleven twelve thirteen",
             0.0,
+            wrapped,
         ),
     ] {
         let g = layout(
