@@ -61,7 +61,7 @@ impl Conversation for A2aClient {
         let s = self.session();
         json!({"event": "connected", "transport": "a2a", "agent": s.card().name,
                "dialect": format!("{:?}", s.card().dialect),
-               "extension": s.extension().uri, "streaming": s.is_streaming()})
+               "extension": s.extension().map(|e| e.uri.as_str()), "streaming": s.is_streaming()})
     }
     fn stores(&self) -> Vec<&SurfaceStore> {
         vec![self.session().store()]

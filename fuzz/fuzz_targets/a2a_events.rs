@@ -10,6 +10,13 @@ use egui_a2ui::transport::{TransportError, Turn};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Value, json};
 
+/// The catalog, built once: building the basic catalog costs more than most inputs' work,
+/// and the session gets a clone (the renderers are shared).
+fn catalog() -> Catalog {
+    static CATALOG: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    CATALOG.get_or_init(Catalog::basic).clone()
+}
+
 const BASIC09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
 fn card(v10: bool) -> Value {
@@ -35,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(card) = AgentCard::parse(&card(mode & 1 == 1), "http://127.0.0.1:9") else {
         return;
     };
-    let Ok(session) = A2aSession::new(card, Catalog::basic()) else {
+    let Ok(session) = A2aSession::new(card, catalog()) else {
         return;
     };
     let mut session = session.with_streaming(mode & 2 == 0);

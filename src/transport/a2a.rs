@@ -499,7 +499,9 @@ impl AgentCard {
 #[derive(Debug)]
 pub struct A2aSession {
     card: AgentCard,
-    extension: A2uiExtension,
+    /// `None` for an agent whose card lists no A2UI extension: a plain A2A agent, talked to
+    /// in text (its answers go to the transcript; no extension is activated).
+    extension: Option<A2uiExtension>,
     catalog: Catalog,
     core: SessionCore,
     context_id: Option<String>,
@@ -552,7 +554,13 @@ impl A2aSession {
     /// A session with the agent of `card`, drawing with `catalog` (its catalog ids are the
     /// capabilities we advertise). Streams when the card says the agent can.
     pub fn new(card: AgentCard, catalog: Catalog) -> Result<Self, TransportError> {
-        let extension = card.negotiate(&catalog)?.clone();
+        // An agent without the extension is still an agent: text in, text out. One that
+        // lists A2UI versions but none we share is refused (its interface could not be drawn).
+        let extension = if card.extensions.is_empty() {
+            None
+        } else {
+            Some(card.negotiate(&catalog)?.clone())
+        };
         let streaming = card.streaming;
         let mut store = Store::new(catalog.catalogs());
         // Who the surfaces come from, as the card and its endpoint say (the renderer frames
@@ -602,9 +610,10 @@ impl A2aSession {
         &self.card
     }
 
-    /// The A2UI extension in use (the newest version both sides support).
-    pub fn extension(&self) -> &A2uiExtension {
-        &self.extension
+    /// The A2UI extension in use (the newest version both sides support), or `None` for
+    /// an agent whose card lists no A2UI extension (talked to in text only).
+    pub fn extension(&self) -> Option<&A2uiExtension> {
+        self.extension.as_ref()
     }
 
     /// The surfaces.
@@ -700,7 +709,11 @@ impl A2aSession {
             }
         };
         let mut metadata = super::outgoing_metadata(&self.catalog, &self.core.store);
-        if self.extension.accepts_inline_catalogs {
+        if self
+            .extension
+            .as_ref()
+            .is_some_and(|e| e.accepts_inline_catalogs)
+        {
             add_inline_catalogs(&mut metadata, &self.catalog);
         }
         let mut message = Map::new();
@@ -723,17 +736,20 @@ impl A2aSession {
             message.insert("taskId".into(), json!(t));
         }
         message.insert("metadata".into(), Value::Object(metadata));
-        message.insert("extensions".into(), json!([self.extension.uri]));
+        if let Some(e) = &self.extension {
+            message.insert("extensions".into(), json!([e.uri]));
+        }
         let id = self.next_id;
         self.next_id += 1;
         let body = json!({
             "jsonrpc": "2.0", "id": id, "method": self.method(),
             "params": {"message": Value::Object(message)},
         });
-        let mut headers = vec![
-            ("X-A2A-Extensions".to_owned(), self.extension.uri.clone()),
-            ("A2A-Extensions".to_owned(), self.extension.uri.clone()),
-        ];
+        let mut headers = Vec::new();
+        if let Some(e) = &self.extension {
+            headers.push(("X-A2A-Extensions".to_owned(), e.uri.clone()));
+            headers.push(("A2A-Extensions".to_owned(), e.uri.clone()));
+        }
         if self.card.dialect == Dialect::V1_0 {
             headers.push(("A2A-Version".to_owned(), "1.0".to_owned()));
         }
@@ -1443,11 +1459,41 @@ mod tests {
             c.negotiate(&Catalog::basic()),
             Err(TransportError::Unsupported(_))
         ));
-        let c = AgentCard::parse(&json!({"name": "n", "url": "http://x"}), "http://x").unwrap();
-        assert!(
-            matches!(A2aSession::new(c, Catalog::basic()), Err(TransportError::Unsupported(m)) if m.contains("no A2UI extension"))
-        );
+        // The session refuses it too: the agent speaks A2UI, but nothing we can draw.
+        let c = AgentCard::parse(&card, "http://x").unwrap();
+        assert!(matches!(
+            A2aSession::new(c, Catalog::basic()),
+            Err(TransportError::Unsupported(_))
+        ));
         assert!(AgentCard::parse(&json!([1]), "http://x").is_err());
+    }
+
+    #[test]
+    fn an_agent_without_the_extension_is_talked_to_in_text_without_activating_it() {
+        let c = AgentCard::parse(&json!({"name": "n", "url": "http://x"}), "http://x").unwrap();
+        assert!(matches!(
+            c.negotiate(&Catalog::basic()),
+            Err(TransportError::Unsupported(m)) if m.contains("no A2UI extension")
+        ));
+        let mut s = A2aSession::new(c, Catalog::basic()).unwrap();
+        assert!(s.extension().is_none());
+        let req = s.request(&Turn::Text("hi".into())).unwrap();
+        assert_eq!(req.header("X-A2A-Extensions"), None);
+        assert_eq!(req.header("A2A-Extensions"), None);
+        let body = req.body.unwrap();
+        assert!(body["params"]["message"].get("extensions").is_none());
+        assert_eq!(body["params"]["message"]["parts"][0]["text"], "hi");
+        // Its text answer lands in the transcript.
+        s.on_item(Ok(json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "kind": "message", "role": "agent", "messageId": "m1",
+            "parts": [{"kind": "text", "text": "Hello World"}]}})));
+        assert!(
+            s.transcript()
+                .iter()
+                .any(|t| t.text.contains("Hello World")),
+            "{:?}",
+            s.transcript()
+        );
     }
 
     #[test]
