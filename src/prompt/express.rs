@@ -31,7 +31,7 @@ fn rules(root_component: &str) -> Vec<Rule> {
     vec![
         r(
             RuleKind::Components,
-            "Components are calls of their catalog signature. Assign one to a variable (its component id) or write it inline as an argument of its parent:\n   header = Text(\"Inventory\")\n   root = Column([header, Button(Text(\"Open\"), _, Event(\"open\"))])\n   Arguments are positional in signature order; skip one with `_`, or name it with a keyword (`param=value`). A variable name starts with a letter or `_` and holds only letters, digits and `_`.",
+            "Components are calls of their catalog signature. Assign one to a variable (its component id) or write it inline as an argument of its parent:\n   header = ComponentA(\"Inventory\")\n   root = ComponentB([header, ComponentC(\"Open\", action=Event(\"open\"))])\n   Arguments are positional in signature order; skip one with `_`, or name it with a keyword (`param=value`). A variable name starts with a letter or `_` and holds only letters, digits and `_`.",
         ),
         r(
             RuleKind::Root,
@@ -56,7 +56,7 @@ fn rules(root_component: &str) -> Vec<Rule> {
         ),
         r(
             RuleKind::Components,
-            "An action sent to you is an Event: Event(\"save_item\", {item: $/selected}). Calls of catalog functions are written as calls: formatString(\"${/count} items\").",
+            "An action sent to you is an Event: Event(\"save_item\", {item: $/selected}). Catalog functions are called by name with their signature: myFunction(\"value\").",
         ),
         r(
             RuleKind::Data,
@@ -64,7 +64,7 @@ fn rules(root_component: &str) -> Vec<Rule> {
         ),
         r(
             RuleKind::Components,
-            "A child list repeated over a data list is a template: _template($/items, row), with the template component on its own line using paths relative to the item: row = Text($name).",
+            "A child list repeated over a data list is a template: _template($/items, row), with the template component on its own line using paths relative to the item: row = ComponentA($name).",
         ),
         r(
             RuleKind::Delete,

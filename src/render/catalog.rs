@@ -510,6 +510,8 @@ impl Catalog {
             .functions
             .names()
             .into_iter()
+            // System functions (`@index`) are the runtime's, never declared.
+            .filter(|n| !n.starts_with('@'))
             .filter(|n| !is_basic || published_fns.is_some_and(|f| f.contains_key(*n)))
             .collect();
         let parts = crate::catalog_def::DefinitionParts {

@@ -174,7 +174,7 @@ pub fn example_turn(catalog_id: &str) -> Vec<Value> {
         json!({"version": "v1.0", "createSurface": {"surfaceId": "booking", "catalogId": catalog_id}}),
         json!({"version": "v1.0", "updateComponents": {"surfaceId": "booking", "components": [
             {"id": "root", "component": "Column", "children": ["title", "name", "book"]},
-            {"id": "title", "component": "Text", "text": "Book a table", "variant": "h2"},
+            {"id": "title", "component": "Text", "text": "## Book a table"},
             {"id": "name", "component": "TextField", "label": "Name", "value": {"@path": "/name"}},
             {"id": "book_label", "component": "Text", "text": "Book"},
             {"id": "book", "component": "Button", "child": "book_label",
