@@ -125,6 +125,10 @@
 //! ```
 
 pub use crate::action::ComponentAction;
+pub use crate::catalog_def::{
+    CATALOG_DEFINITION_SCHEMA_V1_0, CatalogDocument, JSON_SCHEMA_DIALECT, basic_definition,
+    common_types, component_entry, function_entry, unresolved_ref, validation_schema,
+};
 pub use crate::eval::coerce;
 pub use crate::eval::coerce::number_value;
 pub use crate::render::a11y::{humanize, name_control, name_date_picker, set_accessible_name};

@@ -116,6 +116,17 @@ pub fn register(catalog: &mut Catalog) {
                 .with_name_source(NameSource::Text("label")),
             badge::Chip,
         );
+    // The components' property schemas and the instructions, from the definition: what
+    // `Catalog::definition` (prompts, inline catalogs) tells an agent.
+    let def = definition();
+    for name in COMPONENTS {
+        if let Some(schema) = def.pointer(&format!("/components/{name}")) {
+            catalog.set_component_schema(*name, schema.clone());
+        }
+    }
+    if let Some(text) = def.get("instructions").and_then(serde_json::Value::as_str) {
+        catalog.set_catalog_instructions(CATALOG_ID, text);
+    }
     let taken = std::mem::replace(catalog, Catalog::empty());
     *catalog = taken.with_catalog_id(CATALOG_ID, VERSIONS);
 }

@@ -198,6 +198,10 @@ pub struct Catalog {
     /// are the host's, registered once).
     components: HashMap<String, Registered, foldhash::fast::RandomState>,
     functions: FunctionRegistry,
+    /// Declared property schemas by component name (see [`Catalog::set_component_schema`]).
+    schemas: HashMap<String, Arc<serde_json::Value>>,
+    /// Instructions for the agent by catalog id.
+    instructions: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Catalog {
@@ -220,6 +224,8 @@ impl Catalog {
             definitions: Vec::new(),
             components: HashMap::default(),
             functions: FunctionRegistry::empty(),
+            schemas: HashMap::new(),
+            instructions: Vec::new(),
         }
     }
 
@@ -324,6 +330,206 @@ impl Catalog {
             },
         );
         self
+    }
+
+    /// Declare the property schema of a component type (JSON Schema, draft 2020-12): what
+    /// [`Self::definition`] tells an agent (in a prompt, or in the capabilities'
+    /// `inlineCatalogs`) about the component. Either the properties alone (`{"type":
+    /// "object", "properties": {...}, "required": [...]}`, wrapped in the common component
+    /// envelope for the definition) or a whole catalog entry (one that names itself with
+    /// `properties.component`, kept as written). Refer to the protocol's common types as
+    /// the published catalogs do (`{"$ref": "common_types.json#/$defs/DynamicString"}` for
+    /// a string that may be bound to the data model, `.../ChildList` for children). The
+    /// renderer is registered separately; declaring a schema first is fine.
+    ///
+    /// ```
+    /// use egui_a2ui::{Catalog, Version};
+    /// use serde_json::json;
+    ///
+    /// let mut catalog = Catalog::basic().with_catalog_id("https://example.com/game.json", Version::V1_0);
+    /// catalog.register("Gauge", |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| {
+    ///     ui.label(cx.string("label"))
+    /// });
+    /// catalog.set_component_schema("Gauge", json!({
+    ///     "type": "object",
+    ///     "description": "A dial showing one value.",
+    ///     "properties": {
+    ///         "label": {"$ref": "common_types.json#/$defs/DynamicString"},
+    ///         "value": {"$ref": "common_types.json#/$defs/DynamicNumber"}
+    ///     },
+    ///     "required": ["value"]
+    /// }));
+    /// let def = catalog.definition(Version::V1_0);
+    /// assert_eq!(def["catalogId"], "https://example.com/game.json");
+    /// let gauge = &def["components"]["Gauge"];
+    /// assert_eq!(gauge["allOf"][1]["properties"]["component"]["const"], "Gauge");
+    /// assert_eq!(gauge["allOf"][1]["required"], json!(["component", "value"]));
+    /// ```
+    pub fn set_component_schema(
+        &mut self,
+        name: impl Into<String>,
+        schema: serde_json::Value,
+    ) -> &mut Self {
+        self.schemas.insert(name.into(), Arc::new(schema));
+        self
+    }
+
+    /// Declare a component's property schema derived from a Rust type with `schemars`
+    /// (feature `schemars`): the type's fields are the properties. Sub-schemas are
+    /// inlined, so the entry stands alone in a catalog document. A plain `String` field
+    /// is a literal string for the agent; a field an agent may bind to the data model
+    /// needs a type whose schema is the common `DynamicString` (or a schema written with
+    /// [`Self::set_component_schema`]).
+    ///
+    /// ```
+    /// # #[cfg(feature = "schemars")] {
+    /// use egui_a2ui::{Catalog, Version};
+    ///
+    /// /// A dial showing one value.
+    /// #[derive(schemars::JsonSchema)]
+    /// #[allow(dead_code)]
+    /// struct Gauge {
+    ///     /// What the dial measures.
+    ///     label: Option<String>,
+    ///     /// The value, 0 to 100.
+    ///     value: f64,
+    /// }
+    ///
+    /// let mut catalog = Catalog::basic().with_catalog_id("https://example.com/game.json", Version::V1_0);
+    /// catalog.set_component_schema_of::<Gauge>("Gauge");
+    /// let def = catalog.definition(Version::V1_0);
+    /// let own = &def["components"]["Gauge"]["allOf"][1];
+    /// assert_eq!(own["properties"]["value"]["type"], "number");
+    /// assert_eq!(own["required"], serde_json::json!(["component", "value"]));
+    /// # }
+    /// ```
+    #[cfg(feature = "schemars")]
+    pub fn set_component_schema_of<T: schemars::JsonSchema>(
+        &mut self,
+        name: impl Into<String>,
+    ) -> &mut Self {
+        let generator = schemars::generate::SchemaSettings::draft2020_12()
+            .with(|s| s.inline_subschemas = true)
+            .into_generator();
+        let schema = generator.into_root_schema_for::<T>().to_value();
+        self.set_component_schema(name, schema)
+    }
+
+    /// The property schema declared for a component type, if any (the basic components'
+    /// published schemas are not declared here; [`Self::definition`] uses them).
+    pub fn component_schema(&self, name: &str) -> Option<&serde_json::Value> {
+        self.schemas.get(name).map(AsRef::as_ref)
+    }
+
+    /// Give the agent instructions for catalog id `id` (the definition's `instructions`:
+    /// how to use the components well). Replaces earlier ones.
+    pub fn set_catalog_instructions(
+        &mut self,
+        id: impl Into<String>,
+        instructions: impl Into<String>,
+    ) -> &mut Self {
+        let id = id.into();
+        self.instructions.retain(|(i, _)| *i != id);
+        self.instructions.push((id, instructions.into()));
+        self
+    }
+
+    /// The catalog id [`Self::definition`] describes: the last id served for `version`
+    /// that is not a basic catalog, else the basic catalog of `version`.
+    pub fn primary_catalog_id(&self, version: Version) -> String {
+        let basic = crate::model::Catalogs::basic();
+        self.ids
+            .iter()
+            .rev()
+            .find(|(id, v)| {
+                basic.get(id).is_none() && (v.contains(version) || v.contains(version.family()))
+            })
+            .map_or_else(
+                || version.basic_catalog_id().to_owned(),
+                |(id, _)| id.clone(),
+            )
+    }
+
+    /// The catalog definition document (`catalog_definition.json` of A2UI v1.0; for
+    /// [`Version::V0_9`] the same in the v0.9 catalog shape) of
+    /// [`Self::primary_catalog_id`]: see [`Self::definition_of`].
+    pub fn definition(&self, version: Version) -> serde_json::Value {
+        let id = self.primary_catalog_id(version);
+        self.definition_of(&id, version)
+            .unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The catalog definition document of catalog id `id` as served here, `None` when it
+    /// is not: its components (a basic id: the basic components registered, a host's id:
+    /// every component registered) with their schemas (the basic ones as published, a
+    /// host's as declared with [`Self::set_component_schema`], or only the component
+    /// envelope when none was declared), its functions (the published basic ones, a host's
+    /// as a call with open `args`), the instructions given with
+    /// [`Self::set_catalog_instructions`] (a basic id: the published ones), and
+    /// `anyComponent` / `anyFunction`. A document added with [`Self::add_definition`] is
+    /// returned as it was added.
+    pub fn definition_of(&self, id: &str, version: Version) -> Option<serde_json::Value> {
+        if let Some(doc) = self
+            .definitions
+            .iter()
+            .find(|d| d.get("catalogId").and_then(serde_json::Value::as_str) == Some(id))
+        {
+            return Some(doc.clone());
+        }
+        let served = self.catalog_versions(id);
+        if served.is_empty() {
+            return None;
+        }
+        let is_basic = crate::model::Catalogs::basic().get(id).is_some();
+        let published = crate::catalog_def::basic_definition(version);
+        let published_names: Vec<&str> = published
+            .get("components")
+            .and_then(serde_json::Value::as_object)
+            .map(|c| c.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        // Published order first, then the host's components by name.
+        let mut names: Vec<&str> = published_names
+            .iter()
+            .copied()
+            .filter(|n| self.components.contains_key(*n))
+            .collect();
+        if !is_basic {
+            let mut own: Vec<&str> = self
+                .components
+                .keys()
+                .map(String::as_str)
+                .filter(|n| !published_names.contains(n))
+                .collect();
+            own.sort_unstable();
+            names.extend(own);
+        }
+        let published_fns = published
+            .get("functions")
+            .and_then(serde_json::Value::as_object);
+        let functions: Vec<&str> = self
+            .functions
+            .names()
+            .into_iter()
+            // System functions (`@index`) are the runtime's, never declared.
+            .filter(|n| !n.starts_with('@'))
+            .filter(|n| !is_basic || published_fns.is_some_and(|f| f.contains_key(*n)))
+            .collect();
+        let parts = crate::catalog_def::DefinitionParts {
+            catalog_id: id,
+            version: Some(version),
+            components: names
+                .iter()
+                .map(|n| (*n, self.schemas.get(*n).map(AsRef::as_ref)))
+                .collect(),
+            functions,
+            instructions: self
+                .instructions
+                .iter()
+                .find(|(i, _)| i == id)
+                .map(|(_, t)| t.as_str()),
+            title: None,
+        };
+        Some(crate::catalog_def::build_definition(&parts))
     }
 
     /// The traits a component type was registered with.

@@ -448,6 +448,10 @@ impl Runner {
         }
         let id = registered.map_err(|e| format!("unexpected error: {e}"))?;
         let info = known.get(&id).ok_or("catalog not registered")?;
+        // The document as the SDKs load it (theme, schemas), for what the names alone do
+        // not say.
+        let read = crate::catalog::CatalogDocument::from_json(&d, version)
+            .map_err(|e| format!("unexpected error: {e}"))?;
         let expected = case.get("expect").cloned().unwrap_or_default();
         let mut skipped = Vec::new();
         for (k, v) in expected.as_object().into_iter().flatten() {
@@ -464,7 +468,39 @@ impl Runner {
                         return Err(format!("protocolVersion {} != {}", version, compact(v)));
                     }
                 }
+                "theme" => {
+                    subset(v, &read.theme).map_err(|e| format!("theme: {e}"))?;
+                    if !json_eq(v, &read.theme) {
+                        return Err(format!("theme {} != {}", compact(&read.theme), compact(v)));
+                    }
+                }
+                "selfContained" => {
+                    let schema = crate::catalog::validation_schema(&d, version)
+                        .map_err(|e| format!("catalog schema: {e}"))?;
+                    let contained = crate::catalog::unresolved_ref(&schema);
+                    if v.as_bool() != Some(contained.is_none()) {
+                        return Err(format!(
+                            "selfContained {} expected, unresolved reference {contained:?}",
+                            compact(v)
+                        ));
+                    }
+                }
                 "components" => {
+                    if let Value::Object(m) = v {
+                        for (n, schema) in m {
+                            let got = read
+                                .resolved_component(n, &d)
+                                .ok_or(format!("component {n} not read"))?;
+                            subset(schema, &got).map_err(|e| format!("component {n}: {e}"))?;
+                        }
+                        if m.len() != read.components.len() {
+                            return Err(format!(
+                                "components {:?} read, {} expected",
+                                read.components.keys().collect::<Vec<_>>(),
+                                m.len()
+                            ));
+                        }
+                    }
                     let names: Vec<&str> = match v {
                         Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
                         Value::Object(m) => m.keys().map(String::as_str).collect(),
@@ -477,6 +513,23 @@ impl Runner {
                     }
                 }
                 "functions" => {
+                    if let Value::Object(m) = v {
+                        for (n, schema) in m {
+                            let got = read
+                                .functions
+                                .get(n)
+                                .ok_or(format!("function {n} not read"))?;
+                            subset(schema, got).map_err(|e| format!("function {n}: {e}"))?;
+                        }
+                        if m.len() != read.functions.len() {
+                            return Err(format!(
+                                "{} functions read, {} expected",
+                                read.functions.len(),
+                                m.len()
+                            ));
+                        }
+                        continue;
+                    }
                     let have = CaseCatalog::from_doc(id.clone(), version, &d).functions;
                     for n in v.as_array().into_iter().flatten().filter_map(Value::as_str) {
                         if !have.as_ref().is_some_and(|h| h.iter().any(|x| x == n)) {
@@ -504,6 +557,76 @@ impl Runner {
                 skipped.join(", ")
             )))
         }
+    }
+}
+
+impl Runner {
+    /// `catalog_schema`: the self-contained schema of a catalog document
+    /// ([`crate::catalog::validation_schema`]) holds what the case expects (`expect`, as a
+    /// subset: the common types bundled into `$defs` are not listed by the cases), or, for
+    /// `expectCatalog`, every component and function of the published catalog with its
+    /// properties, every reference resolving inside the schema.
+    pub(super) fn catalog_schema_case(&self, case: &Value) -> Check {
+        let mut doc = match case.get("catalogPath").and_then(Value::as_str) {
+            Some(p) => self.read_json(p)?,
+            None => case.get("catalog").cloned().unwrap_or_default(),
+        };
+        if let (Some(id), Some(o)) = (case.get("catalogId"), doc.as_object_mut()) {
+            o.insert("catalogId".into(), id.clone());
+        }
+        let version = case_version(case);
+        if let Some(expect) = case.get("expect") {
+            let got = crate::catalog::validation_schema(&doc, version)
+                .map_err(|e| format!("unexpected error: {e}"))?;
+            return subset(expect, &got);
+        }
+        let Some(ec) = case.get("expectCatalog") else {
+            return Err("catalog_schema case without an expectation".into());
+        };
+        // "The SDK's implementation of the basic catalog": ours, as `Catalog::basic`
+        // describes it.
+        let ours = Catalog::basic()
+            .definition_of(version.basic_catalog_id(), version)
+            .ok_or("the basic catalog does not serve its id")?;
+        let got = crate::catalog::validation_schema(&ours, version)
+            .map_err(|e| format!("unexpected error: {e}"))?;
+        if let Some(r) = crate::catalog::unresolved_ref(&got) {
+            return Err(format!("reference {r} does not resolve inside the schema"));
+        }
+        let published = self.read_json(
+            ec.get("catalogPath")
+                .and_then(Value::as_str)
+                .ok_or("expectCatalog without catalogPath")?,
+        )?;
+        let flat = crate::catalog::validation_schema(&published, version)
+            .map_err(|e| format!("published catalog: {e}"))?;
+        for key in ["components", "functions"] {
+            for (name, schema) in flat
+                .get(key)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                let mine = got
+                    .get(key)
+                    .and_then(|m| m.get(name))
+                    .ok_or(format!("{key} {name} missing"))?;
+                let props = |s: &Value| -> Vec<String> {
+                    s.get("properties")
+                        .and_then(Value::as_object)
+                        .map(|p| p.keys().cloned().collect())
+                        .unwrap_or_default()
+                };
+                if props(schema) != props(mine) {
+                    return Err(format!(
+                        "{key} {name}: properties {:?} != {:?}",
+                        props(mine),
+                        props(schema)
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

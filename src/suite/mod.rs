@@ -258,11 +258,7 @@ impl Runner {
             "handle_rpc" => self.handle_rpc(case).map(|()| None),
             "select_catalog" => self.select_catalog(case).map(|()| None),
             "from_json" => self.load_catalog_case(case),
-            "catalog_schema" => Ok(Some(
-                "tests an SDK's catalog_schema serialisation of typed catalog models; \
-                 egui_a2ui has no catalog-to-schema generator"
-                    .into(),
-            )),
+            "catalog_schema" => self.catalog_schema_case(case).map(|()| None),
             "common_types_schema" | "agent_to_renderer_schema" => Ok(Some(
                 "tests schema generation from an SDK's own typed models (code generation); \
                  egui_a2ui has no such models"

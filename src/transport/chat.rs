@@ -37,6 +37,7 @@ use super::host::{HttpSession, SessionCore};
 use super::http::{HttpRequest, ResponseKind, TransportOptions};
 use super::{Role, TaskState, TranscriptEntry, TransportError, TransportEvent, Turn};
 use crate::model::SurfaceStore;
+use crate::protocol::Version;
 use crate::render::catalog::Catalog;
 use crate::stream::model_text::{ModelTextEvent, ModelTextStream};
 
@@ -121,58 +122,92 @@ pub const DEFAULT_ROLE: &str = "You are a helpful assistant inside an applicatio
     visual answer helps (a list to choose from, a form, a summary card), answer with an A2UI \
     interface as well as prose.";
 
-/// A system prompt that tells the model the catalog: `role`, how to write A2UI (v0.9
-/// messages in `<a2ui-json>` blocks), the components the host draws and their properties (from
-/// the catalog definitions the host's [`Catalog`] holds), and a short example.
+/// A system prompt that tells the model the catalog, made by the prompt generator
+/// ([`PromptBuilder`](crate::prompt::PromptBuilder)) in A2UI Express: `role`, the Express
+/// rules, the positional signatures of every component and function of `catalog`'s own
+/// catalog (its v1.0 [`Catalog::definition`]: the basic components as published, a host's
+/// with the schemas it declared), the catalog's instructions, and one example answer
+/// ([`example_turn`]). [`system_prompt_in`] writes it for direct JSON instead.
 pub fn system_prompt(catalog: &Catalog, role: &str) -> String {
-    let catalogs = catalog.catalogs();
-    let id = crate::protocol::BASIC_CATALOG_V0_9;
-    // The basic catalog the model writes to, and the host's own catalogs.
-    let basic = crate::model::Catalogs::basic();
-    let mut components: Vec<String> = Vec::new();
-    for catalog_id in catalogs.ids() {
-        if catalog_id != id && basic.get(catalog_id).is_some() {
-            continue;
-        }
-        let Some(info) = catalogs.get(catalog_id) else {
-            continue;
-        };
-        for name in &info.components {
-            let entry = if catalog_id == id {
-                name.clone()
-            } else {
-                format!("{name} (catalog {catalog_id})")
-            };
-            if !components.contains(&entry) {
-                components.push(entry);
-            }
-        }
+    system_prompt_in(catalog, role, crate::prompt::PromptFormat::Express)
+}
+
+/// [`system_prompt`] in either format.
+pub fn system_prompt_in(
+    catalog: &Catalog,
+    role: &str,
+    format: crate::prompt::PromptFormat,
+) -> String {
+    let definition = catalog.definition(Version::V1_0);
+    let id = definition
+        .get("catalogId")
+        .and_then(Value::as_str)
+        .unwrap_or(crate::protocol::BASIC_CATALOG_V1_0)
+        .to_owned();
+    let mut builder = crate::prompt::PromptBuilder::new(format)
+        .role(role)
+        .workflow(WORKFLOW);
+    let has = |n: &str| catalog.renderer(n).is_some();
+    if ["Column", "Text", "TextField", "Button"]
+        .iter()
+        .all(|n| has(n))
+    {
+        builder = builder.example(example_turn(&id));
     }
-    format!(
-        "{role}\n\n\
-         To show an interface, write A2UI v0.9 messages as one JSON array inside \
-         <a2ui-json> and </a2ui-json> tags, anywhere in your answer between prose. Start a \
-         surface with createSurface (catalogId \"{id}\"), then updateComponents with a flat \
-         list of components (each has an id and a component type; the one with id \"root\" \
-         is drawn; children are listed by id), and updateDataModel for the values the \
-         components bind to with {{\"path\": \"/…\"}}. A Button's action is \
-         {{\"event\": {{\"name\": \"…\", \"context\": {{…}}}}}}; when the user presses it you \
-         receive the action as the next user message.\n\n\
-         Components you may use: {}.\n\n\
-         Example:\n\
-         Here is the form.\n\
-         <a2ui-json>\n\
-         [{{\"version\":\"v0.9\",\"createSurface\":{{\"surfaceId\":\"booking\",\"catalogId\":\"{id}\"}}}},\n\
-         {{\"version\":\"v0.9\",\"updateComponents\":{{\"surfaceId\":\"booking\",\"components\":[\
-         {{\"id\":\"root\",\"component\":\"Column\",\"children\":[\"title\",\"name\",\"book\"]}},\
-         {{\"id\":\"title\",\"component\":\"Text\",\"variant\":\"h2\",\"text\":\"Book a table\"}},\
-         {{\"id\":\"name\",\"component\":\"TextField\",\"label\":\"Name\",\"value\":{{\"path\":\"/name\"}}}},\
-         {{\"id\":\"book-label\",\"component\":\"Text\",\"text\":\"Book\"}},\
-         {{\"id\":\"book\",\"component\":\"Button\",\"child\":\"book-label\",\"action\":{{\"event\":{{\"name\":\"book\",\"context\":{{\"name\":{{\"path\":\"/name\"}}}}}}}}}}]}}}},\n\
-         {{\"version\":\"v0.9\",\"updateDataModel\":{{\"surfaceId\":\"booking\",\"path\":\"/name\",\"value\":\"\"}}}}]\n\
-         </a2ui-json>",
-        components.join(", ")
+    builder
+        .catalog(definition)
+        .build()
+        // A catalog definition always has an id and one version: this cannot fail.
+        .unwrap_or_else(|_| role.to_owned())
+}
+
+/// The workflow text of the default prompt.
+pub const WORKFLOW: &str = "Answer in prose, and add an interface when it helps. When the \
+    user acts on an interface (a button, a submitted form), you receive the action with its \
+    context as the next user message; answer it like any message, updating the surface or \
+    showing a new one.";
+
+/// The example answer of the default prompt: a booking form on surface `booking` of
+/// catalog `catalog_id` (v1.0 messages; the prompt shows them in its format).
+pub fn example_turn(catalog_id: &str) -> Vec<Value> {
+    vec![
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "booking", "catalogId": catalog_id}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "booking", "components": [
+            {"id": "root", "component": "Column", "children": ["title", "name", "book"]},
+            {"id": "title", "component": "Text", "text": "## Book a table"},
+            {"id": "name", "component": "TextField", "label": "Name", "value": {"@path": "/name"}},
+            {"id": "book_label", "component": "Text", "text": "Book"},
+            {"id": "book", "component": "Button", "child": "book_label",
+             "action": {"event": {"name": "book", "context": {"name": {"@path": "/name"}}}}}
+        ]}}),
+        json!({"version": "v1.0", "updateDataModel": {"surfaceId": "booking", "path": "/name", "value": ""}}),
+    ]
+}
+
+/// The Express catalog an answer to [`system_prompt`] compiles against: `catalog`'s v1.0
+/// definition.
+pub fn express_catalog(catalog: &Catalog) -> crate::stream::model_text::express::ExpressCatalog {
+    let definition = catalog.definition(Version::V1_0);
+    crate::stream::model_text::express::ExpressCatalog::from_definitions(
+        &[&definition],
+        Some(crate::stream::model_text::express::ExpressVersion::V1_0),
     )
+}
+
+/// The model-text stream of a session: Express against [`express_catalog`], the host's
+/// components' required properties known to the JSON path.
+fn model_stream(catalog: &Catalog, limits: crate::limits::Limits) -> ModelTextStream {
+    let definition = catalog.definition(Version::V1_0);
+    let mut opts = crate::stream::model_text::ModelTextOptions::basic(None);
+    if definition.get("catalogId").and_then(Value::as_str)
+        != Some(crate::protocol::BASIC_CATALOG_V1_0)
+    {
+        opts.add_catalog_definition(&definition);
+    }
+    opts.express = Some(std::sync::Arc::new(express_catalog(catalog)));
+    ModelTextStream::from_parser(crate::stream::model_text::ModelTextParser::new(
+        opts, limits,
+    ))
 }
 
 /// The sans-IO chat session: the history, the surfaces, the answer streaming in.
@@ -195,6 +230,8 @@ pub struct ChatSession {
     turn_error: Option<TransportError>,
     /// Events made between attempts, handed out with the next ones.
     queued: Vec<TransportEvent>,
+    /// What the answer's Express compiles against.
+    catalog: Catalog,
 }
 
 impl ChatSession {
@@ -209,7 +246,8 @@ impl ChatSession {
             config,
             core: SessionCore::new(store),
             history: Vec::new(),
-            stream: ModelTextStream::new(crate::limits::Limits::default()),
+            stream: model_stream(catalog, crate::limits::Limits::default()),
+            catalog: catalog.clone(),
             answer: String::new(),
             prose: String::new(),
             errors: Vec::new(),
@@ -223,7 +261,7 @@ impl ChatSession {
     /// Use these caps in the store (and for the answer's text).
     #[must_use]
     pub fn with_limits(mut self, limits: crate::limits::Limits) -> Self {
-        self.stream = ModelTextStream::new(limits.clone());
+        self.stream = model_stream(&self.catalog, limits.clone());
         self.core.store.set_limits(limits);
         self
     }
@@ -272,7 +310,7 @@ impl ChatSession {
     }
 
     fn begin_attempt(&mut self) {
-        self.stream = ModelTextStream::new(self.core.store.limits().clone());
+        self.stream = model_stream(&self.catalog, self.core.store.limits().clone());
         self.answer.clear();
         self.prose.clear();
         self.errors.clear();
@@ -576,10 +614,23 @@ mod tests {
 
     #[test]
     fn the_prompt_example_is_an_answer_that_draws() {
-        let prompt = system_prompt(&Catalog::basic(), DEFAULT_ROLE);
-        let example = &prompt[prompt.find("Example:\n").unwrap() + 9..];
+        for format in [
+            crate::prompt::PromptFormat::Express,
+            crate::prompt::PromptFormat::DirectJson,
+        ] {
+            example_draws(format);
+        }
+    }
+
+    /// The prompt's example, fed to the stream a session reads answers with, draws the
+    /// booking form.
+    fn example_draws(format: crate::prompt::PromptFormat) {
+        let catalog = Catalog::basic();
+        let prompt = system_prompt_in(&catalog, DEFAULT_ROLE, format);
+        assert!(prompt.starts_with(DEFAULT_ROLE));
+        let example = &prompt[prompt.find("### Examples:\n").unwrap() + 14..];
         let mut store = SurfaceStore::basic();
-        let mut stream = ModelTextStream::new(crate::limits::Limits::default());
+        let mut stream = model_stream(&catalog, crate::limits::Limits::default());
         let mut events = stream.feed(example.as_bytes(), |m| {
             store.apply(m).into_result().map(drop)
         });

@@ -13,4 +13,5 @@ mod express_sdk;
 mod express_suites;
 mod model_stream;
 mod model_stream_differential;
+mod prompt_suites;
 mod streaming_parser;

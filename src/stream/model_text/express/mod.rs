@@ -46,7 +46,7 @@ mod block;
 mod compile;
 mod lexer;
 mod parser;
-mod signatures;
+pub(crate) mod signatures;
 
 use std::collections::HashMap;
 
