@@ -435,3 +435,26 @@ fn a_401_opens_the_credentials_dialog_and_the_turn_goes_through_with_them() {
     assert!(!log.contains(TOKEN), "the token is not in the log");
     drop(peer);
 }
+
+/// An MCP server that signs in with OAuth 2.1 (the official SDK's auth support): its `401`
+/// names protected-resource metadata, so the credentials dialog offers the browser sign-in
+/// beside the header fields. (The sign-in itself, browser and loopback redirect, is tested
+/// through the library in `tests/transport/mcp_oauth.rs`: a test cannot stand in for the
+/// system browser the button opens.)
+#[test]
+fn an_mcp_oauth_challenge_offers_the_browser_sign_in() {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let mut h = harness(remote("mcp", peer.url("/mcp"), Vec::new()));
+    wait_for(&mut h, "the credentials dialog", |h| {
+        has_label(h, "Credentials")
+    });
+    assert!(has_label(&h, "Bearer credentials"), "the scheme is named");
+    assert!(
+        has_label(&h, "Sign in with the browser"),
+        "the OAuth sign-in is offered"
+    );
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(!has_label(&h, "Credentials"), "the dialog closed");
+    drop(peer);
+}
