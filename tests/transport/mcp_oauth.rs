@@ -466,12 +466,9 @@ fn a2ui_agent_signs_in_with_oauth_through_its_loopback_and_prints_no_secret() {
         let _ = stdout.read_to_string(&mut s);
         let _ = done_tx.send(s);
     });
-    let text = match done_rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(t) => t,
-        Err(_) => {
-            let _ = child.kill();
-            panic!("a2ui_agent did not finish within 60 s");
-        }
+    let Ok(text) = done_rx.recv_timeout(Duration::from_secs(60)) else {
+        let _ = child.kill();
+        panic!("a2ui_agent did not finish within 60 s");
     };
     let status = child.wait().expect("wait");
     assert_eq!(status.code(), Some(0), "{text}");
