@@ -14,7 +14,7 @@
 //!
 //! Without an [`McpOAuth`] on the [`TransportOptions`](super::TransportOptions), a server
 //! that wants OAuth answers the connection with
-//! [`TransportError::Unauthorized`](super::TransportError::Unauthorized), its challenge
+//! [`TransportError::Unauthorized`], its challenge
 //! carrying `resource_metadata`: the host can then set one and connect again.
 //!
 //! No token, code, client secret or redirect URL is ever printed: [`McpOAuth`]'s `Debug`
