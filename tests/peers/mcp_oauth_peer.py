@@ -13,6 +13,10 @@ URI with the code, so a test can follow the redirect without a browser.
 - Access tokens live `PEER_TOKEN_TTL_S` seconds (default 3600); refresh tokens are rotated.
 - `GET /peer/seen`: what happened (registrations, authorizations, token grants by type, the
   secrets issued, so a test can check none of them was printed).
+- `GET /peer/preregistered`: a confidential client registered beforehand (its id and
+  secret, `client_secret_basic`, redirect URI `http://127.0.0.1:9/callback`). The SDK's
+  token endpoint wants `client_id` in the form even with HTTP Basic; `BasicClientId` adds it
+  from the header (RFC 6749 §2.3.1), as an RFC-compliant server reads it.
 - `POST /peer/expire`: every access token issued so far stops working (the next request
   with one is refused with `401`; the client must refresh).
 
@@ -21,11 +25,13 @@ URI with the code, so a test can follow the redirect without a browser.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import secrets
 import sys
 import time
+import urllib.parse
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -51,7 +57,7 @@ MIME = "application/a2ui+json"
 SCOPE = "mcp"
 TTL_S = int(os.environ.get("PEER_TOKEN_TTL_S", "3600"))
 SEEN: dict[str, Any] = {"registrations": 0, "authorizations": 0, "grants": [],
-                        "refused": 0, "secrets": []}
+                        "refused": 0, "secrets": [], "basic_auth": 0}
 
 
 class Provider:
@@ -62,6 +68,19 @@ class Provider:
         self.codes: dict[str, AuthorizationCode] = {}
         self.access: dict[str, AccessToken] = {}
         self.refresh: dict[str, RefreshToken] = {}
+
+    def preregister(self) -> dict[str, str]:
+        """A confidential client registered beforehand (`client_secret_basic`), for the
+        host that brings its own client id and secret."""
+        client_id = "egui-a2ui-preregistered"
+        secret = self.secret("client-secret")
+        self.clients[client_id] = OAuthClientInformationFull(
+            client_id=client_id, client_secret=secret,
+            redirect_uris=["http://127.0.0.1:9/callback"],
+            token_endpoint_auth_method="client_secret_basic",
+            grant_types=["authorization_code", "refresh_token"], response_types=["code"],
+            scope=SCOPE, client_name="preregistered")
+        return {"client_id": client_id, "client_secret": secret}
 
     def secret(self, prefix: str) -> str:
         s = f"{prefix}-{secrets.token_hex(16)}"
@@ -139,6 +158,57 @@ class Provider:
             t.expires_at = 0
 
 
+class BasicClientId:
+    """RFC 6749 §2.3.1 for the SDK's token endpoint: a client authenticating with HTTP Basic
+    need not repeat its `client_id` in the form, but the SDK's `ClientAuthenticator` (2.3.0)
+    reads it from the form only (and refuses `Missing client_id`). This adds it from the
+    Basic header, as an RFC-compliant server would read it, and counts the requests so
+    adjusted (`basic_auth` in `/peer/seen`)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/token":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        auth = headers.get("authorization", "")
+        if not auth.startswith("Basic "):
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return
+            body += msg.get("body", b"")
+            more = msg.get("more_body", False)
+        form = urllib.parse.parse_qs(body.decode("latin-1"))
+        if "client_id" not in form:
+            try:
+                decoded = base64.b64decode(auth[6:]).decode("utf-8")
+                client_id = urllib.parse.unquote(decoded.split(":", 1)[0])
+            except (ValueError, UnicodeDecodeError):
+                client_id = ""
+            body += b"&client_id=" + urllib.parse.quote(client_id).encode()
+            SEEN["basic_auth"] += 1
+        scope = dict(scope)
+        scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
+        scope["headers"].append((b"content-length", str(len(body)).encode()))
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
 def board() -> list[dict[str, Any]]:
     catalog = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"
     return [
@@ -156,6 +226,7 @@ def main() -> None:
     port = sock.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
     provider = Provider()
+    preregistered = provider.preregister()
     server = MCPServer(
         "oauth-status-peer",
         auth_server_provider=provider,
@@ -184,6 +255,10 @@ def main() -> None:
     async def seen(request: Request) -> Response:
         return JSONResponse(SEEN)
 
+    @server.custom_route("/peer/preregistered", methods=["GET"])
+    async def prereg(request: Request) -> Response:
+        return JSONResponse(preregistered)
+
     @server.custom_route("/peer/expire", methods=["POST"])
     async def expire(request: Request) -> Response:
         provider.expire_all()
@@ -193,7 +268,7 @@ def main() -> None:
 
     import uvicorn
 
-    app = server.streamable_http_app(host="127.0.0.1")
+    app = BasicClientId(server.streamable_http_app(host="127.0.0.1"))
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     print(f"LISTENING {port}", flush=True)
     print(f"mcp-oauth-peer on 127.0.0.1:{port}", file=sys.stderr, flush=True)

@@ -326,6 +326,37 @@ async fn a_browser_step_that_fails_is_a_typed_oauth_error_without_secrets() {
     assert_eq!(seen(&peer)["registrations"], 1);
 }
 
+#[tokio::test]
+async fn a_preregistered_confidential_client_signs_in_without_registering_and_its_secret_stays_hidden()
+ {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let url = peer.url("/mcp");
+    let (_, _, body) = http("GET", &peer.url("/peer/preregistered"));
+    let client: Value = serde_json::from_str(&body).expect("JSON");
+    let secret = client["client_secret"].as_str().expect("secret").to_owned();
+    let asked = Arc::new(AtomicUsize::new(0));
+    let oauth = oauth_following_redirects(asked.clone()).with_client(
+        client["client_id"].as_str().expect("id"),
+        Some(Secret::new(secret.clone())),
+    );
+    let options = TransportOptions::default().with_mcp_oauth(oauth.clone());
+    let mut agent = McpAgent::connect_http(&url, &Catalog::basic(), &options)
+        .await
+        .expect("signed in with the client secret");
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    let s = seen(&peer);
+    assert_eq!(s["registrations"], 0, "no dynamic registration: {s}");
+    assert_eq!(s["basic_auth"], 1, "the secret went in HTTP Basic: {s}");
+    assert_eq!(grants(&peer), ["authorization_code"]);
+    let (events, r) = turn(&mut agent).await;
+    r.as_ref().expect("turn");
+    assert!(drew_the_board(&agent));
+    let shown = printed(&events, &r) + &format!("{options:?}{oauth:?}{agent:?}");
+    assert!(shown.contains("egui-a2ui-preregistered"), "{shown}");
+    assert!(!shown.contains(&secret), "the client secret was printed");
+    assert_nothing_secret(&peer, &shown);
+}
+
 #[test]
 fn the_host_signs_in_through_a_loopback_redirect_and_draws() {
     let peer = start_with_env(Venv::Main, "mcp_oauth_peer.py", &[]);
