@@ -53,7 +53,12 @@ pub struct AgentSource {
     auth: Option<AuthPrompt>,
     /// A turn to send again once the agent is reached with the credentials.
     resend: Option<Turn>,
+    /// How "Sign in with the browser" opens the sign-in page (the system browser).
+    browser: Browser,
 }
+
+/// Opens a URL for the user (see [`AgentSource::set_browser`]).
+pub type Browser = std::sync::Arc<dyn Fn(&str) -> std::io::Result<()> + Send + Sync>;
 
 /// What the credentials dialog holds: why it opened, and the header the user types.
 struct AuthPrompt {
@@ -133,13 +138,13 @@ const SIGN_IN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300)
 /// OAuth 2.1 for an MCP server, the desktop way: the sign-in page opens in the system
 /// browser, which is sent back to a one-request listener on `127.0.0.1` and a random port
 /// (waited for at most five minutes, on the connection's own thread).
-fn browser_oauth() -> Result<McpOAuth, String> {
+fn browser_oauth(browser: Browser) -> Result<McpOAuth, String> {
     let redirect = std::sync::Arc::new(
         LoopbackRedirect::bind().map_err(|e| format!("cannot listen for the sign-in: {e}"))?,
     );
     let r = redirect.clone();
     Ok(McpOAuth::new(redirect.redirect_uri(), move |prompt| {
-        let opened = open_browser(&prompt.url);
+        let opened = browser(&prompt.url);
         let r = r.clone();
         async move {
             opened.map_err(|e| format!("cannot open the browser: {e}"))?;
@@ -229,7 +234,14 @@ impl AgentSource {
             options: TransportOptions::default(),
             auth: None,
             resend: None,
+            browser: std::sync::Arc::new(open_browser),
         }
+    }
+
+    /// Open the OAuth sign-in page with `browser` instead of the system browser (`xdg-open`,
+    /// `open`, `rundll32`): a host with its own web view, or a test.
+    pub fn set_browser(&mut self, browser: Browser) {
+        self.browser = browser;
     }
 
     /// Run these turns in order once connected, each after the previous one ended.
@@ -502,7 +514,7 @@ impl AgentSource {
             return;
         };
         if sign_in {
-            match browser_oauth() {
+            match browser_oauth(self.browser.clone()) {
                 Ok(oauth) => self.options = self.options.clone().with_mcp_oauth(oauth),
                 Err(e) => {
                     self.last_error = Some(e);
