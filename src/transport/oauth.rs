@@ -151,6 +151,8 @@ impl McpOAuth {
     /// Keep the client registration and the tokens in `store` (a host's file or keychain,
     /// to sign in once across runs; in memory by default, shared by the clones of this
     /// value: a second connection with the same `McpOAuth` uses the tokens of the first).
+    /// One store per server: rmcp drops stored tokens whose authorization server is not
+    /// the one the next connection finds.
     #[must_use]
     pub fn with_store(mut self, store: impl CredentialStore + 'static) -> Self {
         self.store = Arc::new(store);
@@ -549,6 +551,36 @@ mod tests {
         assert_eq!(format!("{got:?}"), "<redacted>");
         // Nothing more comes: the wait ends at its deadline.
         assert!(r.wait(Duration::from_millis(100)).is_err());
+    }
+
+    #[test]
+    fn a_refusal_redirect_ends_the_wait_with_its_error() {
+        use std::io::{Read, Write};
+        let r = LoopbackRedirect::bind().unwrap();
+        let port = r
+            .redirect_uri()
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches("/callback")
+            .parse::<u16>()
+            .unwrap();
+        let browser = std::thread::spawn(move || {
+            let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            write!(
+                s,
+                "GET /callback?error=access_denied&state=st HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
+            .unwrap();
+            let mut out = String::new();
+            let _ = s.read_to_string(&mut out);
+            out
+        });
+        let got = r.wait(Duration::from_secs(20));
+        let page = browser.join().unwrap();
+        assert_eq!(
+            got.unwrap_err(),
+            "the authorization server refused: access_denied"
+        );
+        assert!(page.contains("refused"), "{page}");
     }
 
     #[test]
