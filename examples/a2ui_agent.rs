@@ -5,12 +5,18 @@
 //! cargo run --example a2ui_agent --features a2a,agui,mcp-http -- \
 //!     (--a2a URL | --agui URL | --mcp-url URL | --mcp "CMD ARGS") \
 //!     [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS]
-//!     [--header 'Name: value']...
+//!     [--header 'Name: value']... [--oauth [--no-browser]]
 //! ```
 //!
 //! `--header` (repeatable) sends that header with every request, for an agent that wants
 //! a token or an API key (`--header 'Authorization: Bearer ...'`); its value is never
 //! printed.
+//!
+//! `--oauth` signs in to an MCP server over Streamable HTTP that wants OAuth 2.1: when the
+//! server refuses, the authorization URL is printed on stderr (`a2ui_agent: sign in at
+//! URL`) and opened in the system browser (not with `--no-browser`), and the redirect is
+//! awaited (at most 5 minutes) on `127.0.0.1` and a random port. No token or code is
+//! printed; stdout gets `{"event": "authorize", "server": ...}` without the URL.
 //!
 //! Each `--send` and `--click` is one turn, in the order given, each started once the
 //! previous response has ended. `--click` presses the first instance of that component id
@@ -29,6 +35,7 @@ use egui_a2ui::model::SurfaceStore;
 use egui_a2ui::transport::a2a::A2aClient;
 use egui_a2ui::transport::agui::AguiClient;
 use egui_a2ui::transport::mcp_http::McpAgent;
+use egui_a2ui::transport::oauth::{LoopbackRedirect, McpOAuth, open_browser};
 use egui_a2ui::transport::{TransportError, TransportEvent, TransportOptions, Turn, find_action};
 use egui_a2ui::{Catalog, conformance};
 use serde_json::{Value, json};
@@ -105,7 +112,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: a2ui_agent (--a2a URL | --agui URL | --mcp-url URL | --mcp \"CMD\") \
          [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS] \
-         [--header 'Name: value']..."
+         [--header 'Name: value']... [--oauth [--no-browser]]"
     );
     std::process::exit(2);
 }
@@ -174,12 +181,39 @@ fn dump(stores: &[&SurfaceStore]) -> Value {
     doc
 }
 
+/// OAuth for `--oauth`: the URL on stderr (and in the browser), the redirect awaited on a
+/// loopback port.
+fn cli_oauth(browser: bool) -> McpOAuth {
+    let redirect = match LoopbackRedirect::bind() {
+        Ok(r) => std::sync::Arc::new(r),
+        Err(e) => {
+            eprintln!("a2ui_agent: cannot listen for the OAuth redirect: {e}");
+            std::process::exit(2);
+        }
+    };
+    let r = redirect.clone();
+    McpOAuth::new(redirect.redirect_uri(), move |prompt| {
+        println!(
+            "{}",
+            json!({"event": "authorize", "server": prompt.server, "redirectUri": prompt.redirect_uri})
+        );
+        eprintln!("a2ui_agent: sign in at {}", prompt.url);
+        if browser && let Err(e) = open_browser(&prompt.url) {
+            eprintln!("a2ui_agent: cannot open the browser ({e}): open the URL above");
+        }
+        r.clone().wait_async(Duration::from_secs(300))
+    })
+    .with_client_name("a2ui_agent")
+}
+
 fn main() {
     let mut target = None;
     let mut steps = Vec::new();
     let mut want_dump = false;
     let mut stream = true;
     let mut options = TransportOptions::default();
+    let mut oauth = false;
+    let mut browser = true;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -189,6 +223,8 @@ fn main() {
             "--click" => steps.push(Step::Click(value())),
             "--dump" => want_dump = true,
             "--no-stream" => stream = false,
+            "--oauth" => oauth = true,
+            "--no-browser" => browser = false,
             "--header" => {
                 let h = value();
                 let Some((name, v)) = h.split_once(':') else {
@@ -206,6 +242,9 @@ fn main() {
     let Some((flag, target)) = target else {
         usage()
     };
+    if oauth {
+        options = options.with_mcp_oauth(cli_oauth(browser));
+    }
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -84,6 +84,9 @@ pub struct Credentials {
     headers: Vec<(String, Secret)>,
     secret_names: Vec<String>,
     provider: Option<CredentialProvider>,
+    /// OAuth 2.1 for MCP servers.
+    #[cfg(feature = "mcp-http")]
+    mcp_oauth: Option<super::oauth::McpOAuth>,
 }
 
 impl PartialEq for Credentials {
@@ -95,6 +98,7 @@ impl PartialEq for Credentials {
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             }
+            && self.oauth_eq(other)
     }
 }
 
@@ -114,15 +118,40 @@ impl std::fmt::Debug for Credentials {
                     .finish()
             }
         }
-        f.debug_struct("Credentials")
-            .field("headers", &Shown(self))
+        let mut d = f.debug_struct("Credentials");
+        d.field("headers", &Shown(self))
             .field("secret_names", &self.secret_names)
-            .field("provider", &self.provider.as_ref().map(|_| "<callback>"))
-            .finish()
+            .field("provider", &self.provider.as_ref().map(|_| "<callback>"));
+        #[cfg(feature = "mcp-http")]
+        d.field("mcp_oauth", &self.mcp_oauth);
+        d.finish()
     }
 }
 
 impl Credentials {
+    #[cfg(feature = "mcp-http")]
+    fn oauth_eq(&self, other: &Self) -> bool {
+        self.mcp_oauth == other.mcp_oauth
+    }
+
+    #[cfg(not(feature = "mcp-http"))]
+    fn oauth_eq(&self, _other: &Self) -> bool {
+        true
+    }
+
+    /// Use OAuth 2.1 with MCP servers over Streamable HTTP (see
+    /// [`McpOAuth`](super::oauth::McpOAuth)).
+    #[cfg(feature = "mcp-http")]
+    pub fn set_mcp_oauth(&mut self, oauth: super::oauth::McpOAuth) {
+        self.mcp_oauth = Some(oauth);
+    }
+
+    /// The MCP OAuth settings, when set.
+    #[cfg(feature = "mcp-http")]
+    pub fn mcp_oauth(&self) -> Option<&super::oauth::McpOAuth> {
+        self.mcp_oauth.as_ref()
+    }
+
     /// Add a header sent with every request (a later one of the same name replaces it).
     pub fn push_header(&mut self, name: impl Into<String>, value: impl Into<Secret>) {
         let name = name.into();

@@ -131,6 +131,17 @@ impl TransportOptions {
         self.credentials.set_provider(std::sync::Arc::new(provider));
         self
     }
+
+    /// Sign in to MCP servers over Streamable HTTP with OAuth 2.1 when they ask for it
+    /// (a `401`): see [`oauth`](super::oauth). Static headers and the provider's still go
+    /// with every request to an MCP server, but for `Authorization`: the OAuth token takes
+    /// its place. The other transports do not use it.
+    #[cfg(feature = "mcp-http")]
+    #[must_use]
+    pub fn with_mcp_oauth(mut self, oauth: super::oauth::McpOAuth) -> Self {
+        self.credentials.set_mcp_oauth(oauth);
+        self
+    }
 }
 
 impl Default for TransportOptions {

@@ -131,11 +131,40 @@ impl McpClient {
         let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
         // The credentials (static headers, the provider's), sent on every request.
         config.custom_headers = super::auth::header_map(&options.credentials, url)?;
-        let make =
-            move || StreamableHttpClientTransport::with_client(client.clone(), config.clone());
-        Self::connect_fallback_with(make, updates)
-            .await
-            .map_err(|e| super::auth::unauthorized_or(e, url))
+        let Some(oauth) = options.credentials.mcp_oauth() else {
+            let make =
+                move || StreamableHttpClientTransport::with_client(client.clone(), config.clone());
+            return Self::connect_fallback_with(make, updates)
+                .await
+                .map_err(|e| super::auth::unauthorized_or(e, url));
+        };
+        // OAuth: rmcp's client adds the access token (and refreshes it); a refusal runs
+        // the authorization flow once, then the connection is tried again.
+        config
+            .custom_headers
+            .retain(|name, _| name != reqwest::header::AUTHORIZATION);
+        let auth = super::oauth::auth_client(url, client, oauth).await?;
+        let make = {
+            let auth = auth.clone();
+            let config = config.clone();
+            move || StreamableHttpClientTransport::with_client(auth.clone(), config.clone())
+        };
+        match Self::connect_fallback_with(make, updates.clone()).await {
+            Err(TransportError::Unauthorized {
+                status: 401,
+                challenge,
+                ..
+            }) => {
+                super::oauth::authorize(url, &auth, oauth, challenge.as_deref()).await?;
+                let make = move || {
+                    StreamableHttpClientTransport::with_client(auth.clone(), config.clone())
+                };
+                Self::connect_fallback_with(make, updates)
+                    .await
+                    .map_err(|e| super::auth::unauthorized_or(e, url))
+            }
+            other => other.map_err(|e| super::auth::unauthorized_or(e, url)),
+        }
     }
 
     /// Connect over any rmcp client transport (a child process's stdio, a duplex stream):
@@ -324,11 +353,27 @@ impl McpClient {
 
 /// Why connecting failed, as a typed error (a 401 / 403 with its challenge).
 fn connect_error(e: &rmcp::service::ClientInitializeError) -> TransportError {
-    super::auth::mcp_unauthorized(e, "").unwrap_or_else(|| {
+    refusal(e, 0).unwrap_or_else(|| {
         TransportError::Mcp(super::redact_urls_in(&format!(
             "connecting failed (server/discover, then initialize): {e}"
         )))
     })
+}
+
+/// A `401` / `403` somewhere in a connect error (rmcp's transport error is a field, not a
+/// `source`, of its initialize error: it is looked into here).
+fn refusal(e: &rmcp::service::ClientInitializeError, depth: usize) -> Option<TransportError> {
+    use rmcp::service::ClientInitializeError as E;
+    if depth > 4 {
+        return None;
+    }
+    match e {
+        E::TransportError { error, .. } => super::auth::mcp_unauthorized(error, ""),
+        E::LegacyFallbackFailed { discover, fallback } => {
+            refusal(discover, depth + 1).or_else(|| refusal(fallback, depth + 1))
+        }
+        other => super::auth::mcp_unauthorized(other, ""),
+    }
 }
 
 type ChildIo = (tokio::process::ChildStdout, tokio::process::ChildStdin);

@@ -47,6 +47,8 @@ pub mod host;
 mod http;
 #[cfg(feature = "mcp-http")]
 pub mod mcp_http;
+#[cfg(feature = "mcp-http")]
+pub mod oauth;
 #[cfg(feature = "agui")]
 mod patch;
 mod redact;
@@ -95,6 +97,16 @@ pub enum TransportError {
         /// The first `WWW-Authenticate` challenge, when there was one (boxed: the error
         /// stays small for every other variant).
         challenge: Option<Box<auth::AuthChallenge>>,
+    },
+    /// The OAuth 2.1 authorization of an MCP server failed (no authorization server found,
+    /// registration refused, the browser step not completed, the code or refresh token
+    /// refused). No token, code or secret is in the message.
+    #[error("OAuth for {url} failed: {message}")]
+    OAuth {
+        /// The MCP endpoint.
+        url: String,
+        /// What failed.
+        message: String,
     },
     /// The response stopped before it was complete (the peer went away mid-stream).
     #[error("the response from {url} broke off: {message}")]
@@ -428,6 +440,7 @@ pub fn error_json(e: &TransportError) -> Value {
         TransportError::Connect { .. } => "connect",
         TransportError::Http { .. } => "http",
         TransportError::Unauthorized { .. } => "unauthorized",
+        TransportError::OAuth { .. } => "oauth",
         TransportError::Interrupted { .. } => "interrupted",
         TransportError::Timeout { .. } => "timeout",
         TransportError::JsonRpc { .. } => "jsonRpc",

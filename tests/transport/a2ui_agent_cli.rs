@@ -10,7 +10,7 @@ use peers_common::{Venv, start};
 use serde_json::Value;
 
 /// `target/<profile>/examples/a2ui_agent` (built by `cargo test`, or here when missing).
-fn exe() -> PathBuf {
+pub(crate) fn exe() -> PathBuf {
     let test = std::env::current_exe().expect("test exe");
     let dir = test.parent().and_then(|d| d.parent()).expect("target dir");
     let path = dir.join("examples").join("a2ui_agent");

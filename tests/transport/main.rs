@@ -11,6 +11,7 @@ mod a2ui_agent_cli;
 mod agent_panel_peers;
 mod agent_shape;
 mod chat_model;
+mod mcp_oauth;
 mod mcp_revisions;
 mod transport_auth;
 mod transport_faults;

@@ -435,3 +435,80 @@ fn a_401_opens_the_credentials_dialog_and_the_turn_goes_through_with_them() {
     assert!(!log.contains(TOKEN), "the token is not in the log");
     drop(peer);
 }
+
+/// A plain HTTP/1.0 request on 127.0.0.1 (bounded by a 10 s read timeout): the status
+/// line, the `Location` header, the body.
+fn http_get(url: &str) -> (String, Option<String>, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut conn = std::net::TcpStream::connect(authority).expect("connect");
+    conn.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(conn, "GET {path} HTTP/1.0\r\nHost: {authority}\r\n\r\n").expect("write");
+    let mut raw = String::new();
+    conn.read_to_string(&mut raw).expect("read");
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let location = head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case("location")
+            .then(|| v.trim().to_owned())
+    });
+    (
+        head.lines().next().unwrap_or_default().to_owned(),
+        location,
+        body.to_owned(),
+    )
+}
+
+/// An MCP server that signs in with OAuth 2.1 (the official SDK's auth support): its `401`
+/// names protected-resource metadata, so the credentials dialog offers the browser sign-in
+/// beside the header fields; the sign-in opens the page (here a stand-in browser that
+/// follows the server's redirect to the viewer's loopback listener), the viewer connects,
+/// and the turn draws. No token, code or secret reaches the log.
+#[test]
+fn an_mcp_oauth_challenge_offers_the_browser_sign_in_and_it_gets_in() {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let mut h = harness(remote("mcp", peer.url("/mcp"), Vec::new()));
+    let opened = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let o = opened.clone();
+    h.state_mut()
+        .source_mut::<AgentSource>()
+        .expect("the agent source")
+        .set_browser(std::sync::Arc::new(move |url: &str| {
+            o.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let url = url.to_owned();
+            std::thread::spawn(move || {
+                let (status, location, body) = http_get(&url);
+                assert!(status.contains(" 302 "), "{status} {body}");
+                let (status, _, _) = http_get(&location.expect("a redirect"));
+                assert!(status.contains(" 200 "), "{status}");
+            });
+            Ok(())
+        }));
+    wait_for(&mut h, "the credentials dialog", |h| {
+        has_label(h, "Credentials")
+    });
+    assert!(has_label(&h, "Bearer credentials"), "the scheme is named");
+    h.get_by_label("Sign in with the browser").click();
+    h.run_steps(2);
+    wait_for(&mut h, "the connection after signing in", |h| {
+        source(h).is_connected()
+    });
+    assert_eq!(opened.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert!(!has_label(&h, "Credentials"), "the dialog closed");
+    say(&mut h, "pasta");
+    wait_for(&mut h, "the surface", |h| {
+        has_label(h, "Signed in") && !h.state().sources()[0].is_busy()
+    });
+    let log = format!("{:?}", h.state().log().entries());
+    let (_, _, seen) = http_get(&peer.url("/peer/seen"));
+    let seen: serde_json::Value = serde_json::from_str(&seen).expect("JSON");
+    let secrets = seen["secrets"].as_array().expect("secrets");
+    assert!(!secrets.is_empty(), "{seen}");
+    for s in secrets {
+        let s = s.as_str().expect("a string");
+        assert!(!log.contains(s), "a secret is in the log");
+    }
+    drop(peer);
+}

@@ -13,6 +13,7 @@ use egui_a2ui::agent::{Agent, ConnectionStatus, ThreadEntry};
 use egui_a2ui::panel::lifecycle_ui;
 use egui_a2ui::render::DrawState;
 use egui_a2ui::transport::mcp_http::McpHost;
+use egui_a2ui::transport::oauth::{LoopbackRedirect, McpOAuth, open_browser};
 use egui_a2ui::transport::{
     TaskState, TransportError, TransportEvent, TransportOptions, Turn, find_action,
 };
@@ -53,7 +54,12 @@ pub struct AgentSource {
     auth: Option<AuthPrompt>,
     /// A turn to send again once the agent is reached with the credentials.
     resend: Option<Turn>,
+    /// How "Sign in with the browser" opens the sign-in page (the system browser).
+    browser: Browser,
 }
+
+/// Opens a URL for the user (see [`AgentSource::set_browser`]).
+pub type Browser = std::sync::Arc<dyn Fn(&str) -> std::io::Result<()> + Send + Sync>;
 
 /// What the credentials dialog holds: why it opened, and the header the user types.
 struct AuthPrompt {
@@ -65,6 +71,9 @@ struct AuthPrompt {
     value: String,
     /// The turn the `401` answered, sent again after connecting.
     turn: Option<Turn>,
+    /// The challenge names protected-resource metadata (an MCP server with OAuth 2.1):
+    /// the dialog offers to sign in with the browser.
+    oauth: bool,
 }
 
 impl AuthPrompt {
@@ -111,13 +120,39 @@ impl AuthPrompt {
         } else {
             String::new()
         };
+        let oauth = challenge
+            .as_deref()
+            .is_some_and(|c| c.resource_metadata.is_some());
         Some(Self {
             why,
             name,
             value,
             turn,
+            oauth,
         })
     }
+}
+
+/// How long the viewer waits for the browser to come back from the sign-in page.
+const SIGN_IN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// OAuth 2.1 for an MCP server, the desktop way: the sign-in page opens in the system
+/// browser, which is sent back to a one-request listener on `127.0.0.1` and a random port
+/// (waited for at most five minutes, on the connection's own thread).
+fn browser_oauth(browser: Browser) -> Result<McpOAuth, String> {
+    let redirect = std::sync::Arc::new(
+        LoopbackRedirect::bind().map_err(|e| format!("cannot listen for the sign-in: {e}"))?,
+    );
+    let r = redirect.clone();
+    Ok(McpOAuth::new(redirect.redirect_uri(), move |prompt| {
+        let opened = browser(&prompt.url);
+        let r = r.clone();
+        async move {
+            opened.map_err(|e| format!("cannot open the browser: {e}"))?;
+            r.wait_async(SIGN_IN_TIMEOUT).await
+        }
+    })
+    .with_client_name("egui_a2ui viewer"))
 }
 
 impl AgentSource {
@@ -200,7 +235,14 @@ impl AgentSource {
             options: TransportOptions::default(),
             auth: None,
             resend: None,
+            browser: std::sync::Arc::new(open_browser),
         }
+    }
+
+    /// Open the OAuth sign-in page with `browser` instead of the system browser (`xdg-open`,
+    /// `open`, `rundll32`): a host with its own web view, or a test.
+    pub fn set_browser(&mut self, browser: Browser) {
+        self.browser = browser;
     }
 
     /// Run these turns in order once connected, each after the previous one ended.
@@ -413,6 +455,7 @@ impl AgentSource {
             return;
         };
         let mut connect = false;
+        let mut sign_in = false;
         let mut cancel = false;
         let modal =
             egui::Modal::new(egui::Id::unique("egui_a2ui_viewer::credentials")).show(ctx, |ui| {
@@ -443,6 +486,15 @@ impl AgentSource {
                     connect = ui
                         .add_enabled(ready, egui::Button::new("Connect"))
                         .clicked();
+                    if auth.oauth {
+                        sign_in = ui
+                            .button("Sign in with the browser")
+                            .on_hover_text(
+                                "The server signs in with OAuth 2.1: open its sign-in page in \
+                                 the system browser and come back here",
+                            )
+                            .clicked();
+                    }
                     cancel = ui.button("Cancel").clicked();
                 });
             });
@@ -453,7 +505,7 @@ impl AgentSource {
             self.auth = None;
             return;
         }
-        if !connect {
+        if !connect && !sign_in {
             return;
         }
         let Some(auth) = self.auth.take() else {
@@ -462,12 +514,22 @@ impl AgentSource {
         let Some(target) = self.target.clone() else {
             return;
         };
-        let name = auth.name.trim().to_owned();
-        self.options = self
-            .options
-            .clone()
-            .with_header(name.clone(), auth.value.trim())
-            .with_secret_header(name);
+        if sign_in {
+            match browser_oauth(self.browser.clone()) {
+                Ok(oauth) => self.options = self.options.clone().with_mcp_oauth(oauth),
+                Err(e) => {
+                    self.last_error = Some(e);
+                    return;
+                }
+            }
+        } else {
+            let name = auth.name.trim().to_owned();
+            self.options = self
+                .options
+                .clone()
+                .with_header(name.clone(), auth.value.trim())
+                .with_secret_header(name);
+        }
         let repaint = {
             let ctx = self.ctx.clone();
             move || ctx.request_repaint()

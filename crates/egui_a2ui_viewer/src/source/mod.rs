@@ -17,7 +17,7 @@ mod model_stream;
 mod stdin;
 mod stdio;
 
-pub use agent::{AgentSource, ScriptStep};
+pub use agent::{AgentSource, Browser, ScriptStep};
 pub use doc::{DocSource, summarize};
 pub use model_stream::{CHUNK_BYTES, ModelStreamSource};
 pub use stdin::StdinSource;
