@@ -150,7 +150,7 @@ pub fn component_entry(name: &str, schema: Option<&Value>, version: Version) -> 
 }
 
 /// A function a catalog declares without a published schema: its call shape with open
-/// arguments.
+/// arguments, returning `any`.
 pub fn function_entry(name: &str, version: Version) -> Value {
     let call = if version.family() == Version::V1_0 {
         "@call"
@@ -159,6 +159,7 @@ pub fn function_entry(name: &str, version: Version) -> Value {
     };
     json!({
         "type": "object",
+        "returnType": "any",
         "properties": {
             call: { "const": name },
             "args": { "type": "object" }
@@ -180,12 +181,14 @@ fn any_defs(doc: &Map<String, Value>, version: Version) -> Map<String, Value> {
             json!({"oneOf": refs, "discriminator": {"propertyName": "component"}}),
         );
     }
-    if let Some(Value::Object(f)) = doc.get("functions")
-        && !f.is_empty()
-    {
-        let refs: Vec<Value> = f
-            .keys()
-            .map(|n| json!({ "$ref": format!("#/functions/{n}") }))
+    // `catalog_definition.json` requires both, an empty list of functions included.
+    if version.family() != Version::V0_8 {
+        let refs: Vec<Value> = doc
+            .get("functions")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(n, _)| json!({ "$ref": format!("#/functions/{n}") }))
             .collect();
         let mut any = Map::new();
         any.insert("oneOf".into(), Value::Array(refs));
@@ -238,12 +241,21 @@ pub(crate) fn build_definition(parts: &DefinitionParts<'_>) -> Value {
         doc.insert("instructions".into(), json!(i));
     }
     let mut components = Map::new();
-    let mut uses_basic_defs = false;
+    // The published catalog's own definitions (`Weight`) inlined where its components
+    // use them: a definition document's `$defs` holds only `anyComponent` and
+    // `anyFunction`.
+    let mut basic_defs = basic
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    basic_defs.remove("anyComponent");
+    basic_defs.remove("anyFunction");
     for (name, schema) in &parts.components {
         let entry = match (schema, basic_components.and_then(|c| c.get(*name))) {
             (None, Some(published)) => {
-                uses_basic_defs = true;
-                published.clone()
+                let mut stack = Vec::new();
+                resolve(published, &basic_defs, &Map::new(), &mut stack)
             }
             (s, _) => component_entry(name, s.as_deref(), version),
         };
@@ -264,18 +276,6 @@ pub(crate) fn build_definition(parts: &DefinitionParts<'_>) -> Value {
         }
     }
     let mut defs = Map::new();
-    if uses_basic_defs {
-        for (k, v) in basic
-            .get("$defs")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            if k != "anyComponent" && k != "anyFunction" {
-                defs.insert(k.clone(), v.clone());
-            }
-        }
-    }
     defs.extend(any_defs(&doc, version));
     doc.insert("$defs".into(), Value::Object(defs));
     Value::Object(doc)

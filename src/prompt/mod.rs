@@ -35,7 +35,7 @@
 //!     .build()
 //!     .unwrap();
 //! assert!(prompt.starts_with("You are the quartermaster"));
-//! assert!(prompt.contains("• Text(text, variant? (static))"));
+//! assert!(prompt.contains("• Text(text, variant? (static)"));
 //! assert!(prompt.contains("root = Text(\"Hold 3: 12 crates\")"));
 //! ```
 
