@@ -569,11 +569,10 @@ fn flatten_component(
             }
         }
     }
-    let top = Map::from_iter(
-        ["properties", "required"]
-            .into_iter()
-            .filter_map(|k| o.get(k).map(|v| (k.to_owned(), v.clone()))),
-    );
+    let top: Map<String, Value> = ["properties", "required"]
+        .into_iter()
+        .filter_map(|k| o.get(k).map(|v| (k.to_owned(), v.clone())))
+        .collect();
     if top
         .get("required")
         .and_then(Value::as_array)

@@ -358,13 +358,14 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
                 (p, Some(v)) => lines.push(format!("${p} = {}", d.value(v, false))),
                 (p, None) => lines.push(format!("${p} = null")),
             }
-        } else if let Some(ds) = m.get("deleteSurface") {
-            if let Some(s) = ds.get("surfaceId").and_then(Value::as_str) {
-                lines.push(format!("deleteSurface({})", string_lit(s)));
-            }
+        } else if let Some(s) = m
+            .get("deleteSurface")
+            .and_then(|ds| ds.get("surfaceId"))
+            .and_then(Value::as_str)
+        {
+            lines.push(format!("deleteSurface({})", string_lit(s)));
         }
     }
-    d.vars.clear();
     lines.join("\n")
 }
 
@@ -372,11 +373,9 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
 pub(crate) fn translate_json_blocks(
     text: &str,
     doc: &Value,
-    version: Version,
     all: &[Value],
     ev: ExpressVersion,
 ) -> String {
-    let _ = version;
     let mut refs: Vec<&Value> = vec![doc];
     refs.extend(all.iter().filter(|d| !std::ptr::eq(*d, doc)));
     let cat = ExpressCatalog::from_definitions(&refs, Some(ev));
