@@ -324,6 +324,12 @@ fn catalog_schemas(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The JSON document after a heading of a direct-JSON schema section.
+fn section_json(text: &str, heading: &str) -> Option<Value> {
+    let rest = text.split(heading).nth(1)?;
+    serde_json::from_str(rest.split("\n\n").next()?).ok()
+}
+
 #[test]
 fn signatures_and_schemas_match_the_sdk() {
     let dir = std::env::temp_dir().join(format!("egui_a2ui_prompt_oracle_{}", std::process::id()));
@@ -362,6 +368,28 @@ fn signatures_and_schemas_match_the_sdk() {
         let (a, b) = (catalog_schemas(&ours), catalog_schemas(theirs));
         assert_eq!(a.len(), 1, "{name}");
         assert_eq!(a, b, "{name}: direct-JSON catalog schemas differ");
+        // The protocol schemas: the same messages, and bindings spelled the v1.0 way
+        // (the texts of the published copies differ in places: tests/prompt_deviations.md).
+        let heading = "### Agent to Renderer Schema:\n";
+        let (a, b) = (
+            section_json(&ours, heading).unwrap(),
+            section_json(theirs, heading).unwrap(),
+        );
+        assert_eq!(a["oneOf"], b["oneOf"], "{name}: messages");
+        let heading = "### Common Types Schema:\n";
+        let (a, b) = (
+            section_json(&ours, heading).unwrap(),
+            section_json(theirs, heading).unwrap(),
+        );
+        assert_eq!(
+            a["$defs"]["DataBinding"], b["$defs"]["DataBinding"],
+            "{name}: DataBinding"
+        );
+        assert_eq!(
+            a["$defs"]["IndexSystemFunction"]["required"],
+            b["$defs"]["IndexSystemFunction"]["required"],
+            "{name}: @call"
+        );
     }
 }
 
