@@ -614,7 +614,7 @@ fn flatten_component(
         .entry("component")
         .or_insert_with(|| json!({ "const": name }));
     // `required`: kept as written when it lists `id`; else the envelope's order, `id`
-    // first and `component` last.
+    // first, the others by name, `component` last.
     let required: Vec<String> = if own_required_has_id {
         let mut r = top_required;
         if !r.iter().any(|x| x == "component") {
@@ -622,12 +622,13 @@ fn flatten_component(
         }
         r
     } else {
+        let mut rest: Vec<String> = top_required
+            .into_iter()
+            .filter(|x| x != "id" && x != "component")
+            .collect();
+        rest.sort();
         let mut r = vec!["id".to_owned()];
-        r.extend(
-            top_required
-                .into_iter()
-                .filter(|x| x != "id" && x != "component"),
-        );
+        r.extend(rest);
         r.push("component".into());
         r
     };
@@ -646,8 +647,8 @@ fn flatten_component(
 /// - from v0.9 each component flattened into one object schema: its `allOf` mixins
 ///   (`ComponentCommon`, `Checkable`, the document's own `$defs` mixins) merged into
 ///   `properties` and `required`, with `id` (a `ComponentId`) and `component` (its name);
-///   `required` lists `id` first and `component` last unless the document already lists
-///   `id`; v0.8 components are kept as written;
+///   `required` lists `id` first, the others by name and `component` last unless the
+///   document already lists `id`; v0.8 components are kept as written;
 /// - before v1.0 each function closed (`unevaluatedProperties: false`);
 /// - every reference into `common_types.json` made local, and the common types it needs
 ///   (transitively) bundled into `$defs` with the theme (`$defs.theme`), `anyComponent` and

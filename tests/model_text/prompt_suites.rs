@@ -376,6 +376,40 @@ fn signatures_and_schemas_match_the_sdk() {
             section_json(theirs, heading).unwrap(),
         );
         assert_eq!(a["oneOf"], b["oneOf"], "{name}: messages");
+        // The self-contained schema (`catalog::validation_schema`, the SDK's
+        // `validation_schema`): the same members, each component flattened into the same
+        // properties with the same `required` list.
+        let ours_vs = egui_a2ui::catalog::validation_schema(doc, Version::V1_0).unwrap();
+        let theirs_vs = &sdk["validation_schema"];
+        for key in ["components", "functions"] {
+            let names = |v: &Value| -> Vec<String> {
+                v[key]
+                    .as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default()
+            };
+            assert_eq!(names(&ours_vs), names(theirs_vs), "{name}: {key}");
+        }
+        for (comp, theirs_c) in theirs_vs["components"].as_object().unwrap() {
+            let ours_c = &ours_vs["components"][comp];
+            // `catalogId`: the published v1.0 `ComponentCommon` has it (a component may
+            // name its catalog), the SDK's flattening leaves it out
+            // (tests/prompt_deviations.md).
+            let keys = |v: &Value| -> Vec<String> {
+                let mut k: Vec<String> = v["properties"]
+                    .as_object()
+                    .map(|m| m.keys().filter(|k| *k != "catalogId").cloned().collect())
+                    .unwrap_or_default();
+                k.sort();
+                k
+            };
+            assert_eq!(keys(ours_c), keys(theirs_c), "{name}: {comp} properties");
+            assert_eq!(
+                ours_c["required"], theirs_c["required"],
+                "{name}: {comp} required"
+            );
+        }
+        assert_eq!(egui_a2ui::catalog::unresolved_ref(&ours_vs), None, "{name}");
         let heading = "### Common Types Schema:\n";
         let (a, b) = (
             section_json(&ours, heading).unwrap(),
