@@ -183,7 +183,9 @@ impl Decompiler<'_> {
         }
     }
 
-    fn check(&self, c: &Value) -> String {
+    /// A check; its `value` argument left out when it is the component's own value
+    /// binding (the compiler passes that one in).
+    fn check(&self, c: &Value, own_value: Option<&Value>) -> String {
         let cond = c.get("condition").unwrap_or(c);
         let message = c.get("message");
         match cond
@@ -193,11 +195,15 @@ impl Decompiler<'_> {
         {
             Some(name) => {
                 let empty = Map::new();
-                let args = cond
+                let mut args = cond
                     .get("args")
                     .and_then(Value::as_object)
-                    .unwrap_or(&empty);
-                format!("?{}", self.call(name, args, message))
+                    .unwrap_or(&empty)
+                    .clone();
+                if own_value.is_some() && args.get("value") == own_value {
+                    args.remove("value");
+                }
+                format!("?{}", self.call(name, &args, message))
             }
             None => self.value(c, false),
         }
@@ -214,7 +220,7 @@ impl Decompiler<'_> {
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|x| self.check(x))
+                    .map(|x| self.check(x, c.get("value")))
                     .collect();
                 return format!("[{}]", items.join(", "));
             }
@@ -228,8 +234,27 @@ impl Decompiler<'_> {
         };
         let mut args = Vec::new();
         let mut done: Vec<&str> = vec!["id", "component"];
-        let last = sig.props.iter().rposition(|p| c.contains_key(p));
-        let present = sig.props.iter().filter(|p| c.contains_key(*p)).count();
+        // Checks go last as bare `?check(...)` arguments, which the compiler reads as the
+        // component's checks wherever they stand.
+        let checks: Vec<String> = c
+            .get("checks")
+            .and_then(Value::as_array)
+            .filter(|_| sig.props.iter().any(|p| p == "checks"))
+            .map(|a| a.iter().map(|x| self.check(x, c.get("value"))).collect())
+            .unwrap_or_default();
+        if !checks.is_empty() {
+            done.push("checks");
+        }
+        let is_arg = |p: &String| p != "checks" || checks.is_empty();
+        let last = sig
+            .props
+            .iter()
+            .rposition(|p| is_arg(p) && c.contains_key(p));
+        let present = sig
+            .props
+            .iter()
+            .filter(|p| is_arg(p) && c.contains_key(*p))
+            .count();
         let span = last.map_or(0, |l| l + 1);
         // Positional with `_` for the gaps when that is short, keywords otherwise.
         let positional = span > 0 && span - present <= 1;
@@ -241,6 +266,11 @@ impl Decompiler<'_> {
                 None => {}
             }
             done.push(p);
+        }
+        if positional || span == 0 {
+            args.extend(checks.iter().cloned());
+        } else if !checks.is_empty() {
+            args.push(format!("checks=[{}]", checks.join(", ")));
         }
         for (k, v) in c {
             if !done.contains(&k.as_str()) {
@@ -311,17 +341,38 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
     }
     let mut lines: Vec<String> = Vec::new();
     let mut current: Option<String> = None;
-    let mut target = |sid: Option<&str>, lines: &mut Vec<String>| {
-        if let Some(s) = sid
-            && current.as_deref() != Some(s)
-        {
-            lines.push(format!("surface({})", string_lit(s)));
-            current = Some(s.to_owned());
+    let mut created: Vec<String> = Vec::new();
+    // `surface(id)` before a surface's statements: `update=true` for one this turn does
+    // not create, `sendDataModel=true` as its createSurface says.
+    let mut target = |sid: Option<&str>, create: Option<&Value>, lines: &mut Vec<String>| {
+        let Some(s) = sid else { return };
+        if create.is_none() && current.as_deref() == Some(s) {
+            return;
         }
+        let mut flags = String::new();
+        match create {
+            Some(cs) => {
+                created.push(s.to_owned());
+                if cs.get("sendDataModel").and_then(Value::as_bool) == Some(true) {
+                    flags.push_str(", sendDataModel=true");
+                }
+            }
+            None if !created.iter().any(|c| c == s) => flags.push_str(", update=true"),
+            None => {}
+        }
+        lines.push(format!("surface({}{flags})", string_lit(s)));
+        current = Some(s.to_owned());
     };
     for m in messages {
         if let Some(cs) = m.get("createSurface") {
-            target(cs.get("surfaceId").and_then(Value::as_str), &mut lines);
+            target(
+                cs.get("surfaceId").and_then(Value::as_str),
+                Some(cs),
+                &mut lines,
+            );
+            if let Some(v) = cs.get("dataModel") {
+                data_lines(&d, "", v, &mut lines);
+            }
             for c in cs
                 .get("components")
                 .and_then(Value::as_array)
@@ -332,7 +383,11 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
                 lines.extend(d.component(c));
             }
         } else if let Some(uc) = m.get("updateComponents") {
-            target(uc.get("surfaceId").and_then(Value::as_str), &mut lines);
+            target(
+                uc.get("surfaceId").and_then(Value::as_str),
+                None,
+                &mut lines,
+            );
             for c in uc
                 .get("components")
                 .and_then(Value::as_array)
@@ -343,18 +398,18 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
                 lines.extend(d.component(c));
             }
         } else if let Some(dm) = m.get("updateDataModel") {
-            target(dm.get("surfaceId").and_then(Value::as_str), &mut lines);
+            target(
+                dm.get("surfaceId").and_then(Value::as_str),
+                None,
+                &mut lines,
+            );
             let path = dm
                 .get("path")
                 .and_then(Value::as_str)
                 .unwrap_or("/")
                 .trim_end_matches('/');
             match (path, dm.get("value")) {
-                ("", Some(Value::Object(o))) => {
-                    for (k, v) in o {
-                        lines.push(format!("$/{k} = {}", d.value(v, false)));
-                    }
-                }
+                ("", Some(v @ Value::Object(_))) => data_lines(&d, "", v, &mut lines),
                 (p, Some(v)) => lines.push(format!("${p} = {}", d.value(v, false))),
                 (p, None) => lines.push(format!("${p} = null")),
             }
@@ -367,6 +422,21 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
         }
     }
     lines.join("\n")
+}
+
+/// `$/path = value` lines for a data model value at `prefix`: objects down to their
+/// leaves (an empty object, an array or a scalar is one line).
+fn data_lines(d: &Decompiler<'_>, prefix: &str, v: &Value, lines: &mut Vec<String>) {
+    match v {
+        Value::Object(o) if !o.is_empty() && prefix.matches('/').count() < 32 => {
+            for (k, x) in o {
+                let key = k.replace('~', "~0").replace('/', "~1");
+                data_lines(d, &format!("{prefix}/{key}"), x, lines);
+            }
+        }
+        _ if prefix.is_empty() => {}
+        _ => lines.push(format!("${prefix} = {}", d.value(v, false))),
+    }
 }
 
 /// Catalog instructions with their ```json example blocks of messages given as Express.

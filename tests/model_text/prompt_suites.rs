@@ -3,9 +3,10 @@
 //! `inference_formats/express/prompt_generation.yaml`) with the cases we do not pass listed
 //! in `tests/prompt_deviations.md`; a differential test against the official Python agent
 //! SDK's prompt generators (`a2ui-agent-sdk==0.9.0`, the venv `tests/peers/.venv-sdk`): the
-//! catalog-derived text (every signature line, the catalog schema) is the SDK's for the same
-//! catalog; and the Express examples a prompt shows compile back into the example's
-//! components.
+//! catalog-derived text (every signature line, the catalog instructions with their JSON
+//! examples decompiled to Express, the catalog schema) is the SDK's for the same catalog,
+//! and `catalog::validation_schema` flattens each component as the SDK does; and the
+//! Express examples a prompt shows compile back into the example's components.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -360,6 +361,13 @@ fn signatures_and_schemas_match_the_sdk() {
         let (a, b) = (signature_lines(&ours), signature_lines(theirs));
         assert!(!b.is_empty(), "{name}: no SDK signatures");
         assert_eq!(a, b, "{name}: Express signatures differ");
+        // The catalog's instructions, their JSON examples given as Express: the SDK's
+        // text exactly.
+        assert_eq!(
+            ours.split("## Catalog Instructions").nth(1),
+            theirs.split("## Catalog Instructions").nth(1),
+            "{name}: catalog instructions differ"
+        );
         let ours = PromptBuilder::new(PromptFormat::DirectJson)
             .catalog(doc.clone())
             .snippet()
