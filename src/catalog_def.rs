@@ -254,7 +254,7 @@ pub(crate) fn build_definition(parts: &DefinitionParts<'_>) -> Value {
     for (name, schema) in &parts.components {
         let entry = match (schema, basic_components.and_then(|c| c.get(*name))) {
             (None, Some(published)) => {
-                let mut stack = Vec::new();
+                let mut stack = Resolving::default();
                 resolve(published, &basic_defs, &Map::new(), &mut stack)
             }
             (s, _) => component_entry(name, s.as_deref(), version),
@@ -388,8 +388,29 @@ impl CatalogDocument {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        let mut stack = Vec::new();
+        let mut stack = Resolving::default();
         Some(resolve(schema, &local, &common, &mut stack))
+    }
+}
+
+/// The most nodes one resolution writes: references that fan out (a definition naming
+/// another twice, that one naming a third twice, ...) stop being expanded past it and are
+/// kept as written, so a hostile document costs no more than this.
+const RESOLVE_BUDGET: usize = 100_000;
+
+/// The definitions being expanded (a reference met again inside its own expansion is
+/// kept), and what is left of the node budget.
+struct Resolving {
+    names: Vec<String>,
+    budget: usize,
+}
+
+impl Default for Resolving {
+    fn default() -> Self {
+        Self {
+            names: Vec::new(),
+            budget: RESOLVE_BUDGET,
+        }
     }
 }
 
@@ -398,11 +419,12 @@ fn resolve(
     node: &Value,
     local: &Map<String, Value>,
     common: &Map<String, Value>,
-    stack: &mut Vec<String>,
+    stack: &mut Resolving,
 ) -> Value {
-    if stack.len() > 32 {
+    if stack.names.len() > 32 || stack.budget == 0 {
         return node.clone();
     }
+    stack.budget -= 1;
     match node {
         Value::Object(o) => {
             if let Some(Value::String(r)) = o.get("$ref") {
@@ -412,13 +434,13 @@ fn resolve(
                     common_def_name(r).and_then(|n| common.get(n).map(|t| (n, t)))
                 };
                 if let Some((n, t)) = target
-                    && !stack.iter().any(|x| x == n)
+                    && !stack.names.iter().any(|x| x == n)
                 {
-                    stack.push(n.to_owned());
+                    stack.names.push(n.to_owned());
                     let mut merged = match resolve(t, local, common, stack) {
                         Value::Object(m) => m,
                         other => {
-                            stack.pop();
+                            stack.names.pop();
                             return other;
                         }
                     };
@@ -427,7 +449,7 @@ fn resolve(
                             merged.insert(k.clone(), resolve(v, local, common, stack));
                         }
                     }
-                    stack.pop();
+                    stack.names.pop();
                     return Value::Object(merged);
                 }
             }
@@ -793,4 +815,31 @@ pub fn unresolved_ref(schema: &Value) -> Option<String> {
         }
     }
     go(schema, schema, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Definitions that each name the next twice: resolving stays within the budget.
+    #[test]
+    fn fanning_references_are_bounded() {
+        let mut defs = Map::new();
+        for i in 0..40 {
+            defs.insert(
+                format!("D{i}"),
+                json!({"anyOf": [{"$ref": format!("#/$defs/D{}", i + 1)},
+                                 {"$ref": format!("#/$defs/D{}", i + 1)}]}),
+            );
+        }
+        let doc = json!({"catalogId": "c", "$defs": defs, "components": {
+            "X": {"type": "object", "properties": {"p": {"$ref": "#/$defs/D0"}}}}});
+        let read = CatalogDocument::from_json(&doc, Version::V1_0).unwrap();
+        let resolved = read.resolved_component("X", &doc).unwrap();
+        let size = resolved.to_string().len();
+        assert!(size < 20_000_000, "{size} bytes");
+        assert!(validation_schema(&doc, Version::V1_0).is_ok());
+        assert!(validation_schema(&json!([1]), Version::V1_0).is_err());
+        assert!(validation_schema(&json!({"components": {}}), Version::V1_0).is_err());
+    }
 }
