@@ -266,9 +266,17 @@ fn differential_catalogs() -> Vec<(String, Value)> {
 
 /// The SDK oracle's answer for each catalog file, in at most two minutes.
 fn oracle(files: &[std::path::PathBuf]) -> Vec<Value> {
+    run_oracle("prompt_sdk_oracle.py", files)["cases"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The JSON a `tests/peers` oracle script prints for these arguments (two minutes at most).
+fn run_oracle(script: &str, files: &[std::path::PathBuf]) -> Value {
     let py = python(Venv::Sdk);
     let mut child = Command::new(py)
-        .arg(format!("{ROOT}/tests/peers/prompt_sdk_oracle.py"))
+        .arg(format!("{ROOT}/tests/peers/{script}"))
         .args(files)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -298,8 +306,7 @@ fn oracle(files: &[std::path::PathBuf]) -> Vec<Value> {
         let _ = e.read_to_string(&mut err);
     }
     assert!(status.success(), "the SDK prompt oracle failed: {err}");
-    let doc: Value = serde_json::from_str(&out).expect("oracle JSON");
-    doc["cases"].as_array().cloned().unwrap_or_default()
+    serde_json::from_str(&out).expect("oracle JSON")
 }
 
 /// The catalog-derived lines of an Express catalog description: signatures and their
@@ -435,15 +442,13 @@ fn signatures_and_schemas_match_the_sdk() {
     }
 }
 
-/// The Express a prompt shows for an example compiles back into the example's components:
-/// the model imitates something the host reads.
-#[test]
-fn express_examples_compile_back_to_the_example() {
-    let doc = Catalog::basic().definition(Version::V1_0);
-    let cat = ExpressCatalog::from_definitions(&[&doc], Some(ExpressVersion::V1_0));
-    let turn = vec![
+/// A v1.0 basic-catalog turn with most constructs: a surface, a list of children, a text
+/// with quotes and a newline, a bound field with a check, a formatted text, a button with
+/// an event, a template list, a data write.
+fn booking_turn() -> Vec<Value> {
+    vec![
         json!({"version": "v1.0", "createSurface": {"surfaceId": "booking",
-            "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V1_0}}),
+        "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V1_0}}),
         json!({"version": "v1.0", "updateComponents": {"surfaceId": "booking", "components": [
             {"id": "root", "component": "Column", "children": ["title", "name", "book"]},
             {"id": "title", "component": "Text", "text": "Book a \"table\"\nfor two", "variant": "caption"},
@@ -458,7 +463,63 @@ fn express_examples_compile_back_to_the_example() {
             {"id": "row", "component": "Text", "text": {"@path": "label"}}
         ]}}),
         json!({"version": "v1.0", "updateDataModel": {"surfaceId": "booking", "path": "/name", "value": ""}}),
+    ]
+}
+
+/// The examples a prompt shows are the SDK's, exactly, in both formats: the suites'
+/// greeting example with the simplified catalog, and `booking_turn` with the basic one.
+#[test]
+fn examples_match_the_sdk() {
+    let dir =
+        std::env::temp_dir().join(format!("egui_a2ui_prompt_examples_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, v: &Value| {
+        let p = dir.join(name);
+        std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        p
+    };
+    let greeting = load_json("test_data/examples/greeting_surface.json");
+    let basic = Catalog::basic().definition(Version::V1_0);
+    let cases = [
+        (
+            load_json("test_data/catalogs/simplified_catalog_v1_0.json"),
+            vec![greeting.as_array().cloned().unwrap()],
+        ),
+        (basic, vec![booking_turn()]),
     ];
+    for (i, (doc, turns)) in cases.iter().enumerate() {
+        let mut files = vec![write(&format!("catalog_{i}.json"), doc)];
+        for (j, t) in turns.iter().enumerate() {
+            files.push(write(
+                &format!("example_{i}_{j}.json"),
+                &Value::Array(t.clone()),
+            ));
+        }
+        let sdk = run_oracle("prompt_sdk_examples.py", &files);
+        assert!(sdk.get("error").is_none(), "{sdk}");
+        for (format, key) in [
+            (PromptFormat::Express, "express"),
+            (PromptFormat::DirectJson, "direct_json"),
+        ] {
+            let mut b = PromptBuilder::new(format).catalog(doc.clone());
+            for t in turns {
+                b = b.example(t.clone());
+            }
+            let ours = b.snippet().unwrap();
+            let ours = ours.split("### Examples:\n").nth(1).unwrap_or_default();
+            assert_eq!(ours, sdk[key].as_str().unwrap(), "catalog {i}, {key}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Express a prompt shows for an example compiles back into the example's components:
+/// the model imitates something the host reads.
+#[test]
+fn express_examples_compile_back_to_the_example() {
+    let doc = Catalog::basic().definition(Version::V1_0);
+    let cat = ExpressCatalog::from_definitions(&[&doc], Some(ExpressVersion::V1_0));
+    let turn = booking_turn();
     let dsl = decompile_express(&turn, &cat);
     let out = compile(&dsl, &cat, "default_surface");
     assert!(out.errors.is_empty(), "{dsl}\n{:?}", out.errors);
