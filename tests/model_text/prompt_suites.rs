@@ -237,6 +237,12 @@ fn differential_catalogs() -> Vec<(String, Value)> {
         out.push((rel.to_owned(), load_json(rel)));
     }
     out.push(("basic".into(), Catalog::basic().definition(Version::V1_0)));
+    out.push((
+        "basic v0.9".into(),
+        Catalog::basic()
+            .definition_of(egui_a2ui::protocol::BASIC_CATALOG_V0_9, Version::V0_9)
+            .unwrap(),
+    ));
     #[cfg(feature = "extended")]
     out.push((
         "extended".into(),
@@ -394,7 +400,12 @@ fn signatures_and_schemas_match_the_sdk() {
         // The self-contained schema (`catalog::validation_schema`, the SDK's
         // `validation_schema`): the same members, each component flattened into the same
         // properties with the same `required` list.
-        let ours_vs = egui_a2ui::catalog::validation_schema(doc, Version::V1_0).unwrap();
+        let version = if doc.get("protocolVersion").is_some() {
+            Version::V1_0
+        } else {
+            Version::V0_9
+        };
+        let ours_vs = egui_a2ui::catalog::validation_schema(doc, version).unwrap();
         let theirs_vs = &sdk["validation_schema"];
         for key in ["components", "functions"] {
             let names = |v: &Value| -> Vec<String> {
