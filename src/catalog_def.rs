@@ -150,7 +150,7 @@ pub fn component_entry(name: &str, schema: Option<&Value>, version: Version) -> 
 }
 
 /// A function a catalog declares without a published schema: its call shape with open
-/// arguments.
+/// arguments, returning `any`.
 pub fn function_entry(name: &str, version: Version) -> Value {
     let call = if version.family() == Version::V1_0 {
         "@call"
@@ -159,6 +159,7 @@ pub fn function_entry(name: &str, version: Version) -> Value {
     };
     json!({
         "type": "object",
+        "returnType": "any",
         "properties": {
             call: { "const": name },
             "args": { "type": "object" }
@@ -180,12 +181,14 @@ fn any_defs(doc: &Map<String, Value>, version: Version) -> Map<String, Value> {
             json!({"oneOf": refs, "discriminator": {"propertyName": "component"}}),
         );
     }
-    if let Some(Value::Object(f)) = doc.get("functions")
-        && !f.is_empty()
-    {
-        let refs: Vec<Value> = f
-            .keys()
-            .map(|n| json!({ "$ref": format!("#/functions/{n}") }))
+    // `catalog_definition.json` requires both, an empty list of functions included.
+    if version.family() != Version::V0_8 {
+        let refs: Vec<Value> = doc
+            .get("functions")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(n, _)| json!({ "$ref": format!("#/functions/{n}") }))
             .collect();
         let mut any = Map::new();
         any.insert("oneOf".into(), Value::Array(refs));
@@ -238,12 +241,21 @@ pub(crate) fn build_definition(parts: &DefinitionParts<'_>) -> Value {
         doc.insert("instructions".into(), json!(i));
     }
     let mut components = Map::new();
-    let mut uses_basic_defs = false;
+    // The published catalog's own definitions (`Weight`) inlined where its components
+    // use them: a definition document's `$defs` holds only `anyComponent` and
+    // `anyFunction`.
+    let mut basic_defs = basic
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    basic_defs.remove("anyComponent");
+    basic_defs.remove("anyFunction");
     for (name, schema) in &parts.components {
         let entry = match (schema, basic_components.and_then(|c| c.get(*name))) {
             (None, Some(published)) => {
-                uses_basic_defs = true;
-                published.clone()
+                let mut stack = Resolving::default();
+                resolve(published, &basic_defs, &Map::new(), &mut stack)
             }
             (s, _) => component_entry(name, s.as_deref(), version),
         };
@@ -264,18 +276,6 @@ pub(crate) fn build_definition(parts: &DefinitionParts<'_>) -> Value {
         }
     }
     let mut defs = Map::new();
-    if uses_basic_defs {
-        for (k, v) in basic
-            .get("$defs")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            if k != "anyComponent" && k != "anyFunction" {
-                defs.insert(k.clone(), v.clone());
-            }
-        }
-    }
     defs.extend(any_defs(&doc, version));
     doc.insert("$defs".into(), Value::Object(defs));
     Value::Object(doc)
@@ -388,8 +388,29 @@ impl CatalogDocument {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        let mut stack = Vec::new();
+        let mut stack = Resolving::default();
         Some(resolve(schema, &local, &common, &mut stack))
+    }
+}
+
+/// The most nodes one resolution writes: references that fan out (a definition naming
+/// another twice, that one naming a third twice, ...) stop being expanded past it and are
+/// kept as written, so a hostile document costs no more than this.
+const RESOLVE_BUDGET: usize = 100_000;
+
+/// The definitions being expanded (a reference met again inside its own expansion is
+/// kept), and what is left of the node budget.
+struct Resolving {
+    names: Vec<String>,
+    budget: usize,
+}
+
+impl Default for Resolving {
+    fn default() -> Self {
+        Self {
+            names: Vec::new(),
+            budget: RESOLVE_BUDGET,
+        }
     }
 }
 
@@ -398,11 +419,12 @@ fn resolve(
     node: &Value,
     local: &Map<String, Value>,
     common: &Map<String, Value>,
-    stack: &mut Vec<String>,
+    stack: &mut Resolving,
 ) -> Value {
-    if stack.len() > 32 {
+    if stack.names.len() > 32 || stack.budget == 0 {
         return node.clone();
     }
+    stack.budget -= 1;
     match node {
         Value::Object(o) => {
             if let Some(Value::String(r)) = o.get("$ref") {
@@ -412,13 +434,13 @@ fn resolve(
                     common_def_name(r).and_then(|n| common.get(n).map(|t| (n, t)))
                 };
                 if let Some((n, t)) = target
-                    && !stack.iter().any(|x| x == n)
+                    && !stack.names.iter().any(|x| x == n)
                 {
-                    stack.push(n.to_owned());
+                    stack.names.push(n.to_owned());
                     let mut merged = match resolve(t, local, common, stack) {
                         Value::Object(m) => m,
                         other => {
-                            stack.pop();
+                            stack.names.pop();
                             return other;
                         }
                     };
@@ -427,7 +449,7 @@ fn resolve(
                             merged.insert(k.clone(), resolve(v, local, common, stack));
                         }
                     }
-                    stack.pop();
+                    stack.names.pop();
                     return Value::Object(merged);
                 }
             }
@@ -569,11 +591,10 @@ fn flatten_component(
             }
         }
     }
-    let top = Map::from_iter(
-        ["properties", "required"]
-            .into_iter()
-            .filter_map(|k| o.get(k).map(|v| (k.to_owned(), v.clone()))),
-    );
+    let top: Map<String, Value> = ["properties", "required"]
+        .into_iter()
+        .filter_map(|k| o.get(k).map(|v| (k.to_owned(), v.clone())))
+        .collect();
     if top
         .get("required")
         .and_then(Value::as_array)
@@ -615,7 +636,7 @@ fn flatten_component(
         .entry("component")
         .or_insert_with(|| json!({ "const": name }));
     // `required`: kept as written when it lists `id`; else the envelope's order, `id`
-    // first and `component` last.
+    // first, the others by name, `component` last.
     let required: Vec<String> = if own_required_has_id {
         let mut r = top_required;
         if !r.iter().any(|x| x == "component") {
@@ -623,12 +644,13 @@ fn flatten_component(
         }
         r
     } else {
+        let mut rest: Vec<String> = top_required
+            .into_iter()
+            .filter(|x| x != "id" && x != "component")
+            .collect();
+        rest.sort();
         let mut r = vec!["id".to_owned()];
-        r.extend(
-            top_required
-                .into_iter()
-                .filter(|x| x != "id" && x != "component"),
-        );
+        r.extend(rest);
         r.push("component".into());
         r
     };
@@ -647,8 +669,8 @@ fn flatten_component(
 /// - from v0.9 each component flattened into one object schema: its `allOf` mixins
 ///   (`ComponentCommon`, `Checkable`, the document's own `$defs` mixins) merged into
 ///   `properties` and `required`, with `id` (a `ComponentId`) and `component` (its name);
-///   `required` lists `id` first and `component` last unless the document already lists
-///   `id`; v0.8 components are kept as written;
+///   `required` lists `id` first, the others by name and `component` last unless the
+///   document already lists `id`; v0.8 components are kept as written;
 /// - before v1.0 each function closed (`unevaluatedProperties: false`);
 /// - every reference into `common_types.json` made local, and the common types it needs
 ///   (transitively) bundled into `$defs` with the theme (`$defs.theme`), `anyComponent` and
@@ -793,4 +815,31 @@ pub fn unresolved_ref(schema: &Value) -> Option<String> {
         }
     }
     go(schema, schema, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Definitions that each name the next twice: resolving stays within the budget.
+    #[test]
+    fn fanning_references_are_bounded() {
+        let mut defs = Map::new();
+        for i in 0..40 {
+            defs.insert(
+                format!("D{i}"),
+                json!({"anyOf": [{"$ref": format!("#/$defs/D{}", i + 1)},
+                                 {"$ref": format!("#/$defs/D{}", i + 1)}]}),
+            );
+        }
+        let doc = json!({"catalogId": "c", "$defs": defs, "components": {
+            "X": {"type": "object", "properties": {"p": {"$ref": "#/$defs/D0"}}}}});
+        let read = CatalogDocument::from_json(&doc, Version::V1_0).unwrap();
+        let resolved = read.resolved_component("X", &doc).unwrap();
+        let size = resolved.to_string().len();
+        assert!(size < 20_000_000, "{size} bytes");
+        assert!(validation_schema(&doc, Version::V1_0).is_ok());
+        assert!(validation_schema(&json!([1]), Version::V1_0).is_err());
+        assert!(validation_schema(&json!({"components": {}}), Version::V1_0).is_err());
+    }
 }

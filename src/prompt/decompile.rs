@@ -1,7 +1,7 @@
 //! Example turns in the model's notation: messages as JSON, or decompiled into A2UI
 //! Express (what the host's compiler turns back into the same components).
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::protocol::Version;
 use crate::stream::model_text::express::signatures::{ComponentSig, holds_children};
@@ -27,8 +27,29 @@ pub(crate) fn wrap_express(dsl: &str) -> String {
     format!("<a2ui>\n{dsl}\n</a2ui>")
 }
 
-/// A string literal.
+/// The surface a statement is for when it names none.
+const DEFAULT_SURFACE: &str = "default_surface";
+
+/// A string literal in its most readable form: `"""…"""` for text over several lines
+/// (raw `r"""…"""` when it has backslashes but no tabs), `r"…"` for one line with
+/// backslashes and nothing to escape, else `"…"` with escapes.
 fn string_lit(s: &str) -> String {
+    let newline = s.contains(['\n', '\r']);
+    let tab = s.contains('\t');
+    let quote = s.contains('"');
+    let backslash = s.contains('\\');
+    if newline && !s.ends_with('"') && !s.contains("\"\"\"") {
+        if backslash && !tab {
+            return format!("r\"\"\"{s}\"\"\"");
+        }
+        return format!(
+            "\"\"\"{}\"\"\"",
+            s.replace('\\', "\\\\").replace('\t', "\\t")
+        );
+    }
+    if backslash && !newline && !tab && !quote {
+        return format!("r\"{s}\"");
+    }
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -183,7 +204,9 @@ impl Decompiler<'_> {
         }
     }
 
-    fn check(&self, c: &Value) -> String {
+    /// A check; its `value` argument left out when it is the component's own value
+    /// binding (the compiler passes that one in).
+    fn check(&self, c: &Value, own_value: Option<&Value>) -> String {
         let cond = c.get("condition").unwrap_or(c);
         let message = c.get("message");
         match cond
@@ -193,11 +216,15 @@ impl Decompiler<'_> {
         {
             Some(name) => {
                 let empty = Map::new();
-                let args = cond
+                let mut args = cond
                     .get("args")
                     .and_then(Value::as_object)
-                    .unwrap_or(&empty);
-                format!("?{}", self.call(name, args, message))
+                    .unwrap_or(&empty)
+                    .clone();
+                if own_value.is_some() && args.get("value") == own_value {
+                    args.remove("value");
+                }
+                format!("?{}", self.call(name, &args, message))
             }
             None => self.value(c, false),
         }
@@ -214,7 +241,7 @@ impl Decompiler<'_> {
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|x| self.check(x))
+                    .map(|x| self.check(x, c.get("value")))
                     .collect();
                 return format!("[{}]", items.join(", "));
             }
@@ -228,8 +255,27 @@ impl Decompiler<'_> {
         };
         let mut args = Vec::new();
         let mut done: Vec<&str> = vec!["id", "component"];
-        let last = sig.props.iter().rposition(|p| c.contains_key(p));
-        let present = sig.props.iter().filter(|p| c.contains_key(*p)).count();
+        // Checks go last as bare `?check(...)` arguments, which the compiler reads as the
+        // component's checks wherever they stand.
+        let checks: Vec<String> = c
+            .get("checks")
+            .and_then(Value::as_array)
+            .filter(|_| sig.props.iter().any(|p| p == "checks"))
+            .map(|a| a.iter().map(|x| self.check(x, c.get("value"))).collect())
+            .unwrap_or_default();
+        if !checks.is_empty() {
+            done.push("checks");
+        }
+        let is_arg = |p: &String| p != "checks" || checks.is_empty();
+        let last = sig
+            .props
+            .iter()
+            .rposition(|p| is_arg(p) && c.contains_key(p));
+        let present = sig
+            .props
+            .iter()
+            .filter(|p| is_arg(p) && c.contains_key(*p))
+            .count();
         let span = last.map_or(0, |l| l + 1);
         // Positional with `_` for the gaps when that is short, keywords otherwise.
         let positional = span > 0 && span - present <= 1;
@@ -242,6 +288,11 @@ impl Decompiler<'_> {
             }
             done.push(p);
         }
+        if positional || span == 0 {
+            args.extend(checks.iter().cloned());
+        } else if !checks.is_empty() {
+            args.push(format!("checks=[{}]", checks.join(", ")));
+        }
         for (k, v) in c {
             if !done.contains(&k.as_str()) {
                 args.push(format!("{k}={}", prop_value(k, v)));
@@ -252,9 +303,12 @@ impl Decompiler<'_> {
 }
 
 /// The messages of one turn as A2UI Express statements (without the `<a2ui>` tags),
-/// written against `catalog`'s signatures: `surface(id)` for a surface, one `id =
-/// Component(...)` line per component (positional arguments in signature order; ids that
-/// are not Express names become names), `$/path = value` for data, `deleteSurface(id)`.
+/// written against `catalog`'s signatures as the official SDK's decompiler writes them: a
+/// `surface(id)` block per message (a `createSurface` with the `updateComponents` that
+/// follow it; `update=true` for an update that brings a new `root`), data as sorted leaf
+/// `$/path = value` lines, one `id = Component(...)` line per component (positional
+/// arguments in signature order, checks last; ids that are not Express names become
+/// names), `deleteSurface(id)`.
 ///
 /// ```
 /// use egui_a2ui::prompt::decompile_express;
@@ -268,7 +322,7 @@ impl Decompiler<'_> {
 ///         {"id": "root", "component": "Text", "text": {"@path": "/name"}}]}}),
 ///     json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s1", "path": "/name", "value": "Ada"}}),
 /// ], &cat);
-/// assert_eq!(dsl, "surface(\"s1\")\nroot = Text($/name)\n$/name = \"Ada\"");
+/// assert_eq!(dsl, "surface(\"s1\")\nroot = Text($/name)\nsurface(\"s1\")\n$/name = \"Ada\"");
 /// ```
 pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String {
     let mut d = Decompiler {
@@ -310,73 +364,118 @@ pub fn decompile_express(messages: &[Value], catalog: &ExpressCatalog) -> String
         }
     }
     let mut lines: Vec<String> = Vec::new();
-    let mut current: Option<String> = None;
-    let mut target = |sid: Option<&str>, lines: &mut Vec<String>| {
-        if let Some(s) = sid
-            && current.as_deref() != Some(s)
-        {
-            lines.push(format!("surface({})", string_lit(s)));
-            current = Some(s.to_owned());
-        }
+    let components_of = |v: &Value| -> Vec<Map<String, Value>> {
+        v.get("components")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .cloned()
+            .collect()
     };
-    for m in messages {
+    let mut i = 0;
+    while i < messages.len() {
+        let m = &messages[i];
+        let first = lines.is_empty();
+        i += 1;
         if let Some(cs) = m.get("createSurface") {
-            target(cs.get("surfaceId").and_then(Value::as_str), &mut lines);
-            for c in cs
-                .get("components")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_object)
-            {
-                lines.extend(d.component(c));
-            }
-        } else if let Some(uc) = m.get("updateComponents") {
-            target(uc.get("surfaceId").and_then(Value::as_str), &mut lines);
-            for c in uc
-                .get("components")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_object)
-            {
-                lines.extend(d.component(c));
-            }
-        } else if let Some(dm) = m.get("updateDataModel") {
-            target(dm.get("surfaceId").and_then(Value::as_str), &mut lines);
-            let path = dm
-                .get("path")
+            // A surface block: the surface, its data model as leaf lines, its components
+            // (with those of the `updateComponents` that follow for it).
+            let sid = cs
+                .get("surfaceId")
                 .and_then(Value::as_str)
-                .unwrap_or("/")
-                .trim_end_matches('/');
-            match (path, dm.get("value")) {
-                ("", Some(Value::Object(o))) => {
-                    for (k, v) in o {
-                        lines.push(format!("$/{k} = {}", d.value(v, false)));
-                    }
+                .unwrap_or(DEFAULT_SURFACE);
+            let send = cs.get("sendDataModel").and_then(Value::as_bool);
+            if !(first && sid == DEFAULT_SURFACE && send.is_none()) {
+                let flag = send.map_or(String::new(), |b| format!(", sendDataModel={b}"));
+                lines.push(format!("surface({}{flag})", string_lit(sid)));
+            }
+            if let Some(v) = cs.get("dataModel") {
+                data_lines(&d, v, &mut lines);
+            }
+            let mut comps = components_of(cs);
+            while let Some(next) = messages.get(i).and_then(|n| n.get("updateComponents")) {
+                if next.get("surfaceId").and_then(Value::as_str) != Some(sid) {
+                    break;
                 }
-                (p, Some(v)) => lines.push(format!("${p} = {}", d.value(v, false))),
-                (p, None) => lines.push(format!("${p} = null")),
+                comps.extend(components_of(next));
+                i += 1;
             }
-        } else if let Some(ds) = m.get("deleteSurface") {
-            if let Some(s) = ds.get("surfaceId").and_then(Value::as_str) {
-                lines.push(format!("deleteSurface({})", string_lit(s)));
+            lines.extend(comps.iter().filter_map(|c| d.component(c)));
+        } else if let Some(uc) = m.get("updateComponents") {
+            let sid = uc
+                .get("surfaceId")
+                .and_then(Value::as_str)
+                .unwrap_or(DEFAULT_SURFACE);
+            let comps = components_of(uc);
+            // A new `root` in an update replaces the tree: `update=true` says the
+            // surface exists.
+            let has_root = comps.iter().any(|c| c.get("id") == Some(&json!("root")));
+            if has_root {
+                lines.push(format!("surface({}, update=true)", string_lit(sid)));
+            } else if !(first && sid == DEFAULT_SURFACE) {
+                lines.push(format!("surface({})", string_lit(sid)));
             }
+            lines.extend(comps.iter().filter_map(|c| d.component(c)));
+        } else if let Some(dm) = m.get("updateDataModel") {
+            let sid = dm
+                .get("surfaceId")
+                .and_then(Value::as_str)
+                .unwrap_or(DEFAULT_SURFACE);
+            if !(first && sid == DEFAULT_SURFACE) {
+                lines.push(format!("surface({})", string_lit(sid)));
+            }
+            let path = dm.get("path").and_then(Value::as_str).unwrap_or("/");
+            match (path, dm.get("value")) {
+                ("/" | "", Some(v @ Value::Object(o))) if !o.is_empty() => {
+                    data_lines(&d, v, &mut lines);
+                }
+                (p, v) => lines.push(format!(
+                    "${p} = {}",
+                    d.value(v.unwrap_or(&Value::Null), false)
+                )),
+            }
+        } else if let Some(s) = m
+            .get("deleteSurface")
+            .and_then(|ds| ds.get("surfaceId"))
+            .and_then(Value::as_str)
+        {
+            lines.push(format!("deleteSurface({})", string_lit(s)));
         }
     }
-    d.vars.clear();
     lines.join("\n")
+}
+
+/// `$/path = value` lines for a data model value: objects down to their leaves (an
+/// empty object, an array or a scalar is one line), sorted by path.
+fn data_lines(d: &Decompiler<'_>, v: &Value, lines: &mut Vec<String>) {
+    fn leaves<'v>(prefix: String, v: &'v Value, out: &mut Vec<(String, &'v Value)>, depth: usize) {
+        match v {
+            Value::Object(o) if !o.is_empty() && depth < 32 => {
+                for (k, x) in o {
+                    leaves(format!("{prefix}/{k}"), x, out, depth + 1);
+                }
+            }
+            _ => out.push((prefix, v)),
+        }
+    }
+    let mut out = Vec::new();
+    leaves(String::new(), v, &mut out, 0);
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    for (p, x) in out {
+        if !p.is_empty() {
+            lines.push(format!("${p} = {}", d.value(x, false)));
+        }
+    }
 }
 
 /// Catalog instructions with their ```json example blocks of messages given as Express.
 pub(crate) fn translate_json_blocks(
     text: &str,
     doc: &Value,
-    version: Version,
     all: &[Value],
     ev: ExpressVersion,
 ) -> String {
-    let _ = version;
     let mut refs: Vec<&Value> = vec![doc];
     refs.extend(all.iter().filter(|d| !std::ptr::eq(*d, doc)));
     let cat = ExpressCatalog::from_definitions(&refs, Some(ev));

@@ -135,9 +135,79 @@ fn pruned_messages(version: Version, allowed: Option<&[String]>) -> Value {
     schema
 }
 
+/// `path` / `call` spelled `@path` / `@call` under `node` (property names and
+/// `required` entries).
+fn at_spelling(node: &mut Value, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    let renamed = |k: &str| match k {
+        "path" => Some("@path"),
+        "call" => Some("@call"),
+        _ => None,
+    };
+    match node {
+        Value::Object(o) => {
+            if let Some(Value::Object(props)) = o.get_mut("properties") {
+                let keys: Vec<String> = props.keys().cloned().collect();
+                let mut out = Map::new();
+                for k in keys {
+                    let v = props.remove(&k).unwrap_or(Value::Null);
+                    out.insert(renamed(&k).map_or(k, str::to_owned), v);
+                }
+                *props = out;
+            }
+            if let Some(Value::Array(req)) = o.get_mut("required") {
+                for r in req.iter_mut() {
+                    if let Some(n) = r.as_str().and_then(renamed) {
+                        *r = Value::String(n.to_owned());
+                    }
+                }
+            }
+            for v in o.values_mut() {
+                at_spelling(v, depth + 1);
+            }
+        }
+        Value::Array(a) => {
+            for v in a {
+                at_spelling(v, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The common types a prompt shows: the published copy, and for v1.0 with bindings and
+/// calls spelled `@path` / `@call` as v1.0 messages write them (the August 2026 copy of
+/// `common_types.json` predates that spelling).
+fn prompt_common_types(version: Version) -> Value {
+    let mut common = crate::catalog_def::common_types(version).clone();
+    if version.family() == Version::V1_0
+        && let Some(Value::Object(defs)) = common.get_mut("$defs")
+    {
+        for name in [
+            "DataBinding",
+            "DynamicValue",
+            "FunctionCall",
+            "FunctionCommon",
+            "IndexSystemFunction",
+        ] {
+            if let Some(d) = defs.get_mut(name) {
+                let args = d.pointer("/properties/args").cloned();
+                at_spelling(d, 0);
+                // A call's `args` are the function's own names, kept as written.
+                if let (Some(a), Some(slot)) = (args, d.pointer_mut("/properties/args")) {
+                    *slot = a;
+                }
+            }
+        }
+    }
+    common
+}
+
 /// The common types the catalogs and the message schema use, transitively.
 fn pruned_common_types(version: Version, users: &[&Value]) -> Value {
-    let common = crate::catalog_def::common_types(version).clone();
+    let common = prompt_common_types(version);
     let Some(defs) = common.get("$defs").and_then(Value::as_object) else {
         return common;
     };

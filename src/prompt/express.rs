@@ -379,7 +379,6 @@ fn function_signature(name: &str, schema: &Value) -> String {
 /// One catalog's description: signatures and instructions.
 fn catalog_description(
     doc: &Value,
-    version: Version,
     all: &[Value],
     express_version: crate::stream::model_text::express::ExpressVersion,
 ) -> String {
@@ -405,7 +404,7 @@ fn catalog_description(
     if let Some(instr) = doc.get("instructions").and_then(Value::as_str)
         && !instr.is_empty()
     {
-        let instr = decompile::translate_json_blocks(instr, doc, version, all, express_version);
+        let instr = decompile::translate_json_blocks(instr, doc, all, express_version);
         out.push_str(&format!("\n\n## Catalog Instructions\n\n{instr}"));
     }
     out
@@ -430,7 +429,7 @@ pub(crate) fn snippet(
     }
     let mut parts = vec![format!("## Workflow Description:\n{rules}")];
     let description = if catalogs.len() == 1 {
-        catalog_description(&catalogs[0], version, catalogs, express_version)
+        catalog_description(&catalogs[0], catalogs, express_version)
     } else {
         catalogs
             .iter()
@@ -440,7 +439,7 @@ pub(crate) fn snippet(
                     c.get("catalogId")
                         .and_then(Value::as_str)
                         .unwrap_or_default(),
-                    catalog_description(c, version, catalogs, express_version)
+                    catalog_description(c, catalogs, express_version)
                 )
             })
             .collect::<Vec<_>>()

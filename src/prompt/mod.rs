@@ -35,7 +35,7 @@
 //!     .build()
 //!     .unwrap();
 //! assert!(prompt.starts_with("You are the quartermaster"));
-//! assert!(prompt.contains("• Text(text, variant? (static))"));
+//! assert!(prompt.contains("• Text(text, variant? (static)"));
 //! assert!(prompt.contains("root = Text(\"Hold 3: 12 crates\")"));
 //! ```
 
@@ -353,5 +353,105 @@ pub(crate) fn members<'a>(doc: &'a Value, key: &str) -> Vec<(&'a String, &'a Val
     match doc.get(key) {
         Some(Value::Object(m)) => m.iter().collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn simple(id: &str, version: &str) -> Value {
+        json!({"catalogId": id, "protocolVersion": version, "components": {
+            "Label": {"type": "object", "properties": {
+                "component": {"const": "Label"},
+                "text": {"$ref": "common_types.json#/$defs/DynamicString"}},
+                "required": ["component", "text"]}}})
+    }
+
+    #[test]
+    fn catalogs_of_two_versions_are_an_error() {
+        let err = PromptBuilder::new(PromptFormat::Express)
+            .catalog(simple("a", "1.0"))
+            .catalog(simple("b", "0.9"))
+            .snippet()
+            .unwrap_err();
+        assert!(matches!(err, PromptError::MixedVersions(_)), "{err:?}");
+        assert_eq!(err.category(), "CatalogError");
+        let err = PromptBuilder::new(PromptFormat::DirectJson)
+            .catalog(json!({"components": {}}))
+            .snippet()
+            .unwrap_err();
+        assert!(
+            matches!(err, PromptError::BadCatalog { index: 0, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn the_rules_follow_the_allowed_messages() {
+        let only_data = PromptBuilder::new(PromptFormat::Express)
+            .catalog(simple("a", "1.0"))
+            .allowed_messages(["updateDataModel"])
+            .snippet()
+            .unwrap();
+        assert!(only_data.contains("$/cart/total = 42"), "{only_data}");
+        assert!(!only_data.contains("deleteSurface("), "{only_data}");
+        assert!(!only_data.contains("`root`"), "{only_data}");
+        // The signatures are there whatever the rules.
+        assert!(only_data.contains("• Label(text)"), "{only_data}");
+        let all = PromptBuilder::new(PromptFormat::Express)
+            .catalog(simple("a", "1.0"))
+            .snippet()
+            .unwrap();
+        assert!(all.contains("deleteSurface(") && all.contains("`root`"));
+    }
+
+    #[test]
+    fn a_host_component_declared_in_code_is_in_the_prompt_and_compiles() {
+        let mut catalog =
+            Catalog::basic().with_catalog_id("https://example.com/game.json", Version::V1_0);
+        catalog.register(
+            "Gauge",
+            |ui: &mut egui::Ui, _: &mut crate::ComponentContext<'_, '_>| ui.label("gauge"),
+        );
+        catalog.set_component_schema(
+            "Gauge",
+            json!({"type": "object", "properties": {
+                "value": {"$ref": "common_types.json#/$defs/DynamicNumber"},
+                "label": {"$ref": "common_types.json#/$defs/DynamicString"},
+                "zone": {"type": "string", "enum": ["green", "red"]}},
+                "required": ["value"]}),
+        );
+        let prompt = PromptBuilder::for_catalog(PromptFormat::Express, &catalog, Version::V1_0)
+            .role("You run the engine room.")
+            .build()
+            .unwrap();
+        assert!(prompt.starts_with("You run the engine room."));
+        assert!(
+            prompt.contains(
+                "• Gauge(value, label?, zone? (static))\n  - zone: Must be one of: 'green', 'red'"
+            ),
+            "{prompt}"
+        );
+        let def = catalog.definition(Version::V1_0);
+        let cat = crate::stream::model_text::express::ExpressCatalog::from_definitions(
+            &[&def],
+            Some(crate::stream::model_text::express::ExpressVersion::V1_0),
+        );
+        let out = crate::stream::model_text::express::compile(
+            "root = Column([Gauge($/fuel, \"Fuel\", \"green\")])",
+            &cat,
+            "s",
+        );
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        let text = Value::Array(out.messages).to_string();
+        assert!(
+            text.contains(
+                r#""component":"Gauge","value":{"@path":"/fuel"},"label":"Fuel","zone":"green""#
+            ),
+            "{text}"
+        );
+        assert!(text.contains("https://example.com/game.json"), "{text}");
     }
 }

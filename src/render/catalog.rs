@@ -396,6 +396,9 @@ impl Catalog {
     /// }
     ///
     /// let mut catalog = Catalog::basic().with_catalog_id("https://example.com/game.json", Version::V1_0);
+    /// catalog.register("Gauge", |ui: &mut egui::Ui, cx: &mut egui_a2ui::ComponentContext<'_, '_>| {
+    ///     ui.label(cx.string("label"))
+    /// });
     /// catalog.set_component_schema_of::<Gauge>("Gauge");
     /// let def = catalog.definition(Version::V1_0);
     /// let own = &def["components"]["Gauge"]["allOf"][1];

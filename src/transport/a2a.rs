@@ -1103,9 +1103,12 @@ impl A2aSession {
 
 /// The definitions of the host's own catalogs (every catalog id `catalog` serves in
 /// `family` that is not one of the basic catalogs), for the capabilities' `inlineCatalogs`:
-/// `{catalogId, components: {Name: {"type": "object", allowedParents?, allowedChildren?}}}`
-/// from what the store knows of each (v1.0 ones also with `protocolVersion`), so an agent
-/// that accepts inline catalogs learns which components it may use.
+/// each one's [`Catalog::definition_of`] (`catalogId`, `components` with their property
+/// schemas: the basic ones as published, a host's as declared with
+/// [`Catalog::set_component_schema`], `functions`, `$defs`; v1.0 ones with
+/// `protocolVersion`), with the `allowedParents` / `allowedChildren` the store enforces, so
+/// an agent that accepts inline catalogs learns which components it may use and their
+/// properties.
 pub fn inline_catalogs(catalog: &Catalog, family: Version) -> Vec<Value> {
     let basic = crate::model::Catalogs::basic();
     let known = catalog.catalogs();
@@ -1114,30 +1117,31 @@ pub fn inline_catalogs(catalog: &Catalog, family: Version) -> Vec<Value> {
         .filter(|id| basic.get(id).is_none())
         .filter_map(|id| {
             let info = known.get(&id)?;
-            let components: Map<String, Value> = info
-                .components
-                .iter()
-                .map(|name| {
-                    let mut def = Map::new();
-                    def.insert("type".into(), json!("object"));
-                    if let Some(c) = info.composition.get(name) {
-                        if let Some(p) = &c.allowed_parents {
-                            def.insert("allowedParents".into(), json!(p));
-                        }
-                        if let Some(ch) = &c.allowed_children {
-                            def.insert("allowedChildren".into(), json!(ch));
-                        }
+            let mut doc = catalog.definition_of(&id, family)?;
+            if let Some(Value::Object(components)) = doc.get_mut("components") {
+                // Every component the store accepts under the id is listed.
+                for name in &info.components {
+                    if !components.contains_key(name) {
+                        components.insert(
+                            name.clone(),
+                            crate::catalog_def::component_entry(name, None, family),
+                        );
                     }
-                    (name.clone(), Value::Object(def))
-                })
-                .collect();
-            let mut doc = Map::new();
-            doc.insert("catalogId".into(), json!(id));
-            if family == Version::V1_0 {
-                doc.insert("protocolVersion".into(), json!("1.0"));
+                }
+                for (name, def) in components.iter_mut() {
+                    let (Some(c), Some(def)) = (info.composition.get(name), def.as_object_mut())
+                    else {
+                        continue;
+                    };
+                    if let Some(p) = &c.allowed_parents {
+                        def.entry("allowedParents").or_insert_with(|| json!(p));
+                    }
+                    if let Some(ch) = &c.allowed_children {
+                        def.entry("allowedChildren").or_insert_with(|| json!(ch));
+                    }
+                }
             }
-            doc.insert("components".into(), Value::Object(components));
-            Some(Value::Object(doc))
+            Some(doc)
         })
         .collect()
 }

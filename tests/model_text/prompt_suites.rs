@@ -3,9 +3,10 @@
 //! `inference_formats/express/prompt_generation.yaml`) with the cases we do not pass listed
 //! in `tests/prompt_deviations.md`; a differential test against the official Python agent
 //! SDK's prompt generators (`a2ui-agent-sdk==0.9.0`, the venv `tests/peers/.venv-sdk`): the
-//! catalog-derived text (every signature line, the catalog schema) is the SDK's for the same
-//! catalog; and the Express examples a prompt shows compile back into the example's
-//! components.
+//! catalog-derived text (every signature line, the catalog instructions with their JSON
+//! examples decompiled to Express, the catalog schema) is the SDK's for the same catalog,
+//! and `catalog::validation_schema` flattens each component as the SDK does; and the
+//! Express examples a prompt shows compile back into the example's components.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -236,6 +237,12 @@ fn differential_catalogs() -> Vec<(String, Value)> {
         out.push((rel.to_owned(), load_json(rel)));
     }
     out.push(("basic".into(), Catalog::basic().definition(Version::V1_0)));
+    out.push((
+        "basic v0.9".into(),
+        Catalog::basic()
+            .definition_of(egui_a2ui::protocol::BASIC_CATALOG_V0_9, Version::V0_9)
+            .unwrap(),
+    ));
     #[cfg(feature = "extended")]
     out.push((
         "extended".into(),
@@ -265,9 +272,17 @@ fn differential_catalogs() -> Vec<(String, Value)> {
 
 /// The SDK oracle's answer for each catalog file, in at most two minutes.
 fn oracle(files: &[std::path::PathBuf]) -> Vec<Value> {
+    run_oracle("prompt_sdk_oracle.py", files)["cases"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The JSON a `tests/peers` oracle script prints for these arguments (two minutes at most).
+fn run_oracle(script: &str, files: &[std::path::PathBuf]) -> Value {
     let py = python(Venv::Sdk);
     let mut child = Command::new(py)
-        .arg(format!("{ROOT}/tests/peers/prompt_sdk_oracle.py"))
+        .arg(format!("{ROOT}/tests/peers/{script}"))
         .args(files)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -297,8 +312,7 @@ fn oracle(files: &[std::path::PathBuf]) -> Vec<Value> {
         let _ = e.read_to_string(&mut err);
     }
     assert!(status.success(), "the SDK prompt oracle failed: {err}");
-    let doc: Value = serde_json::from_str(&out).expect("oracle JSON");
-    doc["cases"].as_array().cloned().unwrap_or_default()
+    serde_json::from_str(&out).expect("oracle JSON")
 }
 
 /// The catalog-derived lines of an Express catalog description: signatures and their
@@ -322,6 +336,12 @@ fn catalog_schemas(text: &str) -> Vec<Value> {
         .filter_map(|s| s.split("\n\n").next())
         .map(|s| serde_json::from_str(s).expect("catalog schema JSON"))
         .collect()
+}
+
+/// The JSON document after a heading of a direct-JSON schema section.
+fn section_json(text: &str, heading: &str) -> Option<Value> {
+    let rest = text.split(heading).nth(1)?;
+    serde_json::from_str(rest.split("\n\n").next()?).ok()
 }
 
 #[test]
@@ -354,6 +374,13 @@ fn signatures_and_schemas_match_the_sdk() {
         let (a, b) = (signature_lines(&ours), signature_lines(theirs));
         assert!(!b.is_empty(), "{name}: no SDK signatures");
         assert_eq!(a, b, "{name}: Express signatures differ");
+        // The catalog's instructions, their JSON examples given as Express: the SDK's
+        // text exactly.
+        assert_eq!(
+            ours.split("## Catalog Instructions").nth(1),
+            theirs.split("## Catalog Instructions").nth(1),
+            "{name}: catalog instructions differ"
+        );
         let ours = PromptBuilder::new(PromptFormat::DirectJson)
             .catalog(doc.clone())
             .snippet()
@@ -362,18 +389,77 @@ fn signatures_and_schemas_match_the_sdk() {
         let (a, b) = (catalog_schemas(&ours), catalog_schemas(theirs));
         assert_eq!(a.len(), 1, "{name}");
         assert_eq!(a, b, "{name}: direct-JSON catalog schemas differ");
+        // The protocol schemas: the same messages, and bindings spelled the v1.0 way
+        // (the texts of the published copies differ in places: tests/prompt_deviations.md).
+        let heading = "### Agent to Renderer Schema:\n";
+        let (a, b) = (
+            section_json(&ours, heading).unwrap(),
+            section_json(theirs, heading).unwrap(),
+        );
+        assert_eq!(a["oneOf"], b["oneOf"], "{name}: messages");
+        // The self-contained schema (`catalog::validation_schema`, the SDK's
+        // `validation_schema`): the same members, each component flattened into the same
+        // properties with the same `required` list.
+        let version = if doc.get("protocolVersion").is_some() {
+            Version::V1_0
+        } else {
+            Version::V0_9
+        };
+        let ours_vs = egui_a2ui::catalog::validation_schema(doc, version).unwrap();
+        let theirs_vs = &sdk["validation_schema"];
+        for key in ["components", "functions"] {
+            let names = |v: &Value| -> Vec<String> {
+                v[key]
+                    .as_object()
+                    .map(|m| m.keys().cloned().collect())
+                    .unwrap_or_default()
+            };
+            assert_eq!(names(&ours_vs), names(theirs_vs), "{name}: {key}");
+        }
+        for (comp, theirs_c) in theirs_vs["components"].as_object().unwrap() {
+            let ours_c = &ours_vs["components"][comp];
+            // `catalogId`: the published v1.0 `ComponentCommon` has it (a component may
+            // name its catalog), the SDK's flattening leaves it out
+            // (tests/prompt_deviations.md).
+            let keys = |v: &Value| -> Vec<String> {
+                let mut k: Vec<String> = v["properties"]
+                    .as_object()
+                    .map(|m| m.keys().filter(|k| *k != "catalogId").cloned().collect())
+                    .unwrap_or_default();
+                k.sort();
+                k
+            };
+            assert_eq!(keys(ours_c), keys(theirs_c), "{name}: {comp} properties");
+            assert_eq!(
+                ours_c["required"], theirs_c["required"],
+                "{name}: {comp} required"
+            );
+        }
+        assert_eq!(egui_a2ui::catalog::unresolved_ref(&ours_vs), None, "{name}");
+        let heading = "### Common Types Schema:\n";
+        let (a, b) = (
+            section_json(&ours, heading).unwrap(),
+            section_json(theirs, heading).unwrap(),
+        );
+        assert_eq!(
+            a["$defs"]["DataBinding"], b["$defs"]["DataBinding"],
+            "{name}: DataBinding"
+        );
+        assert_eq!(
+            a["$defs"]["IndexSystemFunction"]["required"],
+            b["$defs"]["IndexSystemFunction"]["required"],
+            "{name}: @call"
+        );
     }
 }
 
-/// The Express a prompt shows for an example compiles back into the example's components:
-/// the model imitates something the host reads.
-#[test]
-fn express_examples_compile_back_to_the_example() {
-    let doc = Catalog::basic().definition(Version::V1_0);
-    let cat = ExpressCatalog::from_definitions(&[&doc], Some(ExpressVersion::V1_0));
-    let turn = vec![
+/// A v1.0 basic-catalog turn with most constructs: a surface, a list of children, a text
+/// with quotes and a newline, a bound field with a check, a formatted text, a button with
+/// an event, a template list, a data write.
+fn booking_turn() -> Vec<Value> {
+    vec![
         json!({"version": "v1.0", "createSurface": {"surfaceId": "booking",
-            "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V1_0}}),
+        "catalogId": egui_a2ui::protocol::BASIC_CATALOG_V1_0}}),
         json!({"version": "v1.0", "updateComponents": {"surfaceId": "booking", "components": [
             {"id": "root", "component": "Column", "children": ["title", "name", "book"]},
             {"id": "title", "component": "Text", "text": "Book a \"table\"\nfor two", "variant": "caption"},
@@ -388,7 +474,63 @@ fn express_examples_compile_back_to_the_example() {
             {"id": "row", "component": "Text", "text": {"@path": "label"}}
         ]}}),
         json!({"version": "v1.0", "updateDataModel": {"surfaceId": "booking", "path": "/name", "value": ""}}),
+    ]
+}
+
+/// The examples a prompt shows are the SDK's, exactly, in both formats: the suites'
+/// greeting example with the simplified catalog, and `booking_turn` with the basic one.
+#[test]
+fn examples_match_the_sdk() {
+    let dir =
+        std::env::temp_dir().join(format!("egui_a2ui_prompt_examples_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, v: &Value| {
+        let p = dir.join(name);
+        std::fs::write(&p, serde_json::to_string_pretty(v).unwrap()).unwrap();
+        p
+    };
+    let greeting = load_json("test_data/examples/greeting_surface.json");
+    let basic = Catalog::basic().definition(Version::V1_0);
+    let cases = [
+        (
+            load_json("test_data/catalogs/simplified_catalog_v1_0.json"),
+            vec![greeting.as_array().cloned().unwrap()],
+        ),
+        (basic, vec![booking_turn()]),
     ];
+    for (i, (doc, turns)) in cases.iter().enumerate() {
+        let mut files = vec![write(&format!("catalog_{i}.json"), doc)];
+        for (j, t) in turns.iter().enumerate() {
+            files.push(write(
+                &format!("example_{i}_{j}.json"),
+                &Value::Array(t.clone()),
+            ));
+        }
+        let sdk = run_oracle("prompt_sdk_examples.py", &files);
+        assert!(sdk.get("error").is_none(), "{sdk}");
+        for (format, key) in [
+            (PromptFormat::Express, "express"),
+            (PromptFormat::DirectJson, "direct_json"),
+        ] {
+            let mut b = PromptBuilder::new(format).catalog(doc.clone());
+            for t in turns {
+                b = b.example(t.clone());
+            }
+            let ours = b.snippet().unwrap();
+            let ours = ours.split("### Examples:\n").nth(1).unwrap_or_default();
+            assert_eq!(ours, sdk[key].as_str().unwrap(), "catalog {i}, {key}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The Express a prompt shows for an example compiles back into the example's components:
+/// the model imitates something the host reads.
+#[test]
+fn express_examples_compile_back_to_the_example() {
+    let doc = Catalog::basic().definition(Version::V1_0);
+    let cat = ExpressCatalog::from_definitions(&[&doc], Some(ExpressVersion::V1_0));
+    let turn = booking_turn();
     let dsl = decompile_express(&turn, &cat);
     let out = compile(&dsl, &cat, "default_surface");
     assert!(out.errors.is_empty(), "{dsl}\n{:?}", out.errors);

@@ -1,12 +1,13 @@
 """The official A2UI agent SDK (a2ui-agent-sdk, pinned in requirements-sdk.txt) as the
 prompt oracle of tests/model_text/prompt_suites.rs: for each catalog document, the
 Express prompt generator's catalog instructions (positional signatures, catalog
-instructions) and the direct-JSON generator's schema section.
+instructions), the direct-JSON generator's schema section, and the catalog's
+self-contained validation schema.
 
 usage: prompt_sdk_oracle.py CATALOG.json...
 
-Prints one JSON document: {"cases": [{"file", "express", "direct_json"} or {"file",
-"error"}]}. No network: everything is read from the files named.
+Prints one JSON document: {"cases": [{"file", "express", "direct_json",
+"validation_schema"} or {"file", "error"}]}. No network: everything is read from the files named.
 """
 
 import json
@@ -30,6 +31,7 @@ def main() -> None:
                     "file": path,
                     "express": express.generate_catalog_instructions(include_schema=True),
                     "direct_json": direct.generate_catalog_instructions(include_schema=True),
+                    "validation_schema": catalog.validation_schema,
                 }
             )
         except Exception as e:  # noqa: BLE001 - every failure is reported per case

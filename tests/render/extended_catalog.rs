@@ -211,3 +211,80 @@ fn every_sample_component_validates_against_the_definition() {
     let bad = json!({"id": "x", "component": "Rating", "value": 3, "max": "five"});
     assert!(!validator.is_valid(&bad));
 }
+
+/// What `Catalog::definition` writes (the document prompts and inline catalogs are made
+/// from) validates against the catalog meta-schema too: the extended catalog's (the basic
+/// components as published, the extended ones with the schemas `register` declared from
+/// the definition file, its instructions) and a host catalog's with one component that
+/// declared a schema and one that did not.
+#[test]
+fn catalog_definition_documents_validate_and_carry_the_schemas() {
+    let meta = read(&format!("{V10}/json/catalog_definition.json"));
+    let validator = jsonschema::options()
+        .with_registry(registry())
+        .with_base_uri("https://a2ui.org/specification/v1_0/catalog_definition.json")
+        .build(&meta)
+        .expect("meta-schema");
+    let file = definition();
+
+    let ext = egui_a2ui::extended::catalog().definition(Version::V1_0);
+    assert_eq!(ext["catalogId"], CATALOG_ID);
+    assert_eq!(ext["instructions"], file["instructions"]);
+    for name in COMPONENTS {
+        assert_eq!(ext["components"][name], file["components"][name], "{name}");
+    }
+    // The basic components are described in full, not as references.
+    assert!(
+        ext["components"]["Button"]
+            .to_string()
+            .contains("\"child\""),
+        "{}",
+        ext["components"]["Button"]
+    );
+
+    const HOST: &str = "https://example.com/game/catalogs/v1/catalog.json";
+    let mut host = Catalog::basic().with_catalog_id(HOST, Version::V1_0);
+    let draw = |ui: &mut egui::Ui, _: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("x");
+    host.register("Gauge", draw).register("Minimap", draw);
+    host.set_component_schema(
+        "Gauge",
+        json!({"type": "object", "description": "A dial.", "properties": {
+            "value": {"$ref": "common_types.json#/$defs/DynamicNumber"}}, "required": ["value"]}),
+    );
+    let doc = host.definition(Version::V1_0);
+    assert_eq!(doc["catalogId"], HOST);
+    assert_eq!(doc["components"]["Gauge"]["description"], "A dial.");
+    assert_eq!(
+        doc["components"]["Gauge"]["allOf"][1]["required"],
+        json!(["component", "value"])
+    );
+    assert_eq!(
+        doc["components"]["Minimap"]["allOf"][1]["properties"]["component"]["const"],
+        "Minimap"
+    );
+    assert!(
+        doc["$defs"]["anyComponent"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"$ref": "#/components/Minimap"}))
+    );
+
+    for (name, d) in [("extended", &ext), ("host", &doc)] {
+        // The meta-schema copy here predates the `@call` spelling of function
+        // definitions (the published basic functions fail it too): the functions are
+        // checked by the self-contained schema below instead.
+        let mut without_functions = d.clone();
+        without_functions
+            .as_object_mut()
+            .unwrap()
+            .remove("functions");
+        let errors: Vec<String> = validator
+            .iter_errors(&without_functions)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        // And its self-contained schema leaves no reference outside.
+        let schema = egui_a2ui::catalog::validation_schema(d, Version::V1_0).unwrap();
+        assert_eq!(egui_a2ui::catalog::unresolved_ref(&schema), None, "{name}");
+    }
+}

@@ -78,14 +78,20 @@ fn a_chat_model_answers_with_a_form_and_the_action_goes_back_as_the_next_message
     let events = run(&mut agent, Turn::Text("booking".into()));
     assert!(turn_error(&events).is_none(), "{events:#?}");
 
-    // What went out: the model, streaming, the system prompt naming the catalog's
-    // components, then the user's text.
+    // What went out: the model, streaming, the system prompt (the prompt generator's
+    // Express prompt) giving the catalog's components as signatures, then the user's text.
     let body = request_body(&events);
     assert_eq!(body["model"], "test-model");
     assert_eq!(body["stream"], true);
     let system = body["messages"][0]["content"].as_str().unwrap();
     assert_eq!(body["messages"][0]["role"], "system");
-    for name in ["TextField", "Button", "ChoicePicker", "<a2ui-json>"] {
+    for name in [
+        "• TextField(",
+        "• Button(",
+        "• ChoicePicker(",
+        "<a2ui>",
+        "</a2ui>",
+    ] {
         assert!(system.contains(name), "the prompt names {name}");
     }
     assert_eq!(body["messages"][1]["content"], "booking");

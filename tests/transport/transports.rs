@@ -556,6 +556,12 @@ fn inline_catalogs_go_only_to_an_agent_that_accepts_them() {
         "Gauge",
         |ui: &mut egui::Ui, _: &mut egui_a2ui::ComponentContext<'_, '_>| ui.label("gauge"),
     );
+    catalog.set_component_schema(
+        "Gauge",
+        json!({"type": "object", "properties": {
+            "value": {"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/DynamicNumber"}},
+            "required": ["value"]}),
+    );
     let card = |accepts: bool| {
         let mut c = inline_card03();
         c["capabilities"]["extensions"][1]["params"]["acceptsInlineCatalogs"] = json!(accepts);
@@ -573,8 +579,19 @@ fn inline_catalogs_go_only_to_an_agent_that_accepts_them() {
         "the host catalog only, not the basic one: {inline:?}"
     );
     assert_eq!(inline[0]["catalogId"], HOST);
-    assert!(inline[0]["components"]["Gauge"].is_object());
-    assert!(inline[0]["components"]["Text"].is_object());
+    // Property schemas travel with the inline catalog: the host's as declared, the
+    // basic ones as published.
+    let gauge = &inline[0]["components"]["Gauge"]["allOf"][1];
+    assert_eq!(gauge["properties"]["component"]["const"], "Gauge");
+    assert_eq!(gauge["required"], json!(["component", "value"]));
+    assert!(gauge["properties"]["value"]["$ref"].is_string(), "{gauge}");
+    assert!(
+        inline[0]["components"]["Text"]
+            .to_string()
+            .contains("\"text\""),
+        "{}",
+        inline[0]["components"]["Text"]
+    );
     assert_eq!(
         caps["v0.9.1"]["inlineCatalogs"],
         caps["v0.9"]["inlineCatalogs"]
