@@ -58,6 +58,59 @@ struct Scope {
     applied: HashMap<String, Value>,
     /// Placeholders applied and not retired.
     live: HashSet<String>,
+    /// Per variable: what it compiled to, kept until it or a variable it depends on is
+    /// assigned again (so a statement compiles once, not once per later statement).
+    compiled: HashMap<String, Compiled>,
+}
+
+/// One variable compiled (see `Scope::compiled`).
+#[derive(Debug)]
+struct Compiled {
+    /// The component and the inline components it hoisted (empty: no component).
+    comps: Vec<Value>,
+    /// The error compiling it gave.
+    error: Option<ExpressError>,
+    /// The variables its compilation read: those it names, and those named by the
+    /// values it inlines (not by the components it refers to).
+    deps: HashSet<String>,
+}
+
+impl Scope {
+    /// `name` was assigned: forget what read it.
+    fn invalidate(&mut self, name: &str) {
+        self.compiled
+            .retain(|k, c| k != name && !c.deps.contains(name));
+    }
+}
+
+/// The variables compiling `e` reads (see `Compiled::deps`).
+fn deps_of(cat: &ExpressCatalog, syms: &Symbols, e: &Expr, out: &mut HashSet<String>) {
+    match e {
+        Expr::Var(n) => {
+            if out.insert(n.clone())
+                && let Some(s) = syms.get(n)
+                && !matches!(s, Expr::Call(c) if cat.components.contains_key(&c.name))
+            {
+                deps_of(cat, syms, s, out);
+            }
+        }
+        Expr::Array(items) | Expr::Check(_, items) => {
+            items.iter().for_each(|x| deps_of(cat, syms, x, out));
+        }
+        Expr::Map(entries) => entries.iter().for_each(|(_, x)| deps_of(cat, syms, x, out)),
+        Expr::Call(c) => {
+            c.args.iter().for_each(|x| deps_of(cat, syms, x, out));
+            c.kwargs
+                .iter()
+                .for_each(|(_, x)| deps_of(cat, syms, x, out));
+        }
+        Expr::Path(_)
+        | Expr::Skip
+        | Expr::Str(_)
+        | Expr::Number(_)
+        | Expr::Bool(_)
+        | Expr::Null => {}
+    }
 }
 
 /// A streaming Express block compiler. Feed it the block's text (after `<a2ui>`) in
@@ -501,6 +554,7 @@ impl ExpressBlock {
             }
             Stmt::Assign(name, value) => {
                 let sc = self.scope();
+                sc.invalidate(&name);
                 sc.syms.set(&name, value, line);
                 self.refresh(Some(&name), out);
             }
@@ -577,33 +631,60 @@ impl ExpressBlock {
     /// Every component of the current scope, compiled: (components in order, errors
     /// of the statement assigning `report`).
     fn compile_all(
-        &self,
+        &mut self,
         report: Option<&str>,
     ) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
         let mut comps = Vec::new();
         let mut errors = Vec::new();
         let mut undefined_children = HashSet::new();
-        let Some(sc) = &self.scope else {
+        let Some(sc) = self.scope.as_mut() else {
             return (comps, errors, undefined_children);
         };
+        // Each variable compiled once until it or what it read is assigned again.
+        let mut cache = std::mem::take(&mut sc.compiled);
         for name in &sc.syms.order {
             let Some((e, line)) = sc.syms.map.get(name) else {
                 continue;
             };
-            let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
-            match cx.component(name, e) {
-                Ok(Some(c)) => {
-                    comps.push(c);
-                    comps.append(&mut cx.extra);
-                }
-                Ok(None) => {}
-                Err(err) => {
-                    if report == Some(name.as_str()) {
-                        errors.push(err);
+            let entry = cache.entry(name.clone()).or_insert_with(|| {
+                let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
+                let mut deps = HashSet::new();
+                deps_of(&self.cat, &sc.syms, e, &mut deps);
+                match cx.component(name, e) {
+                    Ok(Some(c)) => {
+                        let mut comps = vec![c];
+                        comps.append(&mut cx.extra);
+                        Compiled {
+                            comps,
+                            error: None,
+                            deps,
+                        }
                     }
+                    Ok(None) => Compiled {
+                        comps: Vec::new(),
+                        error: None,
+                        deps,
+                    },
+                    Err(err) => Compiled {
+                        comps: Vec::new(),
+                        error: Some(err),
+                        deps,
+                    },
                 }
+            });
+            comps.extend(entry.comps.iter().cloned());
+            if let Some(err) = &entry.error
+                && report == Some(name.as_str())
+            {
+                errors.push(err.clone());
             }
         }
+        sc.compiled = cache;
+        let sc = &*sc;
+        let ids: HashSet<&str> = comps
+            .iter()
+            .filter_map(|k| k.get("id").and_then(Value::as_str))
+            .collect();
         // Child references naming no variable of the scope.
         for c in &comps {
             let Some(name) = c.get("component").and_then(Value::as_str) else {
@@ -615,11 +696,7 @@ impl ExpressBlock {
             for (prop, v) in c.as_object().into_iter().flatten() {
                 if sig.schemas.get(prop).is_some_and(holds_children) {
                     for id in child_ids(v) {
-                        if !sc.syms.map.contains_key(&id)
-                            && !comps
-                                .iter()
-                                .any(|k| k.get("id").and_then(Value::as_str) == Some(id.as_str()))
-                        {
+                        if !sc.syms.map.contains_key(&id) && !ids.contains(id.as_str()) {
                             undefined_children.insert(id);
                         }
                     }
@@ -675,11 +752,13 @@ impl ExpressBlock {
             if !reach.contains(id) {
                 continue;
             }
-            let mut form = c.clone();
-            with_placeholders(&self.cat, &mut form, &undefined, &mut wanted);
-            if sc.applied.get(id) != Some(&form) {
-                sc.applied.insert(id.to_owned(), form.clone());
-                send.push(form);
+            if !undefined.is_empty() || sc.applied.get(id) != Some(c) {
+                let mut form = c.clone();
+                with_placeholders(&self.cat, &mut form, &undefined, &mut wanted);
+                if sc.applied.get(id) != Some(&form) {
+                    sc.applied.insert(id.to_owned(), form.clone());
+                    send.push(form);
+                }
             }
         }
         for p in &wanted {
@@ -733,10 +812,8 @@ impl ExpressBlock {
             }));
         }
         if !send.is_empty() {
-            out.messages.push(json!({
-                "version": version.as_str(),
-                "updateComponents": {"surfaceId": sc.surface_id, "components": send},
-            }));
+            out.messages
+                .push(update_components(version.as_str(), &sc.surface_id, send));
         }
     }
 
@@ -831,10 +908,8 @@ impl ExpressBlock {
             })
             .collect();
         if !send.is_empty() {
-            out.messages.push(json!({
-                "version": vs,
-                "updateComponents": {"surfaceId": sc.surface_id, "components": send},
-            }));
+            out.messages
+                .push(update_components(vs, &sc.surface_id, send));
         }
         for p in sc.live.drain() {
             out.retired.push((sc.surface_id.clone(), p));
@@ -843,6 +918,17 @@ impl ExpressBlock {
         // declares `ExpressUndefinedChildError` but does not raise it).
         drop(undefined);
     }
+}
+
+/// An `updateComponents` carrying `components` (moved in: `json!` would copy them).
+fn update_components(vs: &str, sid: &str, components: Vec<Value>) -> Value {
+    let mut body = Map::new();
+    body.insert("surfaceId".into(), Value::String(sid.to_owned()));
+    body.insert("components".into(), Value::Array(components));
+    let mut msg = Map::new();
+    msg.insert("version".into(), Value::String(vs.to_owned()));
+    msg.insert("updateComponents".into(), Value::Object(body));
+    Value::Object(msg)
 }
 
 /// The reference's data message for a scope that is not created here.
