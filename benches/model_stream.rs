@@ -208,10 +208,26 @@ fn throughput_docs(copies: usize) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// `A2UI_MODEL_PROFILE=<chunk>` (or `jsonl`, or `floor<chunk>`: the messages yielded in
-/// such chunks cloned and dropped, see [`clone_all`]): one run of one workload on the
-/// throughput document and nothing else, for an instruction-count profiler
+/// such chunks cloned and dropped, see [`clone_all`]; or `express<chunk>`: the Express
+/// twin): one workload on the throughput document (a parse: 20 runs) and nothing else,
+/// for a profiler (`perf record`) or an instruction-count profiler
 /// (`valgrind --tool=callgrind target/release/deps/model_stream-… --bench`).
 fn profile_run(what: &str) {
+    if let Some(chunk) = what.strip_prefix("express") {
+        // `express<chunk>`: the Express twin ×8 in such chunks, 20 times.
+        let chunk: usize = chunk.parse().expect("A2UI_MODEL_PROFILE: express<chunk>");
+        let (express, _, _) = express_docs(8);
+        drop(express_options());
+        let mut n = 0;
+        for _ in 0..20 {
+            n += parse_model_text(&express, chunk, express_options);
+        }
+        println!(
+            "express: {} bytes in {chunk}-byte chunks ×20, {n} parts",
+            express.len()
+        );
+        return;
+    }
     let (doc, jsonl) = throughput_docs(8);
     // The basic catalogs are read once per process: not part of the run.
     drop(stream_options());
@@ -229,7 +245,9 @@ fn profile_run(what: &str) {
         let chunk: usize = what
             .parse()
             .expect("A2UI_MODEL_PROFILE: a chunk size or jsonl");
-        let n = parse_model_text(&doc, chunk, stream_options);
+        let n: usize = (0..20)
+            .map(|_| parse_model_text(&doc, chunk, stream_options))
+            .sum();
         println!(
             "model text: {} bytes in {chunk}-byte chunks, {n} parts",
             doc.len()

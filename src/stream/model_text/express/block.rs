@@ -634,11 +634,23 @@ impl ExpressBlock {
         &mut self,
         report: Option<&str>,
     ) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
-        let mut comps = Vec::new();
+        let errors = self.compile_scope(report);
+        let Some(sc) = &self.scope else {
+            return (Vec::new(), errors, HashSet::new());
+        };
+        let refs = scope_components(sc);
+        let undefined = self.undefined_children(&refs);
+        let comps = refs.into_iter().cloned().collect();
+        (comps, errors, undefined)
+    }
+
+    /// Compile what changed in the current scope (each variable once until it or what it
+    /// read is assigned again; see `Scope::compiled`): the errors of the statement
+    /// assigning `report`.
+    fn compile_scope(&mut self, report: Option<&str>) -> Vec<ExpressError> {
         let mut errors = Vec::new();
-        let mut undefined_children = HashSet::new();
         let Some(sc) = self.scope.as_mut() else {
-            return (comps, errors, undefined_children);
+            return errors;
         };
         // Each variable compiled once until it or what it read is assigned again.
         let mut cache = std::mem::take(&mut sc.compiled);
@@ -672,7 +684,6 @@ impl ExpressBlock {
                     },
                 }
             });
-            comps.extend(entry.comps.iter().cloned());
             if let Some(err) = &entry.error
                 && report == Some(name.as_str())
             {
@@ -680,13 +691,21 @@ impl ExpressBlock {
             }
         }
         sc.compiled = cache;
-        let sc = &*sc;
+        errors
+    }
+
+    /// The child references of `comps` (the current scope's) naming no variable of the
+    /// scope.
+    fn undefined_children(&self, comps: &[&Value]) -> HashSet<String> {
+        let mut undefined_children = HashSet::new();
+        let Some(sc) = &self.scope else {
+            return undefined_children;
+        };
         let ids: HashSet<&str> = comps
             .iter()
             .filter_map(|k| k.get("id").and_then(Value::as_str))
             .collect();
-        // Child references naming no variable of the scope.
-        for c in &comps {
+        for c in comps {
             let Some(name) = c.get("component").and_then(Value::as_str) else {
                 continue;
             };
@@ -703,13 +722,47 @@ impl ExpressBlock {
                 }
             }
         }
-        (comps, errors, undefined_children)
+        undefined_children
     }
 
     /// Recompile the scope after `changed` was (re)assigned and apply what changed.
     fn refresh(&mut self, changed: Option<&str>, out: &mut ExpressOutput) {
-        let (comps, errors, undefined) = self.compile_all(changed);
+        let errors = self.compile_scope(changed);
         out.errors.extend(errors);
+        // The compiled components are read in place (taken out of the scope meanwhile).
+        let Some(compiled) = self
+            .scope
+            .as_mut()
+            .map(|sc| std::mem::take(&mut sc.compiled))
+        else {
+            return;
+        };
+        let order = self
+            .scope
+            .as_ref()
+            .map(|sc| sc.syms.order.clone())
+            .unwrap_or_default();
+        let comps: Vec<&Value> = order
+            .iter()
+            .filter_map(|n| compiled.get(n))
+            .flat_map(|c| c.comps.iter())
+            .collect();
+        let undefined = self.undefined_children(&comps);
+        self.apply_compiled(&comps, &undefined, out);
+        drop(comps);
+        if let Some(sc) = self.scope.as_mut() {
+            sc.compiled = compiled;
+        }
+    }
+
+    /// Apply the scope's compiled components `comps` (placeholders for `undefined`
+    /// children): what is reachable from `root` and differs from what was applied.
+    fn apply_compiled(
+        &mut self,
+        comps: &[&Value],
+        undefined: &HashSet<String>,
+        out: &mut ExpressOutput,
+    ) {
         let version = self.cat.version;
         let cat_id = self.cat.catalog_id.clone();
         let Some(sc) = self.scope.as_mut() else {
@@ -727,7 +780,7 @@ impl ExpressBlock {
         // Reachable from root (an update scope: everything).
         let by_id: HashMap<&str, &Value> = comps
             .iter()
-            .filter_map(|c| Some((c.get("id")?.as_str()?, c)))
+            .filter_map(|c| Some((c.get("id")?.as_str()?, *c)))
             .collect();
         let mut reach: HashSet<String> = HashSet::new();
         if sc.update {
@@ -745,7 +798,7 @@ impl ExpressBlock {
         }
         let mut send = Vec::new();
         let mut wanted: HashSet<String> = HashSet::new();
-        for c in &comps {
+        for &c in comps {
             let Some(id) = c.get("id").and_then(Value::as_str) else {
                 continue;
             };
@@ -754,7 +807,7 @@ impl ExpressBlock {
             }
             if !undefined.is_empty() || sc.applied.get(id) != Some(c) {
                 let mut form = c.clone();
-                with_placeholders(&self.cat, &mut form, &undefined, &mut wanted);
+                with_placeholders(&self.cat, &mut form, undefined, &mut wanted);
                 if sc.applied.get(id) != Some(&form) {
                     sc.applied.insert(id.to_owned(), form.clone());
                     send.push(form);
@@ -942,6 +995,17 @@ fn data_update(vs: &str, sid: &str, data: &[(String, Value)], model: Map<String,
     json!({"version": vs, "updateDataModel": {"surfaceId": sid, "path": "/", "value": model}})
 }
 
+/// The components compiled in `sc`, in its variables' order (each with the inline
+/// components it hoisted after it).
+fn scope_components(sc: &Scope) -> Vec<&Value> {
+    sc.syms
+        .order
+        .iter()
+        .filter_map(|n| sc.compiled.get(n))
+        .flat_map(|c| c.comps.iter())
+        .collect()
+}
+
 /// Component ids inside a child-holding property value.
 fn child_ids(v: &Value) -> Vec<String> {
     match v {
@@ -1002,7 +1066,6 @@ fn with_placeholders(
         .get("component")
         .and_then(Value::as_str)
         .and_then(|n| cat.components.get(n))
-        .cloned()
     else {
         return;
     };
