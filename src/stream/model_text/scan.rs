@@ -169,10 +169,10 @@ impl StringWalk {
                         self.in_list = true;
                     }
                     self.stack.push(b'[');
-                } else if c == b'<' {
-                    if let Some(t) = tag_at(b, at) {
-                        return Ok((t, at));
-                    }
+                } else if c == b'<'
+                    && let Some(t) = tag_at(b, at)
+                {
+                    return Ok((t, at));
                 }
                 continue;
             }
@@ -195,12 +195,10 @@ impl StringWalk {
                 b'}' => {
                     self.stack.pop();
                 }
-                b']' => {
-                    if self.stack.last() == Some(&b'[') {
-                        self.stack.pop();
-                        if self.stack.is_empty() {
-                            self.in_list = false;
-                        }
+                b']' if self.stack.last() == Some(&b'[') => {
+                    self.stack.pop();
+                    if self.stack.is_empty() {
+                        self.in_list = false;
                     }
                 }
                 b'<' => {

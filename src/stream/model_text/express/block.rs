@@ -95,14 +95,19 @@ fn deps_of(cat: &ExpressCatalog, syms: &Symbols, e: &Expr, out: &mut HashSet<Str
             }
         }
         Expr::Array(items) | Expr::Check(_, items) => {
-            items.iter().for_each(|x| deps_of(cat, syms, x, out));
+            for x in items {
+                deps_of(cat, syms, x, out);
+            }
         }
-        Expr::Map(entries) => entries.iter().for_each(|(_, x)| deps_of(cat, syms, x, out)),
+        Expr::Map(entries) => {
+            for (_, x) in entries {
+                deps_of(cat, syms, x, out);
+            }
+        }
         Expr::Call(c) => {
-            c.args.iter().for_each(|x| deps_of(cat, syms, x, out));
-            c.kwargs
-                .iter()
-                .for_each(|(_, x)| deps_of(cat, syms, x, out));
+            for x in c.args.iter().chain(c.kwargs.iter().map(|(_, x)| x)) {
+                deps_of(cat, syms, x, out);
+            }
         }
         Expr::Path(_)
         | Expr::Skip
