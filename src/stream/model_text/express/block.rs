@@ -744,8 +744,8 @@ impl ExpressBlock {
         };
         let order = self
             .scope
-            .as_ref()
-            .map(|sc| sc.syms.order.clone())
+            .as_mut()
+            .map(|sc| std::mem::take(&mut sc.syms.order))
             .unwrap_or_default();
         let comps: Vec<&Value> = order
             .iter()
@@ -757,6 +757,7 @@ impl ExpressBlock {
         drop(comps);
         if let Some(sc) = self.scope.as_mut() {
             sc.compiled = compiled;
+            sc.syms.order = order;
         }
     }
 
@@ -810,7 +811,8 @@ impl ExpressBlock {
             if !reach.contains(id) {
                 continue;
             }
-            if !undefined.is_empty() || sc.applied.get(id) != Some(c) {
+            // Copied only when its form differs from it (a child not written yet).
+            if sc.applied.get(id) != Some(c) || touches(&self.cat, c, undefined) {
                 let mut form = c.clone();
                 with_placeholders(&self.cat, &mut form, undefined, &mut wanted);
                 if sc.applied.get(id) != Some(&form) {
@@ -1040,6 +1042,35 @@ fn refs_of(cat: &ExpressCatalog, c: &Value) -> Vec<String> {
         .filter(|(k, _)| sig.schemas.get(*k).is_some_and(holds_children))
         .flat_map(|(_, v)| child_ids(v))
         .collect()
+}
+
+/// Whether [`with_placeholders`] would change `c` (it refers to an undefined child).
+fn touches(cat: &ExpressCatalog, c: &Value, undefined: &HashSet<String>) -> bool {
+    fn go(v: &Value, undefined: &HashSet<String>) -> bool {
+        match v {
+            Value::String(s) => undefined.contains(s.as_str()),
+            Value::Array(a) => a.iter().any(|x| go(x, undefined)),
+            Value::Object(o) => ["child", "componentId", "children", "content", "trigger"]
+                .iter()
+                .filter_map(|k| o.get(*k))
+                .any(|x| go(x, undefined)),
+            _ => false,
+        }
+    }
+    if undefined.is_empty() {
+        return false;
+    }
+    let Some(sig) = c
+        .get("component")
+        .and_then(Value::as_str)
+        .and_then(|n| cat.components.get(n))
+    else {
+        return false;
+    };
+    c.as_object().is_some_and(|o| {
+        o.iter()
+            .any(|(k, v)| sig.schemas.get(k).is_some_and(holds_children) && go(v, undefined))
+    })
 }
 
 /// Point references to undefined children at placeholders (`loading_<id>`).
