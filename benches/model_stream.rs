@@ -11,9 +11,10 @@
 //!    the same messages; for the configuration `ModelTextStream` runs (basic catalogs,
 //!    partial messages with only what changed; target: within 2x of JSONL at every chunk
 //!    size) and for the reference's partial messages (every reachable component at every
-//!    chunk). Beside the stream rows, their floor: cloning and dropping the messages that
-//!    configuration yields, timed against the same JSONL framing (what making those
-//!    messages costs at least, before any parsing or bookkeeping).
+//!    chunk). Beside the stream rows, the old floor: cloning and dropping the messages that
+//!    configuration yields as JSON values, timed against the same JSONL framing (what
+//!    making them as values cost at least; the parser now yields them shared, a partial
+//!    update holding its components, so it no longer pays this).
 //! 3. Express: the booking answer with its block in A2UI Express
 //!    (`tests/data/model_text/restaurant_booking_v09.express.txt`, decompiled by the
 //!    official SDK) against its JSON twin (the recorded answer), eight copies each, in

@@ -1,7 +1,11 @@
 //! One `<a2ui>` block being written: tokens as they complete, statements as they
 //! complete, messages as soon as what they carry is reachable from `root`.
 
-use std::collections::{HashMap, HashSet};
+/// The block's maps and sets, keyed by variable and component ids: foldhash, seeded per
+/// process, as the JSON path's (several times faster than SipHash on short keys).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// See [`HashMap`].
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -641,7 +645,7 @@ impl ExpressBlock {
     ) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
         let errors = self.compile_scope(report);
         let Some(sc) = &self.scope else {
-            return (Vec::new(), errors, HashSet::new());
+            return (Vec::new(), errors, HashSet::default());
         };
         let refs = scope_components(sc);
         let undefined = self.undefined_children(&refs);
@@ -665,7 +669,7 @@ impl ExpressBlock {
             };
             let entry = cache.entry(name.clone()).or_insert_with(|| {
                 let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
-                let mut deps = HashSet::new();
+                let mut deps = HashSet::default();
                 deps_of(&self.cat, &sc.syms, e, &mut deps);
                 match cx.component(name, e) {
                     Ok(Some(c)) => {
@@ -702,7 +706,7 @@ impl ExpressBlock {
     /// The child references of `comps` (the current scope's) naming no variable of the
     /// scope.
     fn undefined_children(&self, comps: &[&Value]) -> HashSet<String> {
-        let mut undefined_children = HashSet::new();
+        let mut undefined_children = HashSet::default();
         let Some(sc) = &self.scope else {
             return undefined_children;
         };
@@ -788,7 +792,7 @@ impl ExpressBlock {
             .iter()
             .filter_map(|c| Some((c.get("id")?.as_str()?, *c)))
             .collect();
-        let mut reach: HashSet<String> = HashSet::new();
+        let mut reach: HashSet<String> = HashSet::default();
         if sc.update {
             reach.extend(by_id.keys().map(|k| (*k).to_owned()));
         } else {
@@ -803,7 +807,7 @@ impl ExpressBlock {
             }
         }
         let mut send = Vec::new();
-        let mut wanted: HashSet<String> = HashSet::new();
+        let mut wanted: HashSet<String> = HashSet::default();
         for &c in comps {
             let Some(id) = c.get("id").and_then(Value::as_str) else {
                 continue;
