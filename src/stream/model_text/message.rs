@@ -173,3 +173,72 @@ impl serde::Serialize for ModelMessage {
         self.value().serialize(serializer)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SurfaceStore;
+    use crate::eval::functions::FunctionRegistry;
+    use serde_json::json;
+
+    /// A store after `messages`, as the conformance dump.
+    fn applied(messages: &[ModelMessage], by_value: bool) -> Value {
+        let mut store = SurfaceStore::basic();
+        for m in messages {
+            let r = if by_value {
+                store.apply(m.value().clone())
+            } else {
+                store.apply(m)
+            };
+            assert!(r.into_result().is_ok(), "{m:?}");
+        }
+        crate::conformance::dump(&store, &FunctionRegistry::basic())
+    }
+
+    #[test]
+    fn a_shared_partial_update_is_its_json_and_applies_as_it() {
+        let create = ModelMessage::from(json!({"version": "v0.9", "createSurface": {
+            "surfaceId": "s",
+            "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}));
+        let root =
+            Arc::new(json!({"id": "root", "component": "Column", "children": ["t", "loading_u"]}));
+        let text = Arc::new(json!({"id": "t", "component": "Text", "text": "Hi"}));
+        let ph = Arc::new(json!({"id": "loading_u", "component": "Row", "children": []}));
+        let partial = ModelMessage::components(
+            Family::V09,
+            "v0.9",
+            "s",
+            vec![Arc::clone(&root), Arc::clone(&text), ph],
+        );
+        // Shared: the message holds the parser's components, not copies.
+        let (sid, comps) = partial.shared_components().expect("a partial update");
+        assert_eq!(sid, "s");
+        assert!(Arc::ptr_eq(&comps[0], &root) && Arc::ptr_eq(&comps[1], &text));
+        // Its value is the message the reference yields.
+        let want = json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Column", "children": ["t", "loading_u"]},
+            {"id": "t", "component": "Text", "text": "Hi"},
+            {"id": "loading_u", "component": "Row", "children": []},
+        ]}});
+        assert_eq!(partial, want);
+        assert_eq!(partial.surface_id(), Some("s"));
+        assert_eq!(partial.clone().into_value(), want);
+        // Applied from its components, the store ends as applied from its value.
+        let messages = [create, partial];
+        let direct = applied(&messages, false);
+        assert_eq!(direct, applied(&messages, true));
+        let dumped = direct.to_string();
+        assert!(
+            dumped.contains("\"Hi\"") && dumped.contains("loading_u"),
+            "{dumped}"
+        );
+        // v0.8: a `surfaceUpdate` without version.
+        let v08 = ModelMessage::components(Family::V08, "v0.9", "s", vec![text]);
+        assert_eq!(
+            v08,
+            json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+                {"id": "t", "component": "Text", "text": "Hi"}]}})
+        );
+        assert_eq!(v08.components_version(), None);
+    }
+}
