@@ -11,9 +11,10 @@
 //!    the same messages; for the configuration `ModelTextStream` runs (basic catalogs,
 //!    partial messages with only what changed; target: within 2x of JSONL at every chunk
 //!    size) and for the reference's partial messages (every reachable component at every
-//!    chunk). Beside the stream rows, their floor: cloning and dropping the messages that
-//!    configuration yields, timed against the same JSONL framing (what making those
-//!    messages costs at least, before any parsing or bookkeeping).
+//!    chunk). Beside the stream rows, the old floor: cloning and dropping the messages that
+//!    configuration yields as JSON values, timed against the same JSONL framing (what
+//!    making them as values cost at least; the parser now yields them shared, a partial
+//!    update holding its components, so it no longer pays this).
 //! 3. Express: the booking answer with its block in A2UI Express
 //!    (`tests/data/model_text/restaurant_booking_v09.express.txt`, decompiled by the
 //!    official SDK) against its JSON twin (the recorded answer), eight copies each, in
@@ -91,7 +92,7 @@ fn first_drawn_whole(bytes: &[u8], input: &egui::RawInput) -> (usize, f64) {
     let parts = model_text::parse_response(&text[..close]).expect("parses");
     let mut r = Renderer::new(Catalog::basic());
     for m in parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default()) {
-        let _ = r.apply(m).into_result();
+        let _ = r.apply(&m).into_result();
     }
     assert!(draws_text(&ctx, input, &mut r));
     (close, t.elapsed().as_secs_f64())
@@ -113,19 +114,26 @@ fn jsonl_framing(jsonl: &[u8]) {
     black_box(egui_a2ui::stream::parse_document(jsonl, &Limits::default()).len());
 }
 
-/// The messages the stream configuration yields for `doc` in `chunk`-byte chunks.
+/// The messages the stream configuration yields for `doc` in `chunk`-byte chunks, as
+/// JSON values (the parser shares them; their values are built here, outside the timing).
 fn yielded_messages(doc: &[u8], chunk: usize) -> Vec<serde_json::Value> {
     let mut p = ModelTextParser::new(stream_options(), Limits::default());
     let mut msgs = Vec::new();
     for c in doc.chunks(chunk) {
         for part in p.feed(c).unwrap_or_default() {
-            msgs.extend(part.a2ui.unwrap_or_default());
+            msgs.extend(
+                part.a2ui
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(serde_json::Value::from),
+            );
         }
     }
     msgs
 }
 
-/// Clone `msgs` and drop the copies (the least making those messages costs).
+/// Clone `msgs` and drop the copies (the least making those messages as JSON values
+/// costs: what the parser paid before it yielded shared messages).
 #[inline(never)]
 fn clone_all(msgs: &[serde_json::Value]) -> usize {
     let copies: Vec<serde_json::Value> = msgs.to_vec();
@@ -201,10 +209,26 @@ fn throughput_docs(copies: usize) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// `A2UI_MODEL_PROFILE=<chunk>` (or `jsonl`, or `floor<chunk>`: the messages yielded in
-/// such chunks cloned and dropped, see [`clone_all`]): one run of one workload on the
-/// throughput document and nothing else, for an instruction-count profiler
+/// such chunks cloned and dropped, see [`clone_all`]; or `express<chunk>`: the Express
+/// twin): one workload on the throughput document (a parse: 20 runs) and nothing else,
+/// for a profiler (`perf record`) or an instruction-count profiler
 /// (`valgrind --tool=callgrind target/release/deps/model_stream-… --bench`).
 fn profile_run(what: &str) {
+    if let Some(chunk) = what.strip_prefix("express") {
+        // `express<chunk>`: the Express twin ×8 in such chunks, 20 times.
+        let chunk: usize = chunk.parse().expect("A2UI_MODEL_PROFILE: express<chunk>");
+        let (express, _, _) = express_docs(8);
+        drop(express_options());
+        let mut n = 0;
+        for _ in 0..20 {
+            n += parse_model_text(&express, chunk, express_options);
+        }
+        println!(
+            "express: {} bytes in {chunk}-byte chunks ×20, {n} parts",
+            express.len()
+        );
+        return;
+    }
     let (doc, jsonl) = throughput_docs(8);
     // The basic catalogs are read once per process: not part of the run.
     drop(stream_options());
@@ -222,7 +246,9 @@ fn profile_run(what: &str) {
         let chunk: usize = what
             .parse()
             .expect("A2UI_MODEL_PROFILE: a chunk size or jsonl");
-        let n = parse_model_text(&doc, chunk, stream_options);
+        let n: usize = (0..20)
+            .map(|_| parse_model_text(&doc, chunk, stream_options))
+            .sum();
         println!(
             "model text: {} bytes in {chunk}-byte chunks, {n} parts",
             doc.len()

@@ -56,6 +56,9 @@ pub enum Frame<'a> {
     Value(Value),
     /// A message as its JSON text.
     Text(&'a str),
+    /// A message yielded from model text, applied as it is (shared with whoever reports
+    /// it; a partial component update straight from the components it holds).
+    Model(&'a crate::stream::model_text::ModelMessage),
     /// A message that could not be framed.
     Error(A2uiError),
 }
@@ -70,6 +73,12 @@ impl From<Value> for Frame<'_> {
 impl From<&Value> for Frame<'_> {
     fn from(v: &Value) -> Self {
         Self::Value(v.clone())
+    }
+}
+
+impl<'a> From<&'a crate::stream::model_text::ModelMessage> for Frame<'a> {
+    fn from(m: &'a crate::stream::model_text::ModelMessage) -> Self {
+        Self::Model(m)
     }
 }
 

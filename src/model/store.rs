@@ -415,6 +415,7 @@ impl SurfaceStore {
         match frame.into() {
             Frame::Value(value) => self.apply_value_frame(value),
             Frame::Text(text) => self.apply_text_frame(text),
+            Frame::Model(message) => self.apply_model_frame(message),
             Frame::Error(error) => {
                 let index = self.next_index();
                 self.reject(None, Version::V0_9, index, error)
@@ -433,20 +434,74 @@ impl SurfaceStore {
         // Read for error attribution only; the message itself is parsed once, below.
         let version = message_version(&value);
         let hint = crate::protocol::surface_id_hint(&value);
-        if self.strict
-            && let Err(error) = super::strict::check_nesting(&value)
-        {
-            return self.reject(hint, version, index, error);
-        }
-        #[cfg(feature = "validation")]
-        if let Some(v) = &self.validator
-            && let Err(error) = v.validate_for(&value, self.schema_catalog(&value, hint.as_deref()))
-        {
+        if let Err(error) = self.check_value(&value, hint.as_deref()) {
             return self.reject(hint, version, index, error);
         }
         match parse_message_owned(value).and_then(|env| self.apply_envelope(env)) {
             Ok(applied) => applied,
             Err(error) => self.reject(hint, version, index, error),
+        }
+    }
+
+    /// Strict mode's nesting check and the schema validator, on a message's value.
+    fn check_value(&self, value: &Value, hint: Option<&str>) -> Result<(), A2uiError> {
+        if self.strict {
+            super::strict::check_nesting(value)?;
+        }
+        #[cfg(feature = "validation")]
+        if let Some(v) = &self.validator {
+            v.validate_for(value, self.schema_catalog(value, hint))?;
+        }
+        #[cfg(not(feature = "validation"))]
+        let _ = hint;
+        Ok(())
+    }
+
+    /// A message yielded from model text, applied as it is: a partial component update
+    /// parsed from the components it shares with the parser (its JSON value is never
+    /// built, unless strict mode or the schema validator reads it), any other message
+    /// from its value, borrowed.
+    fn apply_model_frame(&mut self, message: &crate::stream::model_text::ModelMessage) -> Applied {
+        #[cfg(feature = "validation")]
+        let via_value = self.strict || self.validator.is_some();
+        #[cfg(not(feature = "validation"))]
+        let via_value = self.strict;
+        let shared = message.shared_components().filter(|_| !via_value);
+        let Some((surface_id, components)) = shared else {
+            let value = message.value();
+            let index = self.next_index();
+            let version = message_version(value);
+            let hint = crate::protocol::surface_id_hint(value);
+            if let Err(error) = self.check_value(value, hint.as_deref()) {
+                return self.reject(hint, version, index, error);
+            }
+            return match crate::protocol::parse_message(value)
+                .and_then(|env| self.apply_envelope(env))
+            {
+                Ok(applied) => applied,
+                Err(error) => self.reject(hint, version, index, error),
+            };
+        };
+        let index = self.next_index();
+        let wire = message.components_version();
+        let version = match wire {
+            None => Some(Version::V0_8),
+            Some(v) => Version::from_wire(v),
+        };
+        let result = match version {
+            Some(v) => crate::protocol::parse_shared_components(v, surface_id, components),
+            None => Err(A2uiError::UnsupportedVersion(
+                wire.unwrap_or_default().to_owned(),
+            )),
+        };
+        match result.and_then(|env| self.apply_envelope(env)) {
+            Ok(applied) => applied,
+            Err(error) => self.reject(
+                Some(surface_id.to_owned()),
+                version.unwrap_or(Version::V0_9),
+                index,
+                error,
+            ),
         }
     }
 

@@ -240,6 +240,39 @@ pub fn parse_message_text(text: &str) -> Result<Envelope, A2uiError> {
     parse_message_owned(value)
 }
 
+/// An `updateComponents` (`version` v0.9 or later) or v0.8 `surfaceUpdate` for
+/// `surface_id` whose components are held elsewhere (a partial update yielded from model
+/// text): each component parsed from its value as in the whole message, nothing else of
+/// the message built.
+pub(crate) fn parse_shared_components(
+    version: Version,
+    surface_id: &str,
+    components: &[std::sync::Arc<Value>],
+) -> Result<Envelope, A2uiError> {
+    let path = match version {
+        Version::V0_8 => "/surfaceUpdate/components",
+        _ => "/updateComponents/components",
+    };
+    if components.is_empty() {
+        return Err(A2uiError::validation(path, "components must not be empty"));
+    }
+    let mut out = Vec::with_capacity(components.len());
+    for (i, c) in components.iter().enumerate() {
+        let c = (**c).clone();
+        out.push(match version {
+            Version::V0_8 => v0_8::component(c, &|| format!("{path}/{i}"))?,
+            _ => v0_9::component(c, version, path, i)?,
+        });
+    }
+    Ok(Envelope {
+        version,
+        message: Message::UpdateComponents {
+            surface_id: surface_id.to_owned(),
+            components: out,
+        },
+    })
+}
+
 /// Parse one agent → renderer message, detecting its version.
 pub fn parse_message(value: &Value) -> Result<Envelope, A2uiError> {
     let obj = value

@@ -245,7 +245,10 @@ pub(super) fn entry_value(
 }
 
 /// One component, taken by value (`base` names it in errors).
-fn component(value: Value, base: &dyn Fn() -> String) -> Result<ComponentDef, A2uiError> {
+pub(crate) fn component(
+    value: Value,
+    base: &dyn Fn() -> String,
+) -> Result<ComponentDef, A2uiError> {
     let Value::Object(obj) = value else {
         return Err(A2uiError::validation(
             base(),

@@ -348,7 +348,7 @@ fn components_owned(
 }
 
 /// One component (`path`/`i` name it in errors; the pointer is only built on failure).
-fn component(
+pub(crate) fn component(
     value: Value,
     version: Version,
     path: &str,

@@ -354,13 +354,10 @@ impl ChatSession {
                     super::host::append_capped(&mut self.prose, &t, max);
                 }
                 ModelTextEvent::Applied(m) => {
-                    let sid = m
-                        .as_object()
-                        .and_then(|o| o.values().find_map(|v| v.get("surfaceId")))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
-                    if m.get("createSurface").is_some() || m.get("beginRendering").is_some() {
+                    let sid = m.surface_id().unwrap_or_default().to_owned();
+                    if m.shared_components().is_none()
+                        && (m.get("createSurface").is_some() || m.get("beginRendering").is_some())
+                    {
                         self.created.insert(sid.clone());
                     }
                     out.push(TransportEvent::Applied {

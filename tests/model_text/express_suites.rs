@@ -189,7 +189,7 @@ fn express_response_parser_parse_response_cases() {
                     match parts.last_mut() {
                         Some(Value::Object(o)) if o.contains_key("a2ui") => {
                             if let Some(Value::Array(a)) = o.get_mut("a2ui") {
-                                a.extend(m);
+                                a.extend(m.into_iter().map(Value::from));
                             }
                         }
                         _ => parts.push(serde_json::json!({"a2ui": m})),

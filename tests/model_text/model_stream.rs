@@ -98,7 +98,7 @@ fn whole(bytes: &[u8]) -> (Renderer, String) {
     for p in parts {
         prose.push_str(&p.text);
         for m in p.a2ui.into_iter().flatten() {
-            r.apply(m).into_result().expect("message applies");
+            r.apply(&m).into_result().expect("message applies");
         }
     }
     (r, prose)
@@ -408,7 +408,7 @@ fn utf8_split_anywhere_and_invalid_bytes_never_panic() {
         for c in text.as_bytes().chunks(chunk) {
             for part in p.feed(c).expect("valid") {
                 prose.push_str(&part.text);
-                msgs.extend(part.a2ui.into_iter().flatten());
+                msgs.extend(part.a2ui.into_iter().flatten().map(Value::from));
             }
         }
         for part in p.finish().expect("closed") {

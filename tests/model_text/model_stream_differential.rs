@@ -145,7 +145,7 @@ fn whole_state(text: &str) -> State {
     let mut r = Renderer::new(Catalog::basic());
     for p in parts {
         for m in p.a2ui.into_iter().flatten() {
-            r.apply(m)
+            r.apply(&m)
                 .into_result()
                 .expect("message of the expectation applies");
         }

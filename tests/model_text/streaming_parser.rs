@@ -280,7 +280,10 @@ fn compare_parts(actual: &[ResponsePart], expected: &Value, strip: bool) -> Resu
     let ok = actual.len() == exp.len()
         && actual.iter().zip(&exp).all(|(a, e)| {
             norm(&a.text) == norm(e.get("text").and_then(Value::as_str).unwrap_or(""))
-                && a.a2ui.as_ref().map(|v| Value::Array(v.clone())) == e.get("a2ui").cloned()
+                && a.a2ui
+                    .as_ref()
+                    .map(|v| Value::Array(v.iter().map(|m| m.value().clone()).collect()))
+                    == e.get("a2ui").cloned()
         });
     if ok {
         Ok(())

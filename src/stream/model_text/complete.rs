@@ -120,18 +120,20 @@ impl ModelTextParser {
         Ok(())
     }
 
-    pub(super) fn yield_messages(
+    pub(super) fn yield_messages<M: Into<ModelMessage>>(
         &mut self,
-        msgs: Vec<Value>,
+        msgs: Vec<M>,
         out: &mut Vec<ResponsePart>,
         strict: bool,
     ) -> Result<(), ModelTextError> {
         for m in msgs {
-            if !self.deduplicate_data_model(&m, strict) {
+            let m: ModelMessage = m.into();
+            // A partial component update is no data-model message.
+            if m.shared_components().is_none() && !self.deduplicate_data_model(m.value(), strict) {
                 continue;
             }
             if let Some(c) = &self.opts.check
-                && let Err(e) = c.check(&m, self.root_id().as_deref(), strict)
+                && let Err(e) = c.check(m.value(), self.root_id().as_deref(), strict)
             {
                 if strict {
                     return Err(e);
@@ -311,7 +313,7 @@ impl ModelTextParser {
                 actual: self.seen_components.len() + 1,
             });
         }
-        if self.seen_components.get(&id) != Some(&c) {
+        if self.seen_components.get(&id).is_none_or(|old| **old != c) {
             let refs = check::component_references(&c, &self.refs);
             self.store_component(id, c, refs);
         }
@@ -383,11 +385,15 @@ pub(super) fn dedup_surface_updates(parts: &mut [ResponsePart]) {
         let mut seen = HashSet::default();
         let mut keep = vec![true; msgs.len()];
         for (i, m) in msgs.iter().enumerate().rev() {
-            if let Some(sid) = m
-                .get("surfaceUpdate")
-                .and_then(|s| s.get("surfaceId"))
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
+            let sid = match m.shared_components() {
+                Some((sid, _)) if m.components_version().is_none() => Some(sid),
+                Some(_) => None,
+                None => m
+                    .get("surfaceUpdate")
+                    .and_then(|s| s.get("surfaceId"))
+                    .and_then(Value::as_str),
+            };
+            if let Some(sid) = sid.filter(|s| !s.is_empty())
                 && !seen.insert(sid.to_owned())
             {
                 keep[i] = false;
@@ -411,16 +417,20 @@ mod tests {
         let su = |sid: &str, n: usize| json!({"surfaceUpdate": {"surfaceId": sid, "components": vec![Value::Null; n]}});
         let mut parts = vec![ResponsePart {
             text: String::new(),
-            a2ui: Some(vec![
-                su("a", 1),
-                su("b", 1),
-                json!({"other": 1}),
-                su("a", 2),
-            ]),
+            a2ui: Some(
+                [su("a", 1), su("b", 1), json!({"other": 1}), su("a", 2)]
+                    .into_iter()
+                    .map(ModelMessage::from)
+                    .collect(),
+            ),
         }];
         dedup_surface_updates(&mut parts);
+        let kept: Option<Vec<Value>> = parts[0]
+            .a2ui
+            .clone()
+            .map(|v| v.into_iter().map(Value::from).collect());
         assert_eq!(
-            parts[0].a2ui,
+            kept,
             Some(vec![su("b", 1), json!({"other": 1}), su("a", 2)])
         );
     }
@@ -434,7 +444,11 @@ mod tests {
         let parts = p
             .feed_str(r#"{"beginRendering": {"surfaceId": "s", "root": "root"}}]</a2ui-json>"#)
             .expect("chunk");
-        let msgs: Vec<&Value> = parts.iter().flat_map(|p| p.a2ui.iter().flatten()).collect();
+        let msgs: Vec<&Value> = parts
+            .iter()
+            .flat_map(|p| p.a2ui.iter().flatten())
+            .map(ModelMessage::value)
+            .collect();
         assert!(msgs[0].get("beginRendering").is_some(), "{msgs:?}");
         assert!(
             msgs.iter()

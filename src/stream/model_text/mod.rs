@@ -67,6 +67,7 @@ use crate::limits::Limits;
 mod check;
 mod complete;
 pub mod express;
+mod message;
 mod scan;
 mod sniff;
 mod stream;
@@ -74,6 +75,7 @@ mod topology;
 mod whole;
 
 pub use check::{MessageCheck, SchemaHook, StructuralCheck, catalog_components};
+pub use message::ModelMessage;
 pub use stream::{ModelTextEvent, ModelTextStream};
 pub use whole::{fix_payload, has_a2ui_parts, parse_response};
 
@@ -190,8 +192,9 @@ impl ModelTextError {
 pub struct ResponsePart {
     /// Prose (may be empty).
     pub text: String,
-    /// The A2UI messages, in order; `None` for prose only.
-    pub a2ui: Option<Vec<Value>>,
+    /// The A2UI messages, in order; `None` for prose only. Shared: a partial component
+    /// update holds the parser's own components (see [`ModelMessage`]).
+    pub a2ui: Option<Vec<ModelMessage>>,
 }
 
 /// How a [`ModelTextParser`] reads messages.
@@ -341,13 +344,15 @@ pub struct ModelTextParser {
     latest_version: Option<String>,
     sniff_credit: usize,
 
-    seen_components: Map<String, Value>,
+    /// The component table: each component as last read, shared with the placeholder
+    /// forms and the forms last yielded (see `topology::Processed`), in first-seen order.
+    seen_components: indexmap::IndexMap<String, std::sync::Arc<Value>, foldhash::fast::RandomState>,
     yielded_data_model: Map<String, Value>,
     deleted_surfaces: HashSet<String>,
     yielded_ids: HashMap<String, HashSet<String>>,
     /// Per surface, per component id: the form last yielded and its stamp (see
     /// `topology::Processed`).
-    yielded_contents: HashMap<String, HashMap<String, (Value, u64)>>,
+    yielded_contents: HashMap<String, HashMap<String, (std::sync::Arc<Value>, u64)>>,
     /// Per component in `seen_components`: its `(referenced id, field)`s.
     comp_refs: HashMap<String, Vec<(String, String)>>,
     /// How many components in `seen_components` refer to themselves.
@@ -463,7 +468,7 @@ impl ModelTextParser {
             latest_root: None,
             latest_version: None,
             sniff_credit: 0,
-            seen_components: Map::new(),
+            seen_components: indexmap::IndexMap::default(),
             yielded_data_model: Map::new(),
             deleted_surfaces: HashSet::default(),
             yielded_ids: HashMap::default(),

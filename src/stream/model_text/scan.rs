@@ -140,23 +140,105 @@ fn find_lt(b: &[u8]) -> Option<usize> {
     }
 }
 
-/// The first `<a2ui-json>` or `</a2ui-json>` in `buf` and where it starts (memchr on
-/// `<`, which both tags start with).
-pub(super) fn first_tag(buf: &str) -> Option<(Tag, usize)> {
-    let b = buf.as_bytes();
-    let mut i = 0;
-    while let Some(j) = b.get(i..).and_then(find_lt) {
-        let at = i + j;
-        let rest = b.get(at..).unwrap_or_default();
-        if rest.starts_with(OPEN_TAG.as_bytes()) {
-            return Some((Tag::Open, at));
+/// The JSON reader's string state walked over text it has not read yet, mirroring
+/// [`ModelTextParser::process_json_chunk`] (quotes count only inside the top-level list; a
+/// backslash escapes only inside a string), so a tag written inside a JSON string value is
+/// told from one that ends (or nests in) the block.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StringWalk {
+    /// Whether the top-level list is open.
+    pub(super) in_list: bool,
+    /// The kinds (`{` / `[`) of the open objects and lists.
+    pub(super) stack: Vec<u8>,
+    /// Whether the walk is inside a string.
+    pub(super) in_string: bool,
+    /// Whether the previous character was a backslash inside a string.
+    pub(super) escaped: bool,
+}
+
+impl StringWalk {
+    /// The first `<a2ui-json>` / `</a2ui-json>` of `buf` outside JSON strings; `Err` with
+    /// whether the end of `buf` is inside a string when there is none.
+    pub(super) fn first_tag(&mut self, buf: &str) -> Result<(Tag, usize), bool> {
+        let b = buf.as_bytes();
+        for (at, c) in b.iter().enumerate() {
+            let c = *c;
+            if !self.in_list {
+                if c == b'[' {
+                    if self.stack.is_empty() {
+                        self.in_list = true;
+                    }
+                    self.stack.push(b'[');
+                } else if c == b'<'
+                    && let Some(t) = tag_at(b, at)
+                {
+                    return Ok((t, at));
+                }
+                continue;
+            }
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if c == b'\\' {
+                    self.escaped = true;
+                } else if c == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match c {
+                b'"' => {
+                    self.in_string = true;
+                    self.escaped = false;
+                }
+                b'{' | b'[' => self.stack.push(c),
+                b'}' => {
+                    self.stack.pop();
+                }
+                b']' if self.stack.last() == Some(&b'[') => {
+                    self.stack.pop();
+                    if self.stack.is_empty() {
+                        self.in_list = false;
+                    }
+                }
+                b'<' => {
+                    if let Some(t) = tag_at(b, at) {
+                        return Ok((t, at));
+                    }
+                }
+                _ => {}
+            }
         }
-        if rest.starts_with(CLOSE_TAG.as_bytes()) {
-            return Some((Tag::Close, at));
-        }
-        i = at + 1;
+        Err(self.in_string)
     }
-    None
+}
+
+/// The tag starting at `at` of `b`, if any.
+fn tag_at(b: &[u8], at: usize) -> Option<Tag> {
+    let rest = b.get(at..).unwrap_or_default();
+    if rest.starts_with(OPEN_TAG.as_bytes()) {
+        Some(Tag::Open)
+    } else if rest.starts_with(CLOSE_TAG.as_bytes()) {
+        Some(Tag::Close)
+    } else {
+        None
+    }
+}
+
+/// The first `</a2ui-json>` of a block's text (after its open tag) that is not inside a
+/// JSON string value.
+pub(super) fn find_close_outside_strings(block: &str) -> Option<usize> {
+    let mut walk = StringWalk::default();
+    let mut from = 0;
+    loop {
+        let rest = block.get(from..)?;
+        match walk.first_tag(rest) {
+            Ok((Tag::Close, at)) => return Some(from + at),
+            // A nested open tag is text here: the walk goes on after it.
+            Ok((Tag::Open, at)) => from += at + 1,
+            Err(_) => return None,
+        }
+    }
 }
 
 /// The first `<a2ui-json>` in `buf`.
@@ -237,7 +319,7 @@ impl ModelTextParser {
         if !o.messages.is_empty() {
             out.push(ResponsePart {
                 text: String::new(),
-                a2ui: Some(o.messages),
+                a2ui: Some(o.messages.into_iter().map(ModelMessage::from).collect()),
             });
         }
         for e in o.errors {
@@ -264,6 +346,16 @@ impl ModelTextParser {
             self.topology_dirty = false;
         } else if !self.content_dirty.is_empty() {
             let _ = self.yield_changed(out);
+        }
+    }
+
+    /// The JSON reader's string state now, to walk text it has not read yet.
+    fn string_walk(&self) -> StringWalk {
+        StringWalk {
+            in_list: self.in_top_level_list,
+            stack: self.brace_stack.iter().map(|o| o.kind).collect(),
+            in_string: self.in_string,
+            escaped: self.string_escaped,
         }
     }
 
@@ -386,7 +478,17 @@ impl ModelTextParser {
                     }
                 }
             }
-            match first_tag(&self.buffer) {
+            // A tag inside a JSON string value is text: the reader's string state, walked
+            // over the text not read yet, tells (only when there is a `<` at all).
+            let (tag, end_in_string) = if memchr::memchr(b'<', self.buffer.as_bytes()).is_some() {
+                match self.string_walk().first_tag(&self.buffer) {
+                    Ok(t) => (Some(t), false),
+                    Err(in_string) => (None, in_string),
+                }
+            } else {
+                (None, false)
+            };
+            match tag {
                 Some((Tag::Open, o)) => {
                     // A nested open tag: drop this block, start a new one at the inner tag.
                     self.buffer.drain(..o + OPEN_TAG.len());
@@ -416,8 +518,13 @@ impl ModelTextParser {
                     }
                 }
                 None => {
-                    // Hold back what may start the close tag (or a nested open tag).
-                    let keep = held_tag_prefix(&self.buffer);
+                    // Hold back what may start the close tag (or a nested open tag), unless
+                    // it is inside a string.
+                    let keep = if end_in_string {
+                        0
+                    } else {
+                        held_tag_prefix(&self.buffer)
+                    };
                     if keep < self.buffer.len() {
                         let end = self.buffer.len() - keep;
                         let buf = std::mem::take(&mut self.buffer);
@@ -787,7 +894,7 @@ mod tests {
         let mut take = |parts: Vec<ResponsePart>| {
             for part in parts {
                 prose.push_str(&part.text);
-                msgs.extend(part.a2ui.unwrap_or_default());
+                msgs.extend(part.a2ui.unwrap_or_default().into_iter().map(Value::from));
             }
         };
         for c in chunks {
@@ -816,6 +923,101 @@ mod tests {
         let bytes: Vec<String> = text.chars().map(String::from).collect();
         let refs: Vec<&str> = bytes.iter().map(String::as_str).collect();
         assert_eq!(run(&refs), (prose, msgs));
+    }
+
+    /// The text of the last yielded component `root` in `msgs`.
+    fn root_text(msgs: &[Value]) -> Option<String> {
+        msgs.iter()
+            .rev()
+            .filter_map(|m| m["updateComponents"]["components"].as_array())
+            .flatten()
+            .find(|c| c["id"] == "root")
+            .and_then(|c| c["text"].as_str().map(str::to_owned))
+    }
+
+    #[test]
+    fn a_close_tag_inside_a_json_string_does_not_end_the_block() {
+        let text = concat!(
+            "Before.",
+            r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}},"#,
+            r#" {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": ["#,
+            r#"{"id": "root", "component": "Text", "text": "a </a2ui-json> \"<a2ui-json>\" b"}]}}]"#,
+            "</a2ui-json> After."
+        );
+        let want = r#"a </a2ui-json> "<a2ui-json>" b"#;
+        let (prose, msgs) = run(&[text]);
+        assert_eq!(prose, "Before. After.");
+        assert_eq!(root_text(&msgs).as_deref(), Some(want));
+        for cut in 0..=text.len() {
+            let (a, b) = text.split_at(cut);
+            let (p, m) = run(&[a, b]);
+            assert_eq!(p, prose, "cut at {cut}");
+            assert_eq!(root_text(&m).as_deref(), Some(want), "cut at {cut}");
+        }
+        let bytes: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = bytes.iter().map(String::as_str).collect();
+        let (p, m) = run(&refs);
+        assert_eq!(p, prose);
+        assert_eq!(root_text(&m).as_deref(), Some(want));
+        // The whole-answer parser too.
+        let parts = parse_response(text).expect("parses");
+        assert_eq!(parts.len(), 2);
+        let m: Vec<Value> = parts[0]
+            .a2ui
+            .clone()
+            .unwrap_or_default()
+            .into_iter()
+            .map(Value::from)
+            .collect();
+        assert_eq!(root_text(&m).as_deref(), Some(want));
+        assert_eq!(parts[1].text, "After.");
+        // Outside a string the close tag still ends the block (even right after one).
+        let (p, m) = run(&[concat!(
+            r#"<a2ui-json>[{"version": "v0.9", "deleteSurface": {"surfaceId": "x</a2ui-json>"}}"#,
+            r#"</a2ui-json>after"#
+        )]);
+        assert_eq!(p, "after");
+        assert!(m.is_empty(), "{m:?}");
+    }
+
+    #[test]
+    fn a_close_tag_inside_an_express_string_does_not_end_the_block() {
+        let text = "Hi <a2ui>\nroot = Column([t])\nt = Text(\"x </a2ui> y\")\n</a2ui> bye";
+        let texts = |chunks: &[&str]| {
+            let mut p = ModelTextParser::new(ModelTextOptions::default(), Limits::default());
+            let mut prose = String::new();
+            let mut found = Vec::new();
+            let mut take = |parts: Vec<ResponsePart>| {
+                for part in parts {
+                    prose.push_str(&part.text);
+                    for m in part.a2ui.unwrap_or_default() {
+                        for c in m["updateComponents"]["components"]
+                            .as_array()
+                            .into_iter()
+                            .flatten()
+                        {
+                            if let Some(t) = c["text"].as_str() {
+                                found.push(t.to_owned());
+                            }
+                        }
+                    }
+                }
+            };
+            for c in chunks {
+                take(p.feed_str(c).expect("chunk"));
+            }
+            take(p.finish().expect("finish"));
+            (prose, found.last().cloned())
+        };
+        let whole = texts(&[text]);
+        assert_eq!(
+            whole,
+            ("Hi  bye".to_owned(), Some("x </a2ui> y".to_owned()))
+        );
+        for cut in 0..=text.len() {
+            let (a, b) = text.split_at(cut);
+            assert_eq!(texts(&[a, b]), whole, "cut at {cut}");
+        }
     }
 
     #[test]

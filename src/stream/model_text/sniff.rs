@@ -44,6 +44,16 @@ pub(super) fn sniff_fragment_due(o: &scan::Open, now: usize) -> bool {
     now.saturating_sub(o.parsed_at).saturating_mul(2) >= len
 }
 
+/// `buf.ends_with(w)`, its third-to-last byte compared first (the last two of a needle
+/// are `":` or `s"`, so most ends differ there), without a `memcmp` call then. This runs at
+/// every quote and colon of a block.
+fn ends_with_quick(buf: &str, w: &str) -> bool {
+    let (b, n) = (buf.as_bytes(), w.as_bytes());
+    b.len() >= n.len()
+        && (n.len() < 3 || b.get(b.len() - 3) == n.get(n.len() - 3))
+        && b.ends_with(n)
+}
+
 /// `"key"\s*:\s*"([^"]+)"` anchored at the start of `s`.
 pub(super) fn match_forward<'a>(s: &'a str, quoted_key: &str) -> Option<&'a str> {
     let rest = s.strip_prefix(quoted_key)?.trim_start();
@@ -96,7 +106,7 @@ impl ModelTextParser {
         };
         for i in needles {
             if let (Some(false), Some(w)) = (self.watch.get(i).copied(), WATCH.get(i))
-                && self.json_buffer.ends_with(w)
+                && ends_with_quick(&self.json_buffer, w)
             {
                 if let Some(b) = self.watch.get_mut(i) {
                     *b = true;
@@ -105,7 +115,7 @@ impl ModelTextParser {
             }
         }
         if c == '"' {
-            if self.json_buffer.ends_with(WATCH[W_COMPONENTS]) {
+            if ends_with_quick(&self.json_buffer, WATCH[W_COMPONENTS]) {
                 self.components_at = Some(self.json_buffer.len() - WATCH[W_COMPONENTS].len());
             }
             // A `"key": "value"` pair can only end at a quote of a property value (the

@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{Family, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, check};
+use super::{
+    Family, ModelMessage, ModelTextError, ModelTextOptions, ModelTextParser, ResponsePart, check,
+};
 use crate::error::{A2uiError, Rejected};
 use crate::limits::Limits;
 
@@ -14,8 +16,9 @@ pub enum ModelTextEvent {
     /// Prose for the host to show (a piece of it: concatenate the pieces).
     Text(String),
     /// An A2UI message that was applied (a partial `updateComponents`/`surfaceUpdate`
-    /// carries the components complete and reachable so far, with placeholders).
-    Applied(Value),
+    /// carries the components complete and reachable so far, with placeholders); the
+    /// message applied itself, shared (not a copy).
+    Applied(ModelMessage),
     /// A message the surface store rejected.
     Rejected(A2uiError),
     /// The model text itself was at fault (bad JSON, a limit, an unterminated block…).
@@ -209,11 +212,12 @@ impl ModelTextStream {
     }
 
     /// Feed a chunk of model text (cut anywhere); each completed message goes through
-    /// `apply` in order.
+    /// `apply` in order (a [`SurfaceStore`](crate::SurfaceStore) applies `&ModelMessage`
+    /// as it is: `|m| store.apply(m)`).
     pub fn feed(
         &mut self,
         chunk: &[u8],
-        apply: impl FnMut(Value) -> Result<(), A2uiError>,
+        apply: impl FnMut(&ModelMessage) -> Result<(), A2uiError>,
     ) -> Vec<ModelTextEvent> {
         let r = self.parser.feed(chunk);
         self.events(r, apply)
@@ -222,7 +226,7 @@ impl ModelTextStream {
     /// The end of the answer: flushes held-back prose, reports an unterminated block.
     pub fn finish(
         &mut self,
-        apply: impl FnMut(Value) -> Result<(), A2uiError>,
+        apply: impl FnMut(&ModelMessage) -> Result<(), A2uiError>,
     ) -> Vec<ModelTextEvent> {
         let mut apply = apply;
         let r = self.parser.finish();
@@ -240,7 +244,7 @@ impl ModelTextStream {
     fn events(
         &mut self,
         r: Result<Vec<ResponsePart>, ModelTextError>,
-        mut apply: impl FnMut(Value) -> Result<(), A2uiError>,
+        mut apply: impl FnMut(&ModelMessage) -> Result<(), A2uiError>,
     ) -> Vec<ModelTextEvent> {
         let mut out = Vec::new();
         for (d, surface, version) in self.parser.take_diagnostics_in_context() {
@@ -254,7 +258,7 @@ impl ModelTextStream {
                         out.push(ModelTextEvent::Text(p.text));
                     }
                     for m in p.a2ui.into_iter().flatten() {
-                        match apply(m.clone()) {
+                        match apply(&m) {
                             Ok(()) => out.push(ModelTextEvent::Applied(m)),
                             Err(e) => out.push(ModelTextEvent::Rejected(e)),
                         }

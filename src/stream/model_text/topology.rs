@@ -4,6 +4,8 @@
 //! on the wire and their retirement once nothing refers to them (the reference's
 //! `_handle_partial_component`, `yield_reachable`, `_process_component_topology`).
 
+use std::sync::Arc;
+
 use super::*;
 
 impl ModelTextParser {
@@ -101,7 +103,7 @@ impl ModelTextParser {
         }
         // Unchanged (sniffed again while its message goes on): nothing new to yield. The
         // reference re-runs the reachability pass anyway and finds nothing to yield.
-        if self.seen_components.get(&id) == Some(&comp) {
+        if self.seen_components.get(&id).is_some_and(|c| **c == comp) {
             return Ok(None);
         }
         // `changed_only`: a component already yielded whose references did not change
@@ -154,7 +156,7 @@ impl ModelTextParser {
         {
             r.forget_form(&id, &old.placeholders, &old.missing);
         }
-        self.seen_components.insert(id, comp);
+        self.seen_components.insert(id, Arc::new(comp));
     }
 
     /// The reference fields changed (the family became known): re-read every component's
@@ -256,15 +258,22 @@ impl ModelTextParser {
         let Some(c) = self.seen_components.get(id) else {
             return;
         };
-        let mut value = c.clone();
-        let mut extra = Vec::new();
         let mut trace = Trace::default();
-        self.process_component_topology_traced(&mut value, &mut extra, &mut trace);
-        let placeholders: Vec<String> = extra
-            .iter()
-            .filter_map(|p| p.get("id").and_then(Value::as_str))
-            .map(str::to_owned)
-            .collect();
+        // A component whose children are all in the table is its own placeholder form:
+        // shared, not copied.
+        let (value, placeholders) = if self.form_is_component(c) {
+            (Arc::clone(c), Vec::new())
+        } else {
+            let mut value = (**c).clone();
+            let mut extra = Vec::new();
+            self.process_component_topology_traced(&mut value, &mut extra, &mut trace);
+            let placeholders: Vec<String> = extra
+                .iter()
+                .filter_map(|p| p.get("id").and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect();
+            (Arc::new(value), placeholders)
+        };
         self.stamp = self.stamp.wrapping_add(1).max(FIRST_STAMP);
         if let Some(r) = self.reach.as_mut()
             && r.depth.contains_key(id)
@@ -343,7 +352,7 @@ impl ModelTextParser {
             if was != now || before.is_none() {
                 return self.yield_reachable(out, false, false);
             }
-            changed.push((id, p.value.clone(), p.stamp));
+            changed.push((id, Arc::clone(&p.value), p.stamp));
         }
         if changed.is_empty() {
             return Ok(());
@@ -351,36 +360,69 @@ impl ModelTextParser {
         let mut components = Vec::with_capacity(changed.len());
         let yielded = self.yielded_contents.entry(sid.clone()).or_default();
         for (id, c, stamp) in changed {
-            yielded.insert(id, (c.clone(), stamp));
-            components.push(c);
+            components.push(Arc::clone(&c));
+            yielded.insert(id, (c, stamp));
         }
         let partial = self.partial_message(&sid, components);
         self.yield_messages(vec![partial], out, false)
     }
 
-    /// A partial `surfaceUpdate` / `updateComponents` for `sid`.
-    /// The components are moved in (`json!` would copy them through serialization).
-    pub(super) fn partial_message(&self, sid: &str, components: Vec<Value>) -> Value {
-        let mut body = Map::new();
-        let mut msg = Map::new();
-        match self.fam() {
-            Family::V08 => {
-                body.insert("surfaceId".into(), Value::String(sid.to_owned()));
-                body.insert("components".into(), Value::Array(components));
-                msg.insert("surfaceUpdate".into(), Value::Object(body));
-            }
-            Family::V09 => {
-                body.insert("components".into(), Value::Array(components));
-                body.insert("surfaceId".into(), Value::String(sid.to_owned()));
-                msg.insert("version".into(), Value::String(self.version_tag.clone()));
-                msg.insert("updateComponents".into(), Value::Object(body));
-            }
-        }
-        Value::Object(msg)
+    /// A partial `surfaceUpdate` / `updateComponents` for `sid`, sharing the components
+    /// (nothing is copied; its JSON value is built only if asked for).
+    pub(super) fn partial_message(&self, sid: &str, components: Vec<Arc<Value>>) -> ModelMessage {
+        ModelMessage::components(self.fam(), &self.version_tag, sid, components)
     }
 
     pub(super) fn placeholder(&self, id: String) -> Value {
         placeholder_value(self.fam(), id)
+    }
+
+    /// Whether processing `comp` ([`Self::process_component_topology_traced`]) would leave
+    /// it as it is, with nothing to trace: every child it refers to is in the table, no
+    /// children list is empty, and (v0.8) no `path` is rewritten.
+    pub(super) fn form_is_component(&self, comp: &Value) -> bool {
+        fn untouched(p: &ModelTextParser, obj: &Value, v08: bool) -> bool {
+            match obj {
+                Value::Object(o) => {
+                    if v08 && o.get("path").is_some_and(|x| !x.is_null()) {
+                        return false;
+                    }
+                    for field in [
+                        "children",
+                        "explicitList",
+                        "child",
+                        "contentChild",
+                        "entryPointChild",
+                        "componentId",
+                    ] {
+                        match o.get(field) {
+                            Some(Value::Array(items)) => {
+                                if items.is_empty() && matches!(field, "children" | "explicitList")
+                                {
+                                    return false;
+                                }
+                                if items
+                                    .iter()
+                                    .any(|c| !c.as_str().is_some_and(|cid| p.in_table(cid)))
+                                {
+                                    return false;
+                                }
+                            }
+                            Some(Value::String(cid)) if !p.in_table(cid) => return false,
+                            _ => {}
+                        }
+                    }
+                    o.values().all(|v| untouched(p, v, v08))
+                }
+                Value::Array(a) => a.iter().all(|v| untouched(p, v, v08)),
+                _ => true,
+            }
+        }
+        let v08 = self.fam() == Family::V08;
+        match comp.get("component") {
+            Some(c @ Value::Object(_)) => untouched(self, c, v08),
+            _ => untouched(self, comp, v08),
+        }
     }
 
     /// A component's placeholder form: children not in the table replaced by placeholders
@@ -638,6 +680,7 @@ impl ModelTextParser {
                     true
                 }
                 Some((v, stamp)) => {
+                    let v = &**v;
                     let now = match self.family.unwrap_or_default() {
                         Family::V08 => json!({
                             "id": pid,
@@ -686,17 +729,17 @@ impl ModelTextParser {
         let mut processed = Vec::with_capacity(items.len());
         for (id, is_placeholder) in items {
             let (value, stamp) = if is_placeholder {
-                (self.placeholder(id.clone()), ph_stamp)
+                (Arc::new(self.placeholder(id.clone())), ph_stamp)
             } else {
                 match self.proc_cache.get(&id) {
-                    Some(p) => (p.value.clone(), p.stamp),
+                    Some(p) => (Arc::clone(&p.value), p.stamp),
                     None => continue,
                 }
             };
             self.yielded_contents
                 .entry(sid.to_owned())
                 .or_default()
-                .insert(id, (value.clone(), stamp));
+                .insert(id, (Arc::clone(&value), stamp));
             processed.push(value);
         }
         if !processed.is_empty() {
@@ -911,7 +954,7 @@ impl ModelTextParser {
                 let same = match before {
                     Some((_, stamp)) if *stamp == ph_stamp => true,
                     Some((v, stamp)) => {
-                        let same = *v == placeholder_value(fam, pid.clone());
+                        let same = **v == placeholder_value(fam, pid.clone());
                         if same {
                             *stamp = ph_stamp;
                         }
@@ -988,17 +1031,17 @@ impl ModelTextParser {
         let mut processed = Vec::with_capacity(changed.len());
         for (id, is_placeholder) in changed {
             let (value, stamp) = if is_placeholder {
-                (self.placeholder(id.clone()), ph_stamp)
+                (Arc::new(self.placeholder(id.clone())), ph_stamp)
             } else {
                 match self.proc_cache.get(&id) {
-                    Some(p) => (p.value.clone(), p.stamp),
+                    Some(p) => (Arc::clone(&p.value), p.stamp),
                     None => continue,
                 }
             };
             self.yielded_contents
                 .entry(sid.to_owned())
                 .or_default()
-                .insert(id, (value.clone(), stamp));
+                .insert(id, (Arc::clone(&value), stamp));
             processed.push(value);
         }
         if !processed.is_empty() {
@@ -1045,12 +1088,12 @@ impl ModelTextParser {
 
 /// Whether `before` (a yielded form and its stamp) equals `value` (stamped `stamp`); a
 /// deep comparison only when the stamps differ, after which the stamps agree.
-fn same_as_yielded(before: Option<&mut (Value, u64)>, value: &Value, stamp: u64) -> bool {
+fn same_as_yielded(before: Option<&mut (Arc<Value>, u64)>, value: &Arc<Value>, stamp: u64) -> bool {
     match before {
         None => false,
         Some((_, s)) if *s == stamp => true,
         Some((v, s)) => {
-            let same = v == value;
+            let same = Arc::ptr_eq(v, value) || **v == **value;
             if same {
                 *s = stamp;
             }
@@ -1072,7 +1115,7 @@ pub(super) struct Trace {
 /// kept until it can change.
 #[derive(Debug)]
 pub(super) struct Processed {
-    pub(super) value: Value,
+    pub(super) value: Arc<Value>,
     pub(super) placeholders: Vec<String>,
     missing: Vec<String>,
     volatile: bool,
@@ -1355,7 +1398,7 @@ mod tests {
                 let Some(root) = p.root_id() else { continue };
                 let whole = check::analyze_topology(
                     Some(&root),
-                    p.seen_components.values(),
+                    p.seen_components.values().map(|c| &**c),
                     &p.refs,
                     false,
                 )
@@ -1377,13 +1420,21 @@ mod tests {
         let _ = p.feed_str(&format!(
             r#"{START}{{"id": "root", "component": "Column", "children": ["a"]}}, {{"id": "a", "component": "Card", "child": "root"}}, "#
         ));
-        let whole =
-            check::analyze_topology(Some("root"), p.seen_components.values(), &p.refs, false);
+        let whole = check::analyze_topology(
+            Some("root"),
+            p.seen_components.values().map(|c| &**c),
+            &p.refs,
+            false,
+        );
         assert!(whole.is_err());
         assert_eq!(p.reachable_ids("root", false).err(), whole.err());
         let _ = p.feed_str(r#"{"id": "b", "component": "Card", "child": "b"}, "#);
-        let whole =
-            check::analyze_topology(Some("root"), p.seen_components.values(), &p.refs, false);
+        let whole = check::analyze_topology(
+            Some("root"),
+            p.seen_components.values().map(|c| &**c),
+            &p.refs,
+            false,
+        );
         assert!(
             matches!(&whole, Err(ModelTextError::Recursion(m)) if m.contains("Self-reference"))
         );

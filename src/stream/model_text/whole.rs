@@ -29,7 +29,8 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ModelTextError
     let mut found = false;
     while let Some(o) = rest.find(OPEN_TAG) {
         let after = rest.get(o + OPEN_TAG.len()..).unwrap_or_default();
-        let Some(c) = after.find(CLOSE_TAG) else {
+        // A close tag inside a JSON string value is payload text.
+        let Some(c) = scan::find_close_outside_strings(after) else {
             break;
         };
         found = true;
@@ -40,7 +41,12 @@ pub fn parse_response(content: &str) -> Result<Vec<ResponsePart>, ModelTextError
         }
         parts.push(ResponsePart {
             text,
-            a2ui: Some(fix_payload(json)?),
+            a2ui: Some(
+                fix_payload(json)?
+                    .into_iter()
+                    .map(ModelMessage::from)
+                    .collect(),
+            ),
         });
         rest = after.get(c + CLOSE_TAG.len()..).unwrap_or_default();
     }
@@ -123,7 +129,10 @@ mod tests {
         let parts = parse_response("a <a2ui-json>```json\n[1]\n```</a2ui-json> b").expect("parts");
         assert_eq!(parts.len(), 2);
         assert_eq!(parts[0].text, "a");
-        assert_eq!(parts[0].a2ui, Some(vec![Value::from(1)]));
+        assert_eq!(
+            parts[0].a2ui,
+            Some(vec![ModelMessage::from(Value::from(1))])
+        );
         assert_eq!(parts[1].text, "b");
         assert!(parse_response("no tags").is_err());
         assert!(parse_response("<a2ui-json> </a2ui-json>").is_err());

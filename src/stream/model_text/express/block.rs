@@ -1,7 +1,11 @@
 //! One `<a2ui>` block being written: tokens as they complete, statements as they
 //! complete, messages as soon as what they carry is reachable from `root`.
 
-use std::collections::{HashMap, HashSet};
+/// The block's maps and sets, keyed by variable and component ids: foldhash, seeded per
+/// process, as the JSON path's (several times faster than SipHash on short keys).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// See [`HashMap`].
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -58,6 +62,64 @@ struct Scope {
     applied: HashMap<String, Value>,
     /// Placeholders applied and not retired.
     live: HashSet<String>,
+    /// Per variable: what it compiled to, kept until it or a variable it depends on is
+    /// assigned again (so a statement compiles once, not once per later statement).
+    compiled: HashMap<String, Compiled>,
+}
+
+/// One variable compiled (see `Scope::compiled`).
+#[derive(Debug)]
+struct Compiled {
+    /// The component and the inline components it hoisted (empty: no component).
+    comps: Vec<Value>,
+    /// The error compiling it gave.
+    error: Option<ExpressError>,
+    /// The variables its compilation read: those it names, and those named by the
+    /// values it inlines (not by the components it refers to).
+    deps: HashSet<String>,
+}
+
+impl Scope {
+    /// `name` was assigned: forget what read it.
+    fn invalidate(&mut self, name: &str) {
+        self.compiled
+            .retain(|k, c| k != name && !c.deps.contains(name));
+    }
+}
+
+/// The variables compiling `e` reads (see `Compiled::deps`).
+fn deps_of(cat: &ExpressCatalog, syms: &Symbols, e: &Expr, out: &mut HashSet<String>) {
+    match e {
+        Expr::Var(n) => {
+            if out.insert(n.clone())
+                && let Some(s) = syms.get(n)
+                && !matches!(s, Expr::Call(c) if cat.components.contains_key(&c.name))
+            {
+                deps_of(cat, syms, s, out);
+            }
+        }
+        Expr::Array(items) | Expr::Check(_, items) => {
+            for x in items {
+                deps_of(cat, syms, x, out);
+            }
+        }
+        Expr::Map(entries) => {
+            for (_, x) in entries {
+                deps_of(cat, syms, x, out);
+            }
+        }
+        Expr::Call(c) => {
+            for x in c.args.iter().chain(c.kwargs.iter().map(|(_, x)| x)) {
+                deps_of(cat, syms, x, out);
+            }
+        }
+        Expr::Path(_)
+        | Expr::Skip
+        | Expr::Str(_)
+        | Expr::Number(_)
+        | Expr::Bool(_)
+        | Expr::Null => {}
+    }
 }
 
 /// A streaming Express block compiler. Feed it the block's text (after `<a2ui>`) in
@@ -501,6 +563,7 @@ impl ExpressBlock {
             }
             Stmt::Assign(name, value) => {
                 let sc = self.scope();
+                sc.invalidate(&name);
                 sc.syms.set(&name, value, line);
                 self.refresh(Some(&name), out);
             }
@@ -577,35 +640,81 @@ impl ExpressBlock {
     /// Every component of the current scope, compiled: (components in order, errors
     /// of the statement assigning `report`).
     fn compile_all(
-        &self,
+        &mut self,
         report: Option<&str>,
     ) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
-        let mut comps = Vec::new();
-        let mut errors = Vec::new();
-        let mut undefined_children = HashSet::new();
+        let errors = self.compile_scope(report);
         let Some(sc) = &self.scope else {
-            return (comps, errors, undefined_children);
+            return (Vec::new(), errors, HashSet::default());
         };
+        let refs = scope_components(sc);
+        let undefined = self.undefined_children(&refs);
+        let comps = refs.into_iter().cloned().collect();
+        (comps, errors, undefined)
+    }
+
+    /// Compile what changed in the current scope (each variable once until it or what it
+    /// read is assigned again; see `Scope::compiled`): the errors of the statement
+    /// assigning `report`.
+    fn compile_scope(&mut self, report: Option<&str>) -> Vec<ExpressError> {
+        let mut errors = Vec::new();
+        let Some(sc) = self.scope.as_mut() else {
+            return errors;
+        };
+        // Each variable compiled once until it or what it read is assigned again.
+        let mut cache = std::mem::take(&mut sc.compiled);
         for name in &sc.syms.order {
             let Some((e, line)) = sc.syms.map.get(name) else {
                 continue;
             };
-            let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
-            match cx.component(name, e) {
-                Ok(Some(c)) => {
-                    comps.push(c);
-                    comps.append(&mut cx.extra);
-                }
-                Ok(None) => {}
-                Err(err) => {
-                    if report == Some(name.as_str()) {
-                        errors.push(err);
+            let entry = cache.entry(name.clone()).or_insert_with(|| {
+                let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
+                let mut deps = HashSet::default();
+                deps_of(&self.cat, &sc.syms, e, &mut deps);
+                match cx.component(name, e) {
+                    Ok(Some(c)) => {
+                        let mut comps = vec![c];
+                        comps.append(&mut cx.extra);
+                        Compiled {
+                            comps,
+                            error: None,
+                            deps,
+                        }
                     }
+                    Ok(None) => Compiled {
+                        comps: Vec::new(),
+                        error: None,
+                        deps,
+                    },
+                    Err(err) => Compiled {
+                        comps: Vec::new(),
+                        error: Some(err),
+                        deps,
+                    },
                 }
+            });
+            if let Some(err) = &entry.error
+                && report == Some(name.as_str())
+            {
+                errors.push(err.clone());
             }
         }
-        // Child references naming no variable of the scope.
-        for c in &comps {
+        sc.compiled = cache;
+        errors
+    }
+
+    /// The child references of `comps` (the current scope's) naming no variable of the
+    /// scope.
+    fn undefined_children(&self, comps: &[&Value]) -> HashSet<String> {
+        let mut undefined_children = HashSet::default();
+        let Some(sc) = &self.scope else {
+            return undefined_children;
+        };
+        let ids: HashSet<&str> = comps
+            .iter()
+            .filter_map(|k| k.get("id").and_then(Value::as_str))
+            .collect();
+        for c in comps {
             let Some(name) = c.get("component").and_then(Value::as_str) else {
                 continue;
             };
@@ -615,24 +724,55 @@ impl ExpressBlock {
             for (prop, v) in c.as_object().into_iter().flatten() {
                 if sig.schemas.get(prop).is_some_and(holds_children) {
                     for id in child_ids(v) {
-                        if !sc.syms.map.contains_key(&id)
-                            && !comps
-                                .iter()
-                                .any(|k| k.get("id").and_then(Value::as_str) == Some(id.as_str()))
-                        {
+                        if !sc.syms.map.contains_key(&id) && !ids.contains(id.as_str()) {
                             undefined_children.insert(id);
                         }
                     }
                 }
             }
         }
-        (comps, errors, undefined_children)
+        undefined_children
     }
 
     /// Recompile the scope after `changed` was (re)assigned and apply what changed.
     fn refresh(&mut self, changed: Option<&str>, out: &mut ExpressOutput) {
-        let (comps, errors, undefined) = self.compile_all(changed);
+        let errors = self.compile_scope(changed);
         out.errors.extend(errors);
+        // The compiled components are read in place (taken out of the scope meanwhile).
+        let Some(compiled) = self
+            .scope
+            .as_mut()
+            .map(|sc| std::mem::take(&mut sc.compiled))
+        else {
+            return;
+        };
+        let order = self
+            .scope
+            .as_mut()
+            .map(|sc| std::mem::take(&mut sc.syms.order))
+            .unwrap_or_default();
+        let comps: Vec<&Value> = order
+            .iter()
+            .filter_map(|n| compiled.get(n))
+            .flat_map(|c| c.comps.iter())
+            .collect();
+        let undefined = self.undefined_children(&comps);
+        self.apply_compiled(&comps, &undefined, out);
+        drop(comps);
+        if let Some(sc) = self.scope.as_mut() {
+            sc.compiled = compiled;
+            sc.syms.order = order;
+        }
+    }
+
+    /// Apply the scope's compiled components `comps` (placeholders for `undefined`
+    /// children): what is reachable from `root` and differs from what was applied.
+    fn apply_compiled(
+        &mut self,
+        comps: &[&Value],
+        undefined: &HashSet<String>,
+        out: &mut ExpressOutput,
+    ) {
         let version = self.cat.version;
         let cat_id = self.cat.catalog_id.clone();
         let Some(sc) = self.scope.as_mut() else {
@@ -650,9 +790,9 @@ impl ExpressBlock {
         // Reachable from root (an update scope: everything).
         let by_id: HashMap<&str, &Value> = comps
             .iter()
-            .filter_map(|c| Some((c.get("id")?.as_str()?, c)))
+            .filter_map(|c| Some((c.get("id")?.as_str()?, *c)))
             .collect();
-        let mut reach: HashSet<String> = HashSet::new();
+        let mut reach: HashSet<String> = HashSet::default();
         if sc.update {
             reach.extend(by_id.keys().map(|k| (*k).to_owned()));
         } else {
@@ -667,19 +807,22 @@ impl ExpressBlock {
             }
         }
         let mut send = Vec::new();
-        let mut wanted: HashSet<String> = HashSet::new();
-        for c in &comps {
+        let mut wanted: HashSet<String> = HashSet::default();
+        for &c in comps {
             let Some(id) = c.get("id").and_then(Value::as_str) else {
                 continue;
             };
             if !reach.contains(id) {
                 continue;
             }
-            let mut form = c.clone();
-            with_placeholders(&self.cat, &mut form, &undefined, &mut wanted);
-            if sc.applied.get(id) != Some(&form) {
-                sc.applied.insert(id.to_owned(), form.clone());
-                send.push(form);
+            // Copied only when its form differs from it (a child not written yet).
+            if sc.applied.get(id) != Some(c) || touches(&self.cat, c, undefined) {
+                let mut form = c.clone();
+                with_placeholders(&self.cat, &mut form, undefined, &mut wanted);
+                if sc.applied.get(id) != Some(&form) {
+                    sc.applied.insert(id.to_owned(), form.clone());
+                    send.push(form);
+                }
             }
         }
         for p in &wanted {
@@ -733,10 +876,8 @@ impl ExpressBlock {
             }));
         }
         if !send.is_empty() {
-            out.messages.push(json!({
-                "version": version.as_str(),
-                "updateComponents": {"surfaceId": sc.surface_id, "components": send},
-            }));
+            out.messages
+                .push(update_components(version.as_str(), &sc.surface_id, send));
         }
     }
 
@@ -831,10 +972,8 @@ impl ExpressBlock {
             })
             .collect();
         if !send.is_empty() {
-            out.messages.push(json!({
-                "version": vs,
-                "updateComponents": {"surfaceId": sc.surface_id, "components": send},
-            }));
+            out.messages
+                .push(update_components(vs, &sc.surface_id, send));
         }
         for p in sc.live.drain() {
             out.retired.push((sc.surface_id.clone(), p));
@@ -843,6 +982,17 @@ impl ExpressBlock {
         // declares `ExpressUndefinedChildError` but does not raise it).
         drop(undefined);
     }
+}
+
+/// An `updateComponents` carrying `components` (moved in: `json!` would copy them).
+fn update_components(vs: &str, sid: &str, components: Vec<Value>) -> Value {
+    let mut body = Map::new();
+    body.insert("surfaceId".into(), Value::String(sid.to_owned()));
+    body.insert("components".into(), Value::Array(components));
+    let mut msg = Map::new();
+    msg.insert("version".into(), Value::String(vs.to_owned()));
+    msg.insert("updateComponents".into(), Value::Object(body));
+    Value::Object(msg)
 }
 
 /// The reference's data message for a scope that is not created here.
@@ -854,6 +1004,17 @@ fn data_update(vs: &str, sid: &str, data: &[(String, Value)], model: Map<String,
         }
     }
     json!({"version": vs, "updateDataModel": {"surfaceId": sid, "path": "/", "value": model}})
+}
+
+/// The components compiled in `sc`, in its variables' order (each with the inline
+/// components it hoisted after it).
+fn scope_components(sc: &Scope) -> Vec<&Value> {
+    sc.syms
+        .order
+        .iter()
+        .filter_map(|n| sc.compiled.get(n))
+        .flat_map(|c| c.comps.iter())
+        .collect()
 }
 
 /// Component ids inside a child-holding property value.
@@ -887,6 +1048,35 @@ fn refs_of(cat: &ExpressCatalog, c: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Whether [`with_placeholders`] would change `c` (it refers to an undefined child).
+fn touches(cat: &ExpressCatalog, c: &Value, undefined: &HashSet<String>) -> bool {
+    fn go(v: &Value, undefined: &HashSet<String>) -> bool {
+        match v {
+            Value::String(s) => undefined.contains(s.as_str()),
+            Value::Array(a) => a.iter().any(|x| go(x, undefined)),
+            Value::Object(o) => ["child", "componentId", "children", "content", "trigger"]
+                .iter()
+                .filter_map(|k| o.get(*k))
+                .any(|x| go(x, undefined)),
+            _ => false,
+        }
+    }
+    if undefined.is_empty() {
+        return false;
+    }
+    let Some(sig) = c
+        .get("component")
+        .and_then(Value::as_str)
+        .and_then(|n| cat.components.get(n))
+    else {
+        return false;
+    };
+    c.as_object().is_some_and(|o| {
+        o.iter()
+            .any(|(k, v)| sig.schemas.get(k).is_some_and(holds_children) && go(v, undefined))
+    })
+}
+
 /// Point references to undefined children at placeholders (`loading_<id>`).
 fn with_placeholders(
     cat: &ExpressCatalog,
@@ -916,7 +1106,6 @@ fn with_placeholders(
         .get("component")
         .and_then(Value::as_str)
         .and_then(|n| cat.components.get(n))
-        .cloned()
     else {
         return;
     };
