@@ -20,7 +20,7 @@
 //! The catalog serves protocol v0.9 and v1.0 ([`VERSIONS`]): the definition is written in
 //! the v1.0 catalog format, and a v0.9 agent spells its bindings the v0.9 way.
 //! [`register`] declares each component's property schema from the definition, so
-//! [`Catalog::definition`](crate::Catalog::definition) of a catalog with the extended
+//! [`Catalog::definition`](crate::render::catalog::Catalog::definition) of a catalog with the extended
 //! components (the document prompts and inline catalogs are made from) describes them, the
 //! basic components written out in full.
 //!

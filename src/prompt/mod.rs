@@ -413,7 +413,7 @@ mod tests {
             Catalog::basic().with_catalog_id("https://example.com/game.json", Version::V1_0);
         catalog.register(
             "Gauge",
-            |ui: &mut egui::Ui, _: &mut crate::ComponentContext<'_, '_>| ui.label("gauge"),
+            |ui: &mut egui::Ui, _: &mut crate::render::ComponentContext<'_, '_>| ui.label("gauge"),
         );
         catalog.set_component_schema(
             "Gauge",

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use super::Family;
 
 /// One A2UI message yielded from model text. Cloning it is a reference count; a
-/// [`SurfaceStore`](crate::SurfaceStore) applies it as it is
-/// ([`SurfaceStore::apply`](crate::SurfaceStore::apply) takes `&ModelMessage`), and the
+/// [`SurfaceStore`](crate::model::SurfaceStore) applies it as it is
+/// ([`SurfaceStore::apply`](crate::model::SurfaceStore::apply) takes `&ModelMessage`), and the
 /// [`ModelTextEvent::Applied`](super::ModelTextEvent::Applied) reporting it shares it.
 ///
 /// A partial `updateComponents` / `surfaceUpdate` (the components complete and reachable so
@@ -177,8 +177,8 @@ impl serde::Serialize for ModelMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SurfaceStore;
     use crate::eval::functions::FunctionRegistry;
+    use crate::model::SurfaceStore;
     use serde_json::json;
 
     /// A store after `messages`, as the conformance dump.

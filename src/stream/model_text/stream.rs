@@ -212,7 +212,7 @@ impl ModelTextStream {
     }
 
     /// Feed a chunk of model text (cut anywhere); each completed message goes through
-    /// `apply` in order (a [`SurfaceStore`](crate::SurfaceStore) applies `&ModelMessage`
+    /// `apply` in order (a [`SurfaceStore`](crate::model::SurfaceStore) applies `&ModelMessage`
     /// as it is: `|m| store.apply(m)`).
     pub fn feed(
         &mut self,
