@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-target=${1:?usage: scripts/fuzz.sh <stream_apply|render_frame|format_string|sse_framer|a2a_events|agui_events|all> <seconds>}
+target=${1:?usage: scripts/fuzz.sh <stream_apply|render_frame|format_string|sse_framer|a2a_events|agui_events|express_compile|image_load|all> <seconds>}
 secs=${2:-600}
 logdir=${FUZZ_LOG_DIR:-/tmp}
 # Sanitizer: none by default. The crate forbids `unsafe`, so AddressSanitizer would only
@@ -55,7 +55,8 @@ run() {
     stream_apply) max_len=${MAX_LEN:-65536} ;;
     render_frame) max_len=${MAX_LEN:-16384} ;;
     format_string) max_len=${MAX_LEN:-4096} ;;
-    sse_framer | a2a_events | agui_events) max_len=${MAX_LEN:-16384} ;;
+    sse_framer | a2a_events | agui_events | express_compile) max_len=${MAX_LEN:-16384} ;;
+    image_load) max_len=${MAX_LEN:-65536} ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
   seed_corpus "$t"
@@ -81,7 +82,7 @@ run() {
 
 if [ "$target" = all ]; then
   status=0
-  for t in stream_apply render_frame format_string sse_framer a2a_events agui_events; do
+  for t in stream_apply render_frame format_string sse_framer a2a_events agui_events express_compile image_load; do
     run "$t" || status=1
   done
   exit $status
