@@ -213,7 +213,17 @@ fn describe(bytes: &[u8], fallback: &str) -> (String, String) {
 
 fn pretty_stem(stem: &str) -> String {
     let s = stem.trim_start_matches(|c: char| c.is_ascii_digit() || c == '_');
-    let s = s.replace(['-', '_'], " ");
+    // A protocol-version copy (`data_grid.v1_0`) is named by its version: "Data grid (v1.0)".
+    let (s, version) = match s.rsplit_once(".v") {
+        Some((base, v)) if !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '_') => {
+            (base, Some(v.replace('_', ".")))
+        }
+        _ => (s, None),
+    };
+    let mut s = s.replace(['-', '_'], " ");
+    if let Some(v) = version {
+        s.push_str(&format!(" (v{v})"));
+    }
     let mut c = s.chars();
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
@@ -367,4 +377,20 @@ pub fn find(samples: &[Sample], name: &str) -> Option<usize> {
                 s.key.to_lowercase().contains(&n) || s.title.to_lowercase().contains(&n)
             })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pretty_stem;
+
+    #[test]
+    fn sample_names_read_as_words_and_version_copies_name_their_version() {
+        assert_eq!(pretty_stem("00_row-layout"), "Row layout");
+        assert_eq!(pretty_stem("data_grid"), "Data grid");
+        assert_eq!(pretty_stem("data_grid.v1_0"), "Data grid (v1.0)");
+        assert_eq!(
+            pretty_stem("sales_dashboard.v0_9"),
+            "Sales dashboard (v0.9)"
+        );
+    }
 }

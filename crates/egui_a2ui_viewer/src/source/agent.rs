@@ -571,7 +571,10 @@ impl AgentSource {
                         .on_hover_text(s);
                 }
                 Status::Failed(m) | Status::Ended(m) => {
-                    ui.colored_label(ui.visuals().error_fg_color, m);
+                    // The message itself is the thread's error entry (wrapped there): an
+                    // address and an error do not fit beside the state.
+                    ui.colored_label(ui.visuals().error_fg_color, "not connected")
+                        .on_hover_text(m);
                 }
             }
             if let Some(state) = self.state() {
