@@ -1,6 +1,6 @@
 //! `Text`: variants h1–h5 / caption / body on the reference's type scale (see
 //! [`Style`](crate::render::Style)), with a Markdown subset (see
-//! [`markdown`](super::markdown)). Links only emit
+//! [`markdown`](crate::render::markdown)). Links only emit
 //! [`Event::OpenUrl`](crate::action::Event::OpenUrl) when clicked, and only for `http`/`https`.
 
 use crate::catalog::ComponentRenderer;
