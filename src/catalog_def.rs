@@ -16,6 +16,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::bundled::{Bundled, Family as BundledFamily};
 use crate::error::A2uiError;
 use crate::protocol::Version;
 
@@ -26,56 +27,15 @@ pub const JSON_SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/sch
 pub const CATALOG_DEFINITION_SCHEMA_V1_0: &str =
     "https://a2ui.org/specification/v1_0/catalog_definition.json";
 
-fn parse_static(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
-}
-
 /// The published basic catalog definition of a protocol version (v1.0: the v1 basic
 /// catalog; v0.9 and v0.9.1: the v0.9 basic catalog; v0.8: the standard catalog).
 pub fn basic_definition(version: Version) -> &'static Value {
-    static V08: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    static V09: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    static V10: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    match version.family() {
-        Version::V1_0 => V10.get_or_init(|| {
-            parse_static(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/catalogs/basic/v1/catalog.json"
-            )))
-        }),
-        Version::V0_8 => V08.get_or_init(|| {
-            parse_static(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/schemas/v0_8_json/standard_catalog_definition.json"
-            )))
-        }),
-        _ => V09.get_or_init(|| {
-            parse_static(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/schemas/v0_9_catalogs_basic/catalog.json"
-            )))
-        }),
-    }
+    Bundled::BasicCatalog(BundledFamily::of(version)).value()
 }
 
 /// The protocol's common types schema of a version (v0.8 has none: v0.9's).
 pub fn common_types(version: Version) -> &'static Value {
-    static V09: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    static V10: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    match version.family() {
-        Version::V1_0 => V10.get_or_init(|| {
-            parse_static(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/schemas/v1_0_json/common_types.json"
-            )))
-        }),
-        _ => V09.get_or_init(|| {
-            parse_static(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/schemas/v0_9_json/common_types.json"
-            )))
-        }),
-    }
+    Bundled::CommonTypes(BundledFamily::of(version)).value()
 }
 
 /// The common types reference prefix a catalog document of `version` writes (relative to

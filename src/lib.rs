@@ -73,6 +73,7 @@
 mod action;
 pub mod agent;
 mod basic;
+mod bundled;
 pub mod capabilities;
 pub mod catalog;
 mod catalog_def;

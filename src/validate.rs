@@ -34,21 +34,9 @@ use std::collections::HashMap;
 use jsonschema::{Registry, Validator};
 use serde_json::{Map, Value, json};
 
+use crate::bundled::{Bundled, Family as BF};
 use crate::error::A2uiError;
 use crate::protocol::Version;
-
-macro_rules! schema {
-    ($p:literal) => {
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/schemas/", $p))
-    };
-}
-
-/// The v1 basic catalog (`catalogs/basic/v1/catalog.json` of the official repository,
-/// December 2026, Apache-2.0; see `assets/catalogs/NOTICE.md`).
-const V1_BASIC_CATALOG: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/assets/catalogs/basic/v1/catalog.json"
-));
 
 const V09_BASE: &str = "https://a2ui.org/specification/v0_9/";
 const V10_BASE: &str = "https://a2ui.org/specification/v1_0/";
@@ -107,19 +95,19 @@ impl Family {
             base: V09_BASE,
             // v0.9.1 changed nothing the envelope describes but the version.
             envelope: widen_version(
-                parse(schema!("v0_9_json/server_to_client.json"))?,
+                parse(Bundled::Envelope(BF::V09).text())?,
                 "v0.9",
                 &["v0.9", "v0.9.1"],
             ),
-            common: parse(schema!("v0_9_json/common_types.json"))?,
+            common: parse(Bundled::CommonTypes(BF::V09).text())?,
         })
     }
 
     fn v10() -> Result<Self, A2uiError> {
         Ok(Self {
             base: V10_BASE,
-            envelope: v1_envelope(parse(schema!("v1_0_json/agent_to_renderer.json"))?),
-            common: v1_common_types(parse(schema!("v1_0_json/common_types.json"))?),
+            envelope: v1_envelope(parse(Bundled::Envelope(BF::V10).text())?),
+            common: v1_common_types(parse(Bundled::CommonTypes(BF::V10).text())?),
         })
     }
 
@@ -187,15 +175,15 @@ impl Family {
 impl SchemaValidator {
     /// Build the validators for the basic catalogs (v1.0: the v1 basic catalog).
     pub fn basic() -> Result<Self, A2uiError> {
-        let v09_catalog = parse(schema!("v0_9_catalogs_basic/catalog.json"))?;
-        let v10_catalog = parse(V1_BASIC_CATALOG)?;
+        let v09_catalog = parse(Bundled::BasicCatalog(BF::V09).text())?;
+        let v10_catalog = parse(Bundled::BasicCatalog(BF::V10).text())?;
         Self::with_catalogs(v09_catalog, v10_catalog)
     }
 
     /// Build with other catalog documents for v0.9 and v1.0 in place of the basic ones
     /// (e.g. a testing catalog).
     pub fn with_catalogs(v09_catalog: Value, v10_catalog: Value) -> Result<Self, A2uiError> {
-        let v08_schema = parse(schema!("v0_8_json/server_to_client.json"))?;
+        let v08_schema = parse(Bundled::Envelope(BF::V08).text())?;
         let v08 = jsonschema::options()
             .should_validate_formats(true)
             .build(&v08_schema)
@@ -218,9 +206,11 @@ impl SchemaValidator {
     pub fn of_catalog(version: Version, doc: Value) -> Result<Self, A2uiError> {
         match version.family() {
             Version::V1_0 => {
-                Self::with_catalogs(parse(schema!("v0_9_catalogs_basic/catalog.json"))?, doc)
+                Self::with_catalogs(parse(Bundled::BasicCatalog(BF::V09).text())?, doc)
             }
-            Version::V0_9 => Self::with_catalogs(doc, parse(V1_BASIC_CATALOG)?),
+            Version::V0_9 => {
+                Self::with_catalogs(doc, parse(Bundled::BasicCatalog(BF::V10).text())?)
+            }
             other => Err(A2uiError::validation(
                 "/protocolVersion",
                 format!("catalog schemas are checked for v0.9 and v1.0, not {other}"),

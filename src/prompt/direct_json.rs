@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::{allows, decompile::decompile_json};
+use crate::bundled::{Bundled, Family as BundledFamily};
 use crate::protocol::Version;
 
 /// The opening of the schema section.
@@ -16,37 +17,9 @@ const RULES: &str = "Answer in prose, and show an interface with A2UI JSON block
 - Inside a block write one raw JSON value (no markdown fence): a list of A2UI messages, or one message. It MUST validate against the A2UI JSON SCHEMA below.
 - Write components top-down: in a `components` list the component with id `root` comes FIRST, and a parent comes before its children. The interface then appears while you are still writing it.";
 
-fn parse(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
-}
-
 /// The agent-to-renderer message schema of a version.
 fn messages_schema(version: Version) -> &'static Value {
-    static V09: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    static V10: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    match version.family() {
-        Version::V1_0 => V10.get_or_init(|| {
-            parse(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/schemas/v1_0_json/agent_to_renderer.json"
-            )))
-        }),
-        Version::V0_8 => {
-            static V08: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-            V08.get_or_init(|| {
-                parse(include_str!(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/assets/schemas/v0_8_json/server_to_client.json"
-                )))
-            })
-        }
-        _ => V09.get_or_init(|| {
-            parse(include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/assets/schemas/v0_9_json/server_to_client.json"
-            )))
-        }),
-    }
+    Bundled::Envelope(BundledFamily::of(version)).value()
 }
 
 /// The message kind a `#/$defs/XMessage` reference stands for (`createSurface`).

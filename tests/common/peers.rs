@@ -56,6 +56,47 @@ pub fn python(venv: Venv) -> PathBuf {
     py
 }
 
+/// Run the `tests/peers` script `script` in `venv` with `args` and read the one JSON
+/// document it prints (two minutes at most; a failure shows its stderr).
+pub fn run_json_script<I, S>(venv: Venv, script: &str, args: I) -> serde_json::Value
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut child = Command::new(python(venv))
+        .arg(peers_dir().join(script))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {script}: {e}"));
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            break st;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{script} took over 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = reader.join().expect("reader");
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut err);
+    }
+    assert!(status.success(), "{script} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{script} printed no JSON: {e}"))
+}
+
 /// A running peer; killed when dropped.
 pub struct Peer {
     child: Child,

@@ -7,59 +7,28 @@
 //! is written by the SDK, not by us. A missing venv fails the test with the command that
 //! makes it.
 
-use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use egui_a2ui::stream::model_text::express::{ExpressCatalog, ExpressVersion};
 use egui_a2ui::stream::model_text::{ModelTextOptions, ModelTextParser, ModelTextStream};
 use egui_a2ui::{Limits, SurfaceStore};
 use serde_json::Value;
 
-use crate::common::peers::{Venv, python};
+use crate::common::peers::{Venv, run_json_script};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The oracle's answer for every example, in at most two minutes.
 fn oracle(examples: &[PathBuf]) -> Vec<Value> {
-    let py = python(Venv::Sdk);
-    let mut child = Command::new(py)
-        .arg(format!("{ROOT}/tests/peers/express_sdk_oracle.py"))
-        .arg(format!(
-            "{ROOT}/assets/schemas/v0_9_catalogs_basic/catalog.json"
-        ))
-        .args(examples)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the SDK oracle");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(st) = child.try_wait().expect("wait") {
-            break st;
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the SDK oracle took over 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let out = reader.join().expect("reader");
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_string(&mut err);
-    }
-    assert!(status.success(), "the SDK oracle failed: {err}");
-    let doc: Value = serde_json::from_str(&out).expect("oracle JSON");
+    let catalog = PathBuf::from(format!(
+        "{ROOT}/assets/schemas/v0_9_catalogs_basic/catalog.json"
+    ));
+    let doc = run_json_script(
+        Venv::Sdk,
+        "express_sdk_oracle.py",
+        std::iter::once(&catalog).chain(examples),
+    );
     doc["cases"].as_array().cloned().unwrap_or_default()
 }
 

@@ -9,16 +9,13 @@
 //! Express examples a prompt shows compile back into the example's components.
 
 use std::collections::BTreeMap;
-use std::io::Read;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use egui_a2ui::prompt::{PromptBuilder, PromptFormat, decompile_express, prune_catalog};
 use egui_a2ui::stream::model_text::express::{ExpressCatalog, ExpressVersion, compile};
 use egui_a2ui::{Catalog, Version};
 use serde_json::{Value, json};
 
-use crate::common::peers::{Venv, python};
+use crate::common::peers::{Venv, run_json_script};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/express-suites");
@@ -280,39 +277,7 @@ fn oracle(files: &[std::path::PathBuf]) -> Vec<Value> {
 
 /// The JSON a `tests/peers` oracle script prints for these arguments (two minutes at most).
 fn run_oracle(script: &str, files: &[std::path::PathBuf]) -> Value {
-    let py = python(Venv::Sdk);
-    let mut child = Command::new(py)
-        .arg(format!("{ROOT}/tests/peers/{script}"))
-        .args(files)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the SDK prompt oracle");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(st) = child.try_wait().expect("wait") {
-            break st;
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the SDK prompt oracle took over 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let out = reader.join().expect("reader");
-    let mut err = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_string(&mut err);
-    }
-    assert!(status.success(), "the SDK prompt oracle failed: {err}");
-    serde_json::from_str(&out).expect("oracle JSON")
+    run_json_script(Venv::Sdk, script, files)
 }
 
 /// The catalog-derived lines of an Express catalog description: signatures and their
