@@ -449,13 +449,19 @@ fn a2ui_agent_signs_in_with_oauth_through_its_loopback_and_prints_no_secret() {
         peer.url("/.well-known/oauth-protected-resource/mcp")
     );
 
-    // With --oauth: the URL on stderr; the test is the browser.
+    // With --oauth: the URL on stderr; the test is the browser. The tokens go to a file.
+    let dir = std::env::temp_dir().join(format!("egui_a2ui-cli-oauth-{}", peer.port));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = dir.join("tokens.json");
+    let store = store.to_str().expect("a UTF-8 path");
     let mut child = Command::new(&exe)
         .args([
             "--mcp-url",
             &url,
             "--oauth",
             "--no-browser",
+            "--oauth-store",
+            store,
             "--send",
             "pasta",
             "--dump",
@@ -535,4 +541,38 @@ fn a2ui_agent_signs_in_with_oauth_through_its_loopback_and_prints_no_secret() {
     shown.push_str(&err_lines.join("\n"));
     assert_nothing_secret(&peer, &shown);
     assert_eq!(grants(&peer), ["authorization_code"]);
+
+    // Again with the store file: no sign-in, the turn works (bounded: killed after 60 s).
+    let mut again = Command::new(&exe)
+        .args([
+            "--mcp-url",
+            &url,
+            "--oauth",
+            "--no-browser",
+            "--oauth-store",
+            store,
+            "--send",
+            "pasta",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run a2ui_agent");
+    let mut stdout = again.stdout.take().expect("stdout");
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        let _ = done_tx.send(s);
+    });
+    let Ok(text) = done_rx.recv_timeout(Duration::from_secs(60)) else {
+        let _ = again.kill();
+        panic!("the second run asked for a sign-in or hung");
+    };
+    assert_eq!(again.wait().expect("wait").code(), Some(0), "{text}");
+    assert!(!text.contains("\"authorize\""), "{text}");
+    assert!(text.contains("\"connected\""), "{text}");
+    assert_eq!(seen(&peer)["authorizations"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
 }
