@@ -286,6 +286,45 @@ async fn a_token_the_server_stops_taking_is_refreshed_on_its_401_mid_connection(
 }
 
 #[tokio::test]
+async fn a_revoked_refresh_token_is_a_401_mid_connection_and_the_next_connection_signs_in_again() {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let url = peer.url("/mcp");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let options =
+        TransportOptions::default().with_mcp_oauth(oauth_following_redirects(asked.clone()));
+    let mut agent = McpAgent::connect_http(&url, &Catalog::basic(), &options)
+        .await
+        .expect("signed in");
+    let (status, _, _) = http("POST", &peer.url("/peer/expire?refresh=1"));
+    assert!(status.contains(" 200 "), "{status}");
+    // The token is refused, its refresh too: the turn ends with the typed refusal (a host
+    // asks the user again), nothing secret in it.
+    let (events, r) = turn(&mut agent).await;
+    match &r {
+        Err(TransportError::Unauthorized {
+            status: 401,
+            url: u,
+            challenge: Some(c),
+        }) => {
+            assert_eq!(u, &url);
+            assert!(c.resource_metadata.is_some(), "{c:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_nothing_secret(&peer, &printed(&events, &r));
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    // A new connection with the same settings: the stored token fails, the browser step
+    // runs again, and the turn works.
+    let mut agent = McpAgent::connect_http(&url, &Catalog::basic(), &options)
+        .await
+        .expect("signed in again");
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    turn(&mut agent).await.1.expect("the turn");
+    assert!(drew_the_board(&agent));
+    assert_eq!(seen(&peer)["authorizations"], 2);
+}
+
+#[tokio::test]
 async fn a_browser_step_that_fails_is_a_typed_oauth_error_without_secrets() {
     let peer = start(Venv::Main, "mcp_oauth_peer.py");
     let url = peer.url("/mcp");
