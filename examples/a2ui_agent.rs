@@ -5,7 +5,7 @@
 //! cargo run --example a2ui_agent --features a2a,agui,mcp-http -- \
 //!     (--a2a URL | --agui URL | --mcp-url URL | --mcp "CMD ARGS") \
 //!     [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS]
-//!     [--header 'Name: value']... [--oauth [--no-browser]]
+//!     [--header 'Name: value']... [--oauth [--no-browser] [--oauth-store FILE]]
 //! ```
 //!
 //! `--header` (repeatable) sends that header with every request, for an agent that wants
@@ -17,6 +17,8 @@
 //! URL`) and opened in the system browser (not with `--no-browser`), and the redirect is
 //! awaited (at most 5 minutes) on `127.0.0.1` and a random port. No token or code is
 //! printed; stdout gets `{"event": "authorize", "server": ...}` without the URL.
+//! `--oauth-store FILE` keeps the client registration and the tokens in FILE (created
+//! `0600`), so the next run signs in without the browser (the token refreshed when due).
 //!
 //! Each `--send` and `--click` is one turn, in the order given, each started once the
 //! previous response has ended. `--click` presses the first instance of that component id
@@ -35,7 +37,7 @@ use egui_a2ui::model::SurfaceStore;
 use egui_a2ui::transport::a2a::A2aClient;
 use egui_a2ui::transport::agui::AguiClient;
 use egui_a2ui::transport::mcp_http::McpAgent;
-use egui_a2ui::transport::oauth::{LoopbackRedirect, McpOAuth, open_browser};
+use egui_a2ui::transport::oauth::{FileCredentialStore, LoopbackRedirect, McpOAuth, open_browser};
 use egui_a2ui::transport::{TransportError, TransportEvent, TransportOptions, Turn, find_action};
 use egui_a2ui::{Catalog, conformance};
 use serde_json::{Value, json};
@@ -112,7 +114,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: a2ui_agent (--a2a URL | --agui URL | --mcp-url URL | --mcp \"CMD\") \
          [--send TEXT | --click COMPONENT_ID]... [--dump] [--no-stream] [--idle-timeout SECS] \
-         [--header 'Name: value']... [--oauth [--no-browser]]"
+         [--header 'Name: value']... [--oauth [--no-browser] [--oauth-store FILE]]"
     );
     std::process::exit(2);
 }
@@ -214,6 +216,7 @@ fn main() {
     let mut options = TransportOptions::default();
     let mut oauth = false;
     let mut browser = true;
+    let mut oauth_store = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -225,6 +228,7 @@ fn main() {
             "--no-stream" => stream = false,
             "--oauth" => oauth = true,
             "--no-browser" => browser = false,
+            "--oauth-store" => oauth_store = Some(value()),
             "--header" => {
                 let h = value();
                 let Some((name, v)) = h.split_once(':') else {
@@ -243,7 +247,11 @@ fn main() {
         usage()
     };
     if oauth {
-        options = options.with_mcp_oauth(cli_oauth(browser));
+        let mut o = cli_oauth(browser);
+        if let Some(path) = oauth_store {
+            o = o.with_store(FileCredentialStore::new(path));
+        }
+        options = options.with_mcp_oauth(o);
     }
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

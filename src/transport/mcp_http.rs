@@ -101,6 +101,8 @@ pub struct McpClient {
     service: RunningService<RoleClient, Handler>,
     /// The server's process, when [`Self::spawn`] started it (killed on drop).
     child: Option<tokio::process::Child>,
+    /// The endpoint (without its query), for a refusal's error.
+    endpoint: String,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -121,6 +123,16 @@ impl McpClient {
     }
 
     async fn connect_http_with(
+        url: &str,
+        options: &TransportOptions,
+        updates: Option<UnboundedSender<String>>,
+    ) -> Result<Self, TransportError> {
+        let mut client = Self::connect_http_inner(url, options, updates).await?;
+        client.endpoint = url.to_owned();
+        Ok(client)
+    }
+
+    async fn connect_http_inner(
         url: &str,
         options: &TransportOptions,
         updates: Option<UnboundedSender<String>>,
@@ -245,6 +257,7 @@ impl McpClient {
         Ok(Self {
             service,
             child: None,
+            endpoint: String::new(),
         })
     }
 
@@ -342,7 +355,9 @@ impl McpClient {
 
     /// `tools/call` with these params (`{"name", "arguments", "_meta"?}`); the result as JSON.
     pub async fn call(&self, params: Value) -> Result<Value, TransportError> {
-        call_tool(self.service.peer(), params).await
+        call_tool(self.service.peer(), params)
+            .await
+            .map_err(|e| super::auth::unauthorized_or(e, &self.endpoint))
     }
 
     /// Close the connection.
@@ -1369,6 +1384,7 @@ async fn io_loop(
                 let mut cancelled = cancelled.clone();
                 let peer = peer.clone();
                 let send = send.clone();
+                let endpoint = command.clone();
                 tokio::spawn(async move {
                     let stop = async move {
                         while *cancelled.borrow_and_update() != id {
@@ -1383,6 +1399,7 @@ async fn io_loop(
                         result = call_tool(&peer, params) => result,
                         () = stop => Err(TransportError::Action("the call was cancelled".into())),
                     };
+                    let result = result.map_err(|e| super::auth::unauthorized_or(e, &endpoint));
                     send(Reply::CallDone { id, result });
                 });
             }
@@ -1417,9 +1434,33 @@ async fn call_tool(
         )))
     })?;
     let r = peer.call_tool(p).await.map_err(|e| {
-        TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
+        refused_call(&e).unwrap_or_else(|| {
+            TransportError::Mcp(super::redact_urls_in(&format!("tools/call failed: {e}")))
+        })
     })?;
     serde_json::to_value(&r).map_err(|e| TransportError::Mcp(e.to_string()))
+}
+
+/// A request the server refused mid-connection (a revoked token whose refresh failed, a
+/// scope it lacks) as [`TransportError::Unauthorized`] with the challenge (the address is
+/// filled in by the caller).
+fn refused_call(e: &rmcp::service::ServiceError) -> Option<TransportError> {
+    let challenge = super::AuthChallenge::parse(e.auth_challenge()?)
+        .into_iter()
+        .next();
+    let status = if challenge
+        .as_ref()
+        .is_some_and(|c| c.error.as_deref() == Some("insufficient_scope"))
+    {
+        403
+    } else {
+        401
+    };
+    Some(TransportError::Unauthorized {
+        status,
+        url: String::new(),
+        challenge: challenge.map(Box::new),
+    })
 }
 
 fn can_subscribe(peer: &rmcp::service::Peer<RoleClient>) -> bool {

@@ -44,6 +44,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The attribute a host's own [`CredentialStore`] implementation needs (rmcp's trait is
+/// an `async_trait`): `#[egui_a2ui::transport::oauth::async_trait]`.
+pub use async_trait::async_trait;
 use rmcp::transport::auth::{
     AuthClient, AuthorizationManager, AuthorizationRequest, AuthorizationSession,
 };
@@ -191,6 +194,84 @@ impl McpOAuth {
     /// The token store (what the flow saved: the client id, the tokens, the scopes granted).
     pub fn store(&self) -> Arc<dyn CredentialStore> {
         self.store.clone()
+    }
+}
+
+/// A [`CredentialStore`] in a JSON file (rmcp's [`StoredCredentials`]: the client id, the
+/// tokens, the scopes granted), so a host signs in once across runs. Written whole to a
+/// temporary file beside it and renamed into place; on Unix created readable by its owner
+/// only (`0600`). A missing file is an empty store; one that cannot be read or parsed is a
+/// [`AuthError::CredentialStoreError`] (its message without the file's content). `Debug`
+/// shows the path only.
+#[derive(Clone, Debug)]
+pub struct FileCredentialStore {
+    path: std::path::PathBuf,
+}
+
+impl FileCredentialStore {
+    /// The store at `path` (nothing is read or written until the flow asks).
+    pub fn new(path: impl Into<std::path::PathBuf>) -> Self {
+        Self { path: path.into() }
+    }
+
+    /// The file.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
+    fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        let tmp = self.path.with_extension("tmp");
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let mut f = options.open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, &self.path)
+    }
+}
+
+fn store_error(what: &str, path: &std::path::Path, e: &dyn std::fmt::Display) -> AuthError {
+    AuthError::CredentialStoreError(format!("{what} {}: {e}", path.display()))
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for FileCredentialStore {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(store_error("cannot read", &self.path, &e)),
+        };
+        // The parse error's position only: its message could quote the file.
+        serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+            store_error(
+                "cannot parse",
+                &self.path,
+                &format!("line {} column {}", e.line(), e.column()),
+            )
+        })
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        let bytes = serde_json::to_vec(&credentials)
+            .map_err(|_| store_error("cannot encode for", &self.path, &"not JSON"))?;
+        self.write(&bytes)
+            .map_err(|e| store_error("cannot write", &self.path, &e))
+    }
+
+    async fn clear(&self) -> Result<(), AuthError> {
+        match std::fs::remove_file(&self.path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(store_error("cannot remove", &self.path, &e)),
+        }
     }
 }
 
@@ -581,6 +662,42 @@ mod tests {
             "the authorization server refused: access_denied"
         );
         assert!(page.contains("refused"), "{page}");
+    }
+
+    #[test]
+    fn the_file_store_keeps_what_it_is_given_owner_only() {
+        let dir = std::env::temp_dir().join(format!("egui_a2ui-oauth-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = FileCredentialStore::new(dir.join("tokens.json"));
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            assert!(store.load().await.unwrap().is_none(), "missing: empty");
+            let creds =
+                StoredCredentials::new("client-1".into(), None, vec!["mcp".into()], Some(7));
+            store.save(creds).await.unwrap();
+            let back = store.load().await.unwrap().expect("saved");
+            assert_eq!(back.client_id, "client-1");
+            assert_eq!(back.granted_scopes, ["mcp"]);
+            assert_eq!(back.token_received_at, Some(7));
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(store.path())
+                    .unwrap()
+                    .permissions()
+                    .mode();
+                assert_eq!(mode & 0o777, 0o600);
+            }
+            std::fs::write(store.path(), b"{\"client_id\": \"s3cret").unwrap();
+            let e = store.load().await.unwrap_err().to_string();
+            assert!(!e.contains("s3cret"), "{e}");
+            store.clear().await.unwrap();
+            assert!(store.load().await.unwrap().is_none());
+            store.clear().await.unwrap();
+        });
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -18,7 +18,8 @@ URI with the code, so a test can follow the redirect without a browser.
   token endpoint wants `client_id` in the form even with HTTP Basic; `BasicClientId` adds it
   from the header (RFC 6749 §2.3.1), as an RFC-compliant server reads it.
 - `POST /peer/expire`: every access token issued so far stops working (the next request
-  with one is refused with `401`; the client must refresh).
+  with one is refused with `401`; the client must refresh); `?refresh=1` revokes every
+  refresh token too (the client must sign in again).
 
     python mcp_oauth_peer.py    # prints `LISTENING <port>`, serves 127.0.0.1:<port>/mcp
 """
@@ -262,6 +263,8 @@ def main() -> None:
     @server.custom_route("/peer/expire", methods=["POST"])
     async def expire(request: Request) -> Response:
         provider.expire_all()
+        if request.query_params.get("refresh") == "1":
+            provider.refresh.clear()
         return JSONResponse({"expired": True})
 
     import asyncio

@@ -286,6 +286,45 @@ async fn a_token_the_server_stops_taking_is_refreshed_on_its_401_mid_connection(
 }
 
 #[tokio::test]
+async fn a_revoked_refresh_token_is_a_401_mid_connection_and_the_next_connection_signs_in_again() {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let url = peer.url("/mcp");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let options =
+        TransportOptions::default().with_mcp_oauth(oauth_following_redirects(asked.clone()));
+    let mut agent = McpAgent::connect_http(&url, &Catalog::basic(), &options)
+        .await
+        .expect("signed in");
+    let (status, _, _) = http("POST", &peer.url("/peer/expire?refresh=1"));
+    assert!(status.contains(" 200 "), "{status}");
+    // The token is refused, its refresh too: the turn ends with the typed refusal (a host
+    // asks the user again), nothing secret in it.
+    let (events, r) = turn(&mut agent).await;
+    match &r {
+        Err(TransportError::Unauthorized {
+            status: 401,
+            url: u,
+            challenge: Some(c),
+        }) => {
+            assert_eq!(u, &url);
+            assert!(c.resource_metadata.is_some(), "{c:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_nothing_secret(&peer, &printed(&events, &r));
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    // A new connection with the same settings: the stored token fails, the browser step
+    // runs again, and the turn works.
+    let mut agent = McpAgent::connect_http(&url, &Catalog::basic(), &options)
+        .await
+        .expect("signed in again");
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    turn(&mut agent).await.1.expect("the turn");
+    assert!(drew_the_board(&agent));
+    assert_eq!(seen(&peer)["authorizations"], 2);
+}
+
+#[tokio::test]
 async fn a_browser_step_that_fails_is_a_typed_oauth_error_without_secrets() {
     let peer = start(Venv::Main, "mcp_oauth_peer.py");
     let url = peer.url("/mcp");
@@ -449,13 +488,19 @@ fn a2ui_agent_signs_in_with_oauth_through_its_loopback_and_prints_no_secret() {
         peer.url("/.well-known/oauth-protected-resource/mcp")
     );
 
-    // With --oauth: the URL on stderr; the test is the browser.
+    // With --oauth: the URL on stderr; the test is the browser. The tokens go to a file.
+    let dir = std::env::temp_dir().join(format!("egui_a2ui-cli-oauth-{}", peer.port));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let store = dir.join("tokens.json");
+    let store = store.to_str().expect("a UTF-8 path");
     let mut child = Command::new(&exe)
         .args([
             "--mcp-url",
             &url,
             "--oauth",
             "--no-browser",
+            "--oauth-store",
+            store,
             "--send",
             "pasta",
             "--dump",
@@ -535,4 +580,38 @@ fn a2ui_agent_signs_in_with_oauth_through_its_loopback_and_prints_no_secret() {
     shown.push_str(&err_lines.join("\n"));
     assert_nothing_secret(&peer, &shown);
     assert_eq!(grants(&peer), ["authorization_code"]);
+
+    // Again with the store file: no sign-in, the turn works (bounded: killed after 60 s).
+    let mut again = Command::new(&exe)
+        .args([
+            "--mcp-url",
+            &url,
+            "--oauth",
+            "--no-browser",
+            "--oauth-store",
+            store,
+            "--send",
+            "pasta",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run a2ui_agent");
+    let mut stdout = again.stdout.take().expect("stdout");
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        let _ = done_tx.send(s);
+    });
+    let Ok(text) = done_rx.recv_timeout(Duration::from_secs(60)) else {
+        let _ = again.kill();
+        panic!("the second run asked for a sign-in or hung");
+    };
+    assert_eq!(again.wait().expect("wait").code(), Some(0), "{text}");
+    assert!(!text.contains("\"authorize\""), "{text}");
+    assert!(text.contains("\"connected\""), "{text}");
+    assert_eq!(seen(&peer)["authorizations"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
 }
