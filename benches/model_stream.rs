@@ -214,17 +214,22 @@ fn throughput_docs(copies: usize) -> (Vec<u8>, Vec<u8>) {
 /// for a profiler (`perf record`) or an instruction-count profiler
 /// (`valgrind --tool=callgrind target/release/deps/model_stream-… --bench`).
 fn profile_run(what: &str) {
+    // `A2UI_MODEL_PROFILE_RUNS`: how many parses (20 unless set).
+    let runs: usize = std::env::var("A2UI_MODEL_PROFILE_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
     if let Some(chunk) = what.strip_prefix("express") {
         // `express<chunk>`: the Express twin ×8 in such chunks, 20 times.
         let chunk: usize = chunk.parse().expect("A2UI_MODEL_PROFILE: express<chunk>");
         let (express, _, _) = express_docs(8);
         drop(express_options());
         let mut n = 0;
-        for _ in 0..20 {
+        for _ in 0..runs {
             n += parse_model_text(&express, chunk, express_options);
         }
         println!(
-            "express: {} bytes in {chunk}-byte chunks ×20, {n} parts",
+            "express: {} bytes in {chunk}-byte chunks ×{runs}, {n} parts",
             express.len()
         );
         return;
@@ -240,18 +245,27 @@ fn profile_run(what: &str) {
         return;
     }
     if what == "jsonl" {
-        jsonl_framing(&jsonl);
-        println!("jsonl: {} bytes", jsonl.len());
+        let t = Instant::now();
+        for _ in 0..runs {
+            jsonl_framing(&jsonl);
+        }
+        println!(
+            "jsonl: {} bytes ×{runs}, {:.1} us per run",
+            jsonl.len(),
+            us(t.elapsed()) / runs as f64
+        );
     } else {
         let chunk: usize = what
             .parse()
             .expect("A2UI_MODEL_PROFILE: a chunk size or jsonl");
-        let n: usize = (0..20)
+        let t = Instant::now();
+        let n: usize = (0..runs)
             .map(|_| parse_model_text(&doc, chunk, stream_options))
             .sum();
         println!(
-            "model text: {} bytes in {chunk}-byte chunks, {n} parts",
-            doc.len()
+            "model text: {} bytes in {chunk}-byte chunks ×{runs}, {n} parts, {:.1} us per run",
+            doc.len(),
+            us(t.elapsed()) / runs as f64
         );
     }
 }

@@ -3,7 +3,9 @@
 //! recursion and path rules). JSON Schema validation proper is pluggable through
 //! [`SchemaHook`], so this egui-free layer carries no schema engine.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+use super::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -124,9 +126,9 @@ pub fn extract_ref_fields(components: &Map<String, Value>) -> RefFieldsMap {
             }
         }
     }
-    let mut out = RefFieldsMap::new();
+    let mut out = RefFieldsMap::default();
     for (name, schema) in components {
-        let (mut s, mut l) = (HashSet::new(), HashSet::new());
+        let (mut s, mut l) = (HashSet::default(), HashSet::default());
         walk(schema, &mut s, &mut l);
         if !s.is_empty() || !l.is_empty() {
             out.insert(name.clone(), (s, l));
@@ -160,7 +162,7 @@ pub fn extract_required_fields(components: &Map<String, Value>) -> HashMap<Strin
             }
         }
     }
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (name, schema) in components {
         let mut req = Vec::new();
         walk(schema, &mut req);
@@ -200,7 +202,7 @@ fn refs_recursively(
     if comp_type.is_empty() {
         return;
     }
-    let empty = (HashSet::new(), HashSet::new());
+    let empty = (HashSet::default(), HashSet::default());
     let (single, list) = refs.get(comp_type).unwrap_or(&empty);
     for (key, value) in props {
         if single.contains(key) || HEURISTIC_SINGLE.contains(&key.as_str()) {
@@ -255,7 +257,7 @@ pub fn analyze_topology<'a>(
     refs: &RefFieldsMap,
     raise_on_orphans: bool,
 ) -> Result<HashSet<String>, ModelTextError> {
-    let mut adj: HashMap<String, Vec<String>> = HashMap::new();
+    let mut adj: HashMap<String, Vec<String>> = HashMap::default();
     let mut all: BTreeSet<String> = BTreeSet::new();
     for comp in components {
         let Some(id) = comp.get("id").and_then(Value::as_str) else {
@@ -272,8 +274,8 @@ pub fn analyze_topology<'a>(
             adj.entry(id.to_owned()).or_default().push(r);
         }
     }
-    let mut visited = HashSet::new();
-    let mut on_stack = HashSet::new();
+    let mut visited = HashSet::default();
+    let mut on_stack = HashSet::default();
     fn dfs(
         node: &str,
         depth: usize,
@@ -490,7 +492,7 @@ fn component_integrity(
     refs: &RefFieldsMap,
     skip_root_check: bool,
 ) -> Result<(), ModelTextError> {
-    let mut ids = HashSet::new();
+    let mut ids = HashSet::default();
     for c in components {
         if let Some(id) = c.get("id").and_then(Value::as_str)
             && !ids.insert(id)

@@ -628,6 +628,24 @@ impl ModelTextParser {
             .collect()
     }
 
+    /// Whether the JSON buffer ends where [`Self::fix_json`] cannot close it into JSON: inside
+    /// an object key, right after a key, or after a colon (a key without its value). No
+    /// open fragment parses then, so none is tried. `false` when a backslash stood outside
+    /// a string (`odd_at`: `fix_json` then reads the strings differently from the scanner).
+    fn ends_without_a_value(&self) -> bool {
+        if self.odd_at.is_some() {
+            return false;
+        }
+        if self.in_string {
+            return self.string_kind == scan::StringKind::Key;
+        }
+        match self.last_struct {
+            b':' => true,
+            b'"' => self.string_kind == scan::StringKind::Key,
+            _ => false,
+        }
+    }
+
     pub(super) fn sniff_partial_component(&mut self) {
         if !self.watch[W_COMPONENTS] {
             return;
@@ -639,6 +657,7 @@ impl ModelTextParser {
         let want = scan::KEY_ID | scan::KEY_COMPONENT;
         let now = self.json_buffer.len();
         let keys_noted = self.keys_noted;
+        let cut_in_key = self.ends_without_a_value();
         for i in (0..self.brace_stack.len()).rev() {
             let Some(o) = self.brace_stack.get_mut(i) else {
                 continue;
@@ -665,6 +684,18 @@ impl ModelTextParser {
                 continue;
             }
             o.lacking = None;
+            if cut_in_key {
+                // Every open fragment ends where the buffer ends: none parses.
+                #[cfg(test)]
+                assert!(
+                    self.json_buffer
+                        .get(start..)
+                        .filter(|r| !r.is_empty())
+                        .is_none_or(|raw| self.parse_open_fragment(i, raw).is_none()),
+                    "a fragment cut in a key parsed"
+                );
+                continue;
+            }
             let Some(raw) = self.json_buffer.get(start..).filter(|r| !r.is_empty()) else {
                 continue;
             };
