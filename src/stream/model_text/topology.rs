@@ -709,8 +709,8 @@ impl ModelTextParser {
             return Ok(());
         }
         let placeholder_ids: Vec<String> = placeholders.iter().map(|p| (*p).to_owned()).collect();
-        if let Some(start) = self.buffered_start_message.clone()
-            && !self.yielded_start_messages.contains(sid)
+        if !self.yielded_start_messages.contains(sid)
+            && let Some(start) = self.buffered_start_message.clone()
         {
             self.yield_messages(vec![start], out, true)?;
             self.yielded_start_messages.insert(sid.to_owned());
@@ -1020,8 +1020,8 @@ impl ModelTextParser {
         walked: Vec<String>,
         placeholder_ids: Vec<String>,
     ) -> Result<(), ModelTextError> {
-        if let Some(start) = self.buffered_start_message.clone()
-            && !self.yielded_start_messages.contains(sid)
+        if !self.yielded_start_messages.contains(sid)
+            && let Some(start) = self.buffered_start_message.clone()
         {
             self.yield_messages(vec![start], out, true)?;
             self.yielded_start_messages.insert(sid.to_owned());
