@@ -708,14 +708,15 @@ impl A2aSession {
                 }]
             }
         };
-        let mut metadata = super::outgoing_metadata(&self.catalog, &self.core.store);
-        if self
-            .extension
-            .as_ref()
-            .is_some_and(|e| e.accepts_inline_catalogs)
-        {
-            add_inline_catalogs(&mut metadata, &self.catalog);
-        }
+        // The A2UI capabilities and data models go only to an agent that activated the
+        // extension (one that did not is talked to in plain text).
+        let metadata = self.extension.as_ref().map(|e| {
+            let mut metadata = super::outgoing_metadata(&self.catalog, &self.core.store);
+            if e.accepts_inline_catalogs {
+                add_inline_catalogs(&mut metadata, &self.catalog);
+            }
+            metadata
+        });
         let mut message = Map::new();
         if self.card.dialect == Dialect::V0_3 {
             message.insert("kind".into(), json!("message"));
@@ -735,7 +736,9 @@ impl A2aSession {
         if let Some(t) = &self.task_id {
             message.insert("taskId".into(), json!(t));
         }
-        message.insert("metadata".into(), Value::Object(metadata));
+        if let Some(metadata) = metadata {
+            message.insert("metadata".into(), Value::Object(metadata));
+        }
         if let Some(e) = &self.extension {
             message.insert("extensions".into(), json!([e.uri]));
         }
@@ -1486,6 +1489,11 @@ mod tests {
         assert_eq!(req.header("A2A-Extensions"), None);
         let body = req.body.unwrap();
         assert!(body["params"]["message"].get("extensions").is_none());
+        // No A2UI capabilities or data models for an agent that does not speak A2UI.
+        assert!(
+            body["params"]["message"].get("metadata").is_none(),
+            "{body}"
+        );
         assert_eq!(body["params"]["message"]["parts"][0]["text"], "hi");
         // Its text answer lands in the transcript.
         s.on_item(Ok(json!({"jsonrpc": "2.0", "id": 1, "result": {
