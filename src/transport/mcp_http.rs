@@ -103,6 +103,8 @@ pub struct McpClient {
     child: Option<tokio::process::Child>,
     /// The endpoint (without its query), for a refusal's error.
     endpoint: String,
+    /// OAuth: signs in again for more scopes when the server refuses a call for lacking one.
+    step_up: Option<super::oauth::StepUp>,
 }
 
 impl std::fmt::Debug for McpClient {
@@ -156,6 +158,7 @@ impl McpClient {
             .custom_headers
             .retain(|name, _| name != reqwest::header::AUTHORIZATION);
         let auth = super::oauth::auth_client(url, client, oauth).await?;
+        let step_up = super::oauth::StepUp::new(url, auth.clone(), oauth.clone());
         let make = {
             let auth = auth.clone();
             let config = config.clone();
@@ -177,6 +180,10 @@ impl McpClient {
             }
             other => other.map_err(|e| super::auth::unauthorized_or(e, url)),
         }
+        .map(|mut c| {
+            c.step_up = Some(step_up);
+            c
+        })
     }
 
     /// Connect over any rmcp client transport (a child process's stdio, a duplex stream):
@@ -258,6 +265,7 @@ impl McpClient {
             service,
             child: None,
             endpoint: String::new(),
+            step_up: None,
         })
     }
 
@@ -354,8 +362,10 @@ impl McpClient {
     }
 
     /// `tools/call` with these params (`{"name", "arguments", "_meta"?}`); the result as JSON.
+    /// With OAuth, a call refused for a scope the token lacks (`403`, `insufficient_scope`)
+    /// signs in again for it (the host's browser step) and is tried once more.
     pub async fn call(&self, params: Value) -> Result<Value, TransportError> {
-        call_tool(self.service.peer(), params)
+        call_stepping_up(self.service.peer(), params, self.step_up.as_ref())
             .await
             .map_err(|e| super::auth::unauthorized_or(e, &self.endpoint))
     }
@@ -1329,6 +1339,7 @@ async fn io_loop(
         Err(e) => return send(Reply::Closed(e)),
     }
     let peer = client.service.peer().clone();
+    let step_up = client.step_up.clone();
     let stateless = client.is_stateless();
     let subscribe = client.can_subscribe();
     // The resources watched, newest last, and the task watching them.
@@ -1385,6 +1396,7 @@ async fn io_loop(
                 let peer = peer.clone();
                 let send = send.clone();
                 let endpoint = command.clone();
+                let step_up = step_up.clone();
                 tokio::spawn(async move {
                     let stop = async move {
                         while *cancelled.borrow_and_update() != id {
@@ -1396,7 +1408,7 @@ async fn io_loop(
                     // Dropping the call future makes rmcp send `notifications/cancelled`
                     // for its request.
                     let result = tokio::select! {
-                        result = call_tool(&peer, params) => result,
+                        result = call_stepping_up(&peer, params, step_up.as_ref()) => result,
                         () = stop => Err(TransportError::Action("the call was cancelled".into())),
                     };
                     let result = result.map_err(|e| super::auth::unauthorized_or(e, &endpoint));
@@ -1422,6 +1434,24 @@ async fn io_loop(
         w.abort();
     }
     client.close().await;
+}
+
+/// [`call_tool`]; refused for a scope the token lacks and `step_up` given, signed in again
+/// for it and tried once more (a second refusal is the error).
+async fn call_stepping_up(
+    peer: &rmcp::service::Peer<RoleClient>,
+    params: Value,
+    step_up: Option<&super::oauth::StepUp>,
+) -> Result<Value, TransportError> {
+    let first = call_tool(peer, params.clone()).await;
+    let (Some(step_up), Err(e)) = (step_up, &first) else {
+        return first;
+    };
+    let Some(challenge) = super::oauth::StepUp::answers(e) else {
+        return first;
+    };
+    step_up.authorize(challenge).await?;
+    call_tool(peer, params).await
 }
 
 async fn call_tool(

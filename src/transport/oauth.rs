@@ -367,6 +367,68 @@ fn challenge_header(c: &AuthChallenge) -> String {
     out
 }
 
+/// Step-up authorization on a live connection: when the server refuses a request with
+/// `403` and `error="insufficient_scope"` (the token lacks a scope this request needs), the
+/// flow runs again asking for the scopes already granted plus those the challenge names,
+/// and the request is tried once more (MCP authorization, "scope challenge handling").
+#[derive(Clone)]
+pub(crate) struct StepUp {
+    url: String,
+    auth: AuthClient<reqwest::Client>,
+    oauth: McpOAuth,
+}
+
+impl StepUp {
+    pub(crate) fn new(url: &str, auth: AuthClient<reqwest::Client>, oauth: McpOAuth) -> Self {
+        Self {
+            url: url.to_owned(),
+            auth,
+            oauth,
+        }
+    }
+
+    /// Whether `e` is a refusal a step-up answers: `403` with `insufficient_scope`.
+    pub(crate) fn answers(e: &TransportError) -> Option<&AuthChallenge> {
+        match e {
+            TransportError::Unauthorized {
+                status: 403,
+                challenge: Some(c),
+                ..
+            } if c.error.as_deref() == Some("insufficient_scope") => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Sign in again for the scopes granted so far and those `challenge` names.
+    pub(crate) async fn authorize(&self, challenge: &AuthChallenge) -> Result<(), TransportError> {
+        let granted = self
+            .oauth
+            .store
+            .load()
+            .await
+            .map_err(|e| oauth_error(&self.url, "the token store failed", &e))?
+            .map(|s| s.granted_scopes)
+            .unwrap_or_default();
+        let mut scopes = if self.oauth.scopes.is_empty() {
+            granted
+        } else {
+            self.oauth.scopes.clone()
+        };
+        for s in challenge
+            .scope
+            .as_deref()
+            .unwrap_or_default()
+            .split_whitespace()
+        {
+            if !scopes.iter().any(|x| x == s) {
+                scopes.push(s.to_owned());
+            }
+        }
+        let oauth = self.oauth.clone().with_scopes(scopes);
+        authorize(&self.url, &self.auth, &oauth, Some(challenge)).await
+    }
+}
+
 /// Run the authorization flow for `url`, whose server refused with `challenge`: discover
 /// its authorization server, register (or use the pre-registered client), ask the host's
 /// browser step, exchange the code, and hand the authorized manager to `client`.

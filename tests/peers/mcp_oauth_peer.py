@@ -17,6 +17,12 @@ URI with the code, so a test can follow the redirect without a browser.
   secret, `client_secret_basic`, redirect URI `http://127.0.0.1:9/callback`). The SDK's
   token endpoint wants `client_id` in the form even with HTTP Basic; `BasicClientId` adds it
   from the header (RFC 6749 §2.3.1), as an RFC-compliant server reads it.
+- `book_table {party}` needs the scope `book` too: a call whose token lacks it is refused
+  with `403` and `WWW-Authenticate: Bearer error="insufficient_scope", scope="mcp book",
+  resource_metadata=...` (`ScopeGate`), so the client must sign in again for it (MCP's
+  step-up authorization). Registered clients may ask for both scopes; a first sign-in
+  grants `mcp` only (what the `401` challenge names). `/peer/seen` counts these refusals
+  (`scope_refusals`) and lists the scopes of every authorization (`authorized_scopes`).
 - `POST /peer/expire`: every access token issued so far stops working (the next request
   with one is refused with `401`; the client must refresh); `?refresh=1` revokes every
   refresh token too (the client must sign in again).
@@ -56,9 +62,11 @@ import flow  # noqa: E402
 
 MIME = "application/a2ui+json"
 SCOPE = "mcp"
+BOOK = "book"
 TTL_S = int(os.environ.get("PEER_TOKEN_TTL_S", "3600"))
 SEEN: dict[str, Any] = {"registrations": 0, "authorizations": 0, "grants": [],
-                        "refused": 0, "secrets": [], "basic_auth": 0}
+                        "refused": 0, "secrets": [], "basic_auth": 0,
+                        "scope_refusals": 0, "authorized_scopes": []}
 
 
 class Provider:
@@ -80,7 +88,7 @@ class Provider:
             redirect_uris=["http://127.0.0.1:9/callback"],
             token_endpoint_auth_method="client_secret_basic",
             grant_types=["authorization_code", "refresh_token"], response_types=["code"],
-            scope=SCOPE, client_name="preregistered")
+            scope=f"{SCOPE} {BOOK}", client_name="preregistered")
         return {"client_id": client_id, "client_secret": secret}
 
     def secret(self, prefix: str) -> str:
@@ -93,12 +101,15 @@ class Provider:
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
         SEEN["registrations"] += 1
+        # A registered client may ask for both scopes (the step-up asks for `book`).
+        client_info.scope = f"{SCOPE} {BOOK}"
         if client_info.client_secret:
             SEEN["secrets"].append(client_info.client_secret)
         self.clients[client_info.client_id or ""] = client_info
 
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
         SEEN["authorizations"] += 1
+        SEEN["authorized_scopes"].append(params.scopes or [SCOPE])
         code = self.secret("code")
         self.codes[code] = AuthorizationCode(
             code=code, scopes=params.scopes or [SCOPE], expires_at=time.time() + 300,
@@ -210,6 +221,62 @@ class BasicClientId:
         await self.app(scope, replay, send)
 
 
+class ScopeGate:
+    """Refuses `tools/call` of `book_table` with `403 insufficient_scope` unless the bearer
+    token carries the scope `book` (the SDK's `RequireAuthMiddleware` checks one set of
+    scopes for every request; a per-tool scope needs this)."""
+
+    def __init__(self, app: Any, provider: Provider, metadata_url: str) -> None:
+        self.app = app
+        self.provider = provider
+        self.metadata_url = metadata_url
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return
+            body += msg.get("body", b"")
+            more = msg.get("more_body", False)
+        try:
+            rpc = json.loads(body)
+        except ValueError:
+            rpc = None
+        wants_book = (isinstance(rpc, dict) and rpc.get("method") == "tools/call"
+                      and (rpc.get("params") or {}).get("name") == "book_table")
+        if wants_book:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                       for k, v in scope["headers"]}
+            auth = headers.get("authorization", "")
+            token = self.provider.access.get(auth[7:]) if auth.startswith("Bearer ") else None
+            if token is not None and BOOK not in token.scopes:
+                SEEN["scope_refusals"] += 1
+                challenge = (f'Bearer error="insufficient_scope", scope="{SCOPE} {BOOK}", '
+                             f'resource_metadata="{self.metadata_url}", '
+                             'error_description="booking needs the book scope"')
+                await send({"type": "http.response.start", "status": 403,
+                            "headers": [(b"www-authenticate", challenge.encode()),
+                                        (b"content-type", b"application/json")]})
+                await send({"type": "http.response.body",
+                            "body": b'{"error": "insufficient_scope"}'})
+                return
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
 def board() -> list[dict[str, Any]]:
     catalog = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"
     return [
@@ -237,7 +304,7 @@ def main() -> None:
             validate_token_resource=False,
             required_scopes=[SCOPE],
             client_registration_options=ClientRegistrationOptions(
-                enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE]),
+                enabled=True, valid_scopes=[SCOPE, BOOK], default_scopes=[SCOPE]),
         ),
     )
 
@@ -251,6 +318,10 @@ def main() -> None:
             _meta={"ui": {"content": {}}},
         )
         return CallToolResult(content=[text, block])
+
+    @server.tool(description="Book a table (needs the `book` scope).")
+    async def book_table(party: int) -> CallToolResult:
+        return CallToolResult(content=[TextContent(type="text", text=f"Booked for {party}.")])
 
     @server.custom_route("/peer/seen", methods=["GET"])
     async def seen(request: Request) -> Response:
@@ -271,7 +342,8 @@ def main() -> None:
 
     import uvicorn
 
-    app = BasicClientId(server.streamable_http_app(host="127.0.0.1"))
+    app = BasicClientId(ScopeGate(server.streamable_http_app(host="127.0.0.1"), provider,
+                                  f"{base}/.well-known/oauth-protected-resource/mcp"))
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     print(f"LISTENING {port}", flush=True)
     print(f"mcp-oauth-peer on 127.0.0.1:{port}", file=sys.stderr, flush=True)

@@ -366,6 +366,96 @@ async fn a_browser_step_that_fails_is_a_typed_oauth_error_without_secrets() {
 }
 
 #[tokio::test]
+async fn a_call_refused_for_a_missing_scope_signs_in_again_for_it_and_is_retried_once() {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let url = peer.url("/mcp");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let store = InMemoryCredentialStore::new();
+    let oauth = oauth_following_redirects(asked.clone()).with_store(store.clone());
+    let client = McpClient::connect_http(&url, &TransportOptions::default().with_mcp_oauth(oauth))
+        .await
+        .expect("connect");
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    let book = serde_json::json!({"name": "book_table", "arguments": {"party": 2}});
+    let r = client
+        .call(book.clone())
+        .await
+        .expect("booked after the step-up");
+    assert_eq!(r["content"][0]["text"], "Booked for 2.", "{r}");
+    // The server refused once; the browser step ran again, asking for what was granted
+    // plus the scope the challenge named.
+    let s = seen(&peer);
+    assert_eq!(s["scope_refusals"], 1, "{s}");
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    let scopes: Vec<Vec<String>> = serde_json::from_value(s["authorized_scopes"].clone()).unwrap();
+    assert_eq!(scopes.len(), 2, "{s}");
+    assert!(!scopes[0].iter().any(|x| x == "book"), "{s}");
+    assert!(scopes[1].iter().any(|x| x == "book"), "{s}");
+    assert!(scopes[1].iter().any(|x| x == "mcp"), "{s}");
+    // The new token has both: the next call goes through without the browser.
+    let r = client.call(book).await.expect("booked again");
+    assert_eq!(r["content"][0]["text"], "Booked for 2.");
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    assert_eq!(seen(&peer)["scope_refusals"], 1);
+    let stored = store.load().await.unwrap().expect("stored");
+    assert!(
+        stored.granted_scopes.iter().any(|x| x == "book"),
+        "{:?}",
+        stored.granted_scopes
+    );
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_step_up_the_user_declines_is_an_error_and_is_not_asked_again() {
+    let peer = start(Venv::Main, "mcp_oauth_peer.py");
+    let url = peer.url("/mcp");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let a2 = asked.clone();
+    // The first sign-in goes through; the second (the step-up) is declined.
+    let oauth = McpOAuth::new("http://127.0.0.1:9/callback", move |prompt| {
+        let n = a2.fetch_add(1, Ordering::SeqCst);
+        async move {
+            if n > 0 {
+                return Err("the user declined more access".to_owned());
+            }
+            let redirected = std::thread::spawn(move || open_in_browser(&prompt))
+                .join()
+                .map_err(|_| "the browser failed".to_owned())?;
+            Ok(Secret::new(redirected))
+        }
+    });
+    let client = McpClient::connect_http(&url, &TransportOptions::default().with_mcp_oauth(oauth))
+        .await
+        .expect("connect");
+    let book = serde_json::json!({"name": "book_table", "arguments": {"party": 2}});
+    let e = client.call(book).await.expect_err("declined");
+    match &e {
+        TransportError::OAuth { message, .. } => {
+            assert!(
+                message.contains("the user declined more access"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    assert_eq!(seen(&peer)["scope_refusals"], 1);
+    assert_nothing_secret(&peer, &format!("{e} {e:?} {}", error_json(&e)));
+    // A call that needs no more scope still works on the same connection.
+    let r = client
+        .call(serde_json::json!({"name": "show_status", "arguments": {"query": "x"}}))
+        .await
+        .expect("show_status");
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("signed in"))
+    );
+    client.close().await;
+}
+
+#[tokio::test]
 async fn a_preregistered_confidential_client_signs_in_without_registering_and_its_secret_stays_hidden()
  {
     let peer = start(Venv::Main, "mcp_oauth_peer.py");
