@@ -8,6 +8,7 @@ Fault turns (the user text starts with "fault:") exercise the client's error pat
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import sys
@@ -285,6 +286,44 @@ async def pause() -> None:
     await asyncio.sleep(STEP_DELAY_S)
 
 
+async def read_body(receive: Any) -> bytes | None:
+    """The whole body of an ASGI request (bounded by the request's own size); `None` when the
+    client went away first."""
+    body = b""
+    more = True
+    while more:
+        msg = await receive()
+        if msg["type"] != "http.request":
+            return None
+        body += msg.get("body", b"")
+        more = msg.get("more_body", False)
+    return body
+
+
+def replaying(body: bytes, receive: Any) -> Any:
+    """An ASGI `receive` that hands the app `body` (already read) once, then defers to
+    `receive`."""
+    sent = False
+
+    async def replay() -> Any:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def refuse(send: Any, status: int, challenge: str, error: str) -> None:
+    """Answer `status` with `WWW-Authenticate: challenge` and a JSON `{"error": error}`."""
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"www-authenticate", challenge.encode()),
+                            (b"content-type", b"application/json")]})
+    await send({"type": "http.response.body",
+                "body": json.dumps({"error": error}).encode()})
+
+
 class Guard:
     """ASGI middleware for the peers' credential and stream-cut faults, off unless the
     environment turns them on:
@@ -320,20 +359,12 @@ class Guard:
         if not public and self.api_key and headers.get(self.api_key_header) != self.api_key:
             challenge = f'ApiKey realm="{self.realm}", header="{self.api_key_header}"'
         if challenge:
-            await send({"type": "http.response.start", "status": 401,
-                        "headers": [(b"www-authenticate", challenge.encode()),
-                                    (b"content-type", b"application/json")]})
-            await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
+            await refuse(send, 401, challenge, "unauthorized")
             return
         # Read the body (bounded by the request's own size) to look for the fault.
-        body = b""
-        more = True
-        while more:
-            msg = await receive()
-            if msg["type"] != "http.request":
-                return
-            body += msg.get("body", b"")
-            more = msg.get("more_body", False)
+        body = await read_body(receive)
+        if body is None:
+            return
         replayed = False
         never = asyncio.Event()
 

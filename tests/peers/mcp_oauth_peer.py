@@ -189,14 +189,9 @@ class BasicClientId:
         if not auth.startswith("Basic "):
             await self.app(scope, receive, send)
             return
-        body = b""
-        more = True
-        while more:
-            msg = await receive()
-            if msg["type"] != "http.request":
-                return
-            body += msg.get("body", b"")
-            more = msg.get("more_body", False)
+        body = await flow.read_body(receive)
+        if body is None:
+            return
         form = urllib.parse.parse_qs(body.decode("latin-1"))
         if "client_id" not in form:
             try:
@@ -209,16 +204,7 @@ class BasicClientId:
         scope = dict(scope)
         scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
         scope["headers"].append((b"content-length", str(len(body)).encode()))
-        sent = False
-
-        async def replay() -> Any:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, flow.replaying(body, receive), send)
 
 
 class ScopeGate:
@@ -235,14 +221,9 @@ class ScopeGate:
         if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
             await self.app(scope, receive, send)
             return
-        body = b""
-        more = True
-        while more:
-            msg = await receive()
-            if msg["type"] != "http.request":
-                return
-            body += msg.get("body", b"")
-            more = msg.get("more_body", False)
+        body = await flow.read_body(receive)
+        if body is None:
+            return
         try:
             rpc = json.loads(body)
         except ValueError:
@@ -259,22 +240,9 @@ class ScopeGate:
                 challenge = (f'Bearer error="insufficient_scope", scope="{SCOPE} {BOOK}", '
                              f'resource_metadata="{self.metadata_url}", '
                              'error_description="booking needs the book scope"')
-                await send({"type": "http.response.start", "status": 403,
-                            "headers": [(b"www-authenticate", challenge.encode()),
-                                        (b"content-type", b"application/json")]})
-                await send({"type": "http.response.body",
-                            "body": b'{"error": "insufficient_scope"}'})
+                await flow.refuse(send, 403, challenge, "insufficient_scope")
                 return
-        sent = False
-
-        async def replay() -> Any:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, flow.replaying(body, receive), send)
 
 
 def board() -> list[dict[str, Any]]:
