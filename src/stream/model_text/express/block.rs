@@ -262,6 +262,9 @@ pub struct ExpressBlock {
     /// Compile whole (nothing applied before the scope ends: the reference's message
     /// shapes), for [`super::compile()`].
     whole: bool,
+    /// Tests: apply every statement in full (the oracle of the incremental path).
+    #[cfg(test)]
+    full_only: bool,
 }
 
 fn placeholder(id: &str) -> Value {
@@ -316,6 +319,8 @@ impl ExpressBlock {
             pending_error: None,
             closed: false,
             whole: false,
+            #[cfg(test)]
+            full_only: false,
         }
     }
 
@@ -766,17 +771,6 @@ impl ExpressBlock {
         }))
     }
 
-    /// Every component of the current scope, compiled: (components in order, errors
-    /// of the statement assigning `report`).
-    fn compile_all(&mut self, report: Option<&str>) -> (Vec<Value>, Vec<ExpressError>) {
-        let (errors, _) = self.compile_scope(report);
-        let Some(sc) = &self.scope else {
-            return (Vec::new(), errors);
-        };
-        let comps = scope_components(sc).into_iter().cloned().collect();
-        (comps, errors)
-    }
-
     /// Compile what changed in the current scope (each variable once until it or what it
     /// read is assigned again; see `Scope::compiled`): the errors of the statement
     /// assigning `report`, and the variables compiled.
@@ -847,7 +841,12 @@ impl ExpressBlock {
         if !(sc.started || has_root || sc.update && sc.graph.total > 0) {
             return;
         }
-        if sc.started
+        #[cfg(test)]
+        let incremental = !self.full_only;
+        #[cfg(not(test))]
+        let incremental = true;
+        if incremental
+            && sc.started
             && sc.graph.valid
             && sc.graph.dups == 0
             && self.apply_changes(&stale, &fresh, newly.then_some(changed), out)
@@ -1196,11 +1195,38 @@ impl ExpressBlock {
         if self.scope.is_none() {
             return;
         }
-        let (comps, _) = self.compile_all(None);
+        let (_, fresh) = self.compile_scope(None);
         let version = self.cat.version;
         let Some(mut sc) = self.scope.take() else {
             return;
         };
+        // The components, moved out in the scope's order, each with whether it is known
+        // to be applied as it is (reachable, every child defined, the graph exact).
+        let known = sc.started
+            && sc.graph.valid
+            && sc.graph.dups == 0
+            && fresh.is_empty()
+            && sc.stale.is_empty();
+        let mut comps = Vec::new();
+        let mut same = Vec::new();
+        {
+            let (syms, graph) = (&sc.syms, &sc.graph);
+            let undefined = |x: &str| !syms.map.contains_key(x) && graph.count(x) == 0;
+            for n in &syms.order {
+                let Some(c) = sc.compiled.get_mut(n) else {
+                    continue;
+                };
+                for (v, refs) in c.comps.drain(..).zip(&c.refs) {
+                    let id = comp_id(&v);
+                    same.push(
+                        known
+                            && (sc.update || graph.reach.contains(id))
+                            && !refs.iter().any(|r| undefined(r)),
+                    );
+                    comps.push(v);
+                }
+            }
+        }
         self.last_surface.clone_from(&sc.surface_id);
         let mut model = Map::new();
         for (k, v) in &sc.data {
@@ -1275,10 +1301,9 @@ impl ExpressBlock {
         }
         let send: Vec<Value> = comps
             .into_iter()
-            .filter(|c| {
-                let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                sc.applied.get(id) != Some(c)
-            })
+            .zip(same)
+            .filter(|(c, same)| !same && sc.applied.get(comp_id(c)) != Some(c))
+            .map(|(c, _)| c)
             .collect();
         if !send.is_empty() {
             out.messages
@@ -1312,17 +1337,6 @@ fn data_update(vs: &str, sid: &str, data: &[(String, Value)], model: Map<String,
         }
     }
     json!({"version": vs, "updateDataModel": {"surfaceId": sid, "path": "/", "value": model}})
-}
-
-/// The components compiled in `sc`, in its variables' order (each with the inline
-/// components it hoisted after it).
-fn scope_components(sc: &Scope) -> Vec<&Value> {
-    sc.syms
-        .order
-        .iter()
-        .filter_map(|n| sc.compiled.get(n))
-        .flat_map(|c| c.comps.iter())
-        .collect()
 }
 
 /// Whether `e` defines a component with the id of its variable (no `id=`): compiling a
@@ -1437,5 +1451,118 @@ fn with_placeholders(cat: &ExpressCatalog, c: &mut Value, undefined: &[&str]) {
                 go(v, undefined);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::model_text::express::ExpressVersion;
+
+    /// Statements that add, redefine, duplicate, unhook and re-hook components, alias
+    /// child lists through variables, and fail then compile.
+    const CASES: &[&str] = &[
+        "root = Column([a, b, c])\na = Text(\"A\", id=\"x\")\nb = Row([d, e])\nd = Text(\"D\")\na = Text(\"A2\")\nc = Text(\"C\", id=\"b\")\nc = Text(\"C\")\ne = Column([a])\nb = Text(\"B\")\nd = Text(\"D2\")\ne = Row([d, f], id=\"e2\")\nroot = Column([b, c, e])\nf = Card(zz)\nzz = \"str\"\nf = Card(Text(\"inline\"))\nzz = Text(\"now\")\n",
+        "a = Column([b])\nb = Column([a, c])\nroot = Card(a)\nc = Text(\"c\")\nb = Text(\"b\")\nroot = Card(b)\nroot = Card(a)\n",
+        "kids = [a, b]\nroot = Column(kids)\na = Text(\"a\")\nkids = [b]\nb = Text(\"b\")\nkids = [a, b, c]\nc = Icon(\"star\")\n",
+        "root = Column([a, b])\na = Text()\nb = Text(\"b\", id=\"a\")\na = Text(\"ok\")\nb = Text(\"b2\")\n$/x = 1\nb = Text(\"b3\", id=\"root\")\nb = Text(\"b4\")\n",
+        "items = List(_template($/items, item))\nroot = Column([items, t])\nitem = Text($name)\n$/items = [{name: \"x\"}]\nt = Text(\"t\")\n",
+        "surface(\"u\", update=true)\nx = Text(\"x\")\ny = Row([x, z])\nz = Text(\"z\")\nx = Text(\"x2\", id=\"z\")\nx = Text(\"x3\")\nsurface(\"s2\")\n$/a = 1\nroot = Card(k)\nk = Column([m, n], id=\"kk\")\nm = Text(\"m\")\nk = Column([n])\nn = Text(\"n\")\nm = Text(\"m2\")\nk = Column([m, n])\n",
+        "root = Column([Text(\"a\"), Card(p), q])\np = Text(\"p\")\nq = Row([Text(\"r\"), p])\nroot = Column([q])\np = Button(Text(\"go\"), _, Event(\"go\"))\n",
+    ];
+
+    fn block_text(doc: &str) -> &str {
+        let start = doc.find("<a2ui>").map_or(0, |i| i + "<a2ui>".len());
+        let end = doc.find(EXPRESS_CLOSE_TAG).unwrap_or(doc.len());
+        &doc[start..end]
+    }
+
+    /// Feed `text` in `chunk`-byte chunks (at char boundaries), every statement applied
+    /// incrementally or in full.
+    fn run(
+        cat: &Arc<ExpressCatalog>,
+        text: &str,
+        chunk: usize,
+        full_only: bool,
+    ) -> Vec<ExpressOutput> {
+        let mut b = ExpressBlock::new(Arc::clone(cat), "s");
+        b.full_only = full_only;
+        let mut outs = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let mut n = chunk.min(rest.len());
+            while !rest.is_char_boundary(n) {
+                n += 1;
+            }
+            outs.push(b.feed(&rest[..n]));
+            rest = &rest[n..];
+        }
+        outs.push(b.finish());
+        outs
+    }
+
+    fn suite_inputs() -> Vec<(String, Option<String>)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/express-suites");
+        let mut inputs = Vec::new();
+        for rel in [
+            "agent/express/compiler.yaml",
+            "inference_formats/express/compile.yaml",
+        ] {
+            let Ok(text) = std::fs::read_to_string(format!("{dir}/{rel}")) else {
+                continue;
+            };
+            let cases: Vec<Value> = serde_yaml_ng::from_str(&text).unwrap_or_default();
+            for c in cases {
+                if let Some(input) = c.get("input").and_then(Value::as_str) {
+                    let catalog = c
+                        .pointer("/args/catalog")
+                        .and_then(Value::as_str)
+                        .map(|p| format!("{dir}/{p}"));
+                    inputs.push((input.to_owned(), catalog));
+                }
+            }
+        }
+        inputs
+    }
+
+    #[test]
+    fn incremental_apply_matches_the_full_one() {
+        let booking = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/model_text/restaurant_booking_v09.express.txt"
+        ));
+        let mut inputs: Vec<(String, Option<String>)> =
+            CASES.iter().map(|c| ((*c).to_owned(), None)).collect();
+        inputs.push((block_text(booking).to_owned(), None));
+        let suites = suite_inputs();
+        assert!(suites.len() > 40, "suite inputs: {}", suites.len());
+        inputs.extend(suites);
+        let basic09 = Arc::new(ExpressCatalog::basic(ExpressVersion::V0_9));
+        let basic10 = Arc::new(ExpressCatalog::basic(ExpressVersion::V1_0));
+        let mut compared = 0;
+        let mut applied = 0;
+        for (text, catalog) in &inputs {
+            let mut cats = vec![Arc::clone(&basic09), Arc::clone(&basic10)];
+            if let Some(doc) = catalog
+                .as_ref()
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            {
+                cats.push(Arc::new(ExpressCatalog::from_definitions(&[&doc], None)));
+            }
+            for cat in &cats {
+                for chunk in [1, 4, 13, 64, 1 << 20] {
+                    let inc = run(cat, text, chunk, false);
+                    let full = run(cat, text, chunk, true);
+                    assert_eq!(inc, full, "{text:?} in {chunk}-byte chunks");
+                    compared += 1;
+                    applied += inc.iter().filter(|o| !o.messages.is_empty()).count();
+                }
+            }
+        }
+        assert!(
+            compared > 200 && applied > 200,
+            "{compared} runs, {applied} applying"
+        );
     }
 }
