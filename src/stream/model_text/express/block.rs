@@ -58,7 +58,11 @@ struct Scope {
     data: Vec<(String, Value)>,
     started: bool,
     /// Component id → the form last applied.
-    applied: HashMap<String, Value>,
+    applied: HashMap<String, Applied>,
+    /// Serial of a compiled variable → the variable (see `Compiled::serial`).
+    serials: HashMap<u64, String>,
+    /// The serial the next variable compiled gets.
+    next_serial: u64,
     /// Placeholders applied and not retired.
     live: HashSet<String>,
     /// Per variable: what it compiled to, kept until it or a variable it depends on is
@@ -77,9 +81,29 @@ struct Scope {
     graph: Graph,
 }
 
+/// The form last applied for a component id: kept as a reference to the component while
+/// it stays compiled (no copy), held when it is compiled again.
+#[derive(Debug)]
+enum Applied {
+    /// The component `k` of the compilation `serial` (still compiled), the children
+    /// `undef` pointing at placeholders.
+    Live {
+        serial: u64,
+        k: u32,
+        undef: Vec<String>,
+        /// Tests: the form itself, to check the reference against.
+        #[cfg(test)]
+        form: Value,
+    },
+    /// A form no longer compiled.
+    Held(Value),
+}
+
 /// One variable compiled (see `Scope::compiled`).
 #[derive(Debug)]
 struct Compiled {
+    /// This compilation's number in the scope (see `Applied::Live`).
+    serial: u64,
     /// The component and the inline components it hoisted (empty: no component).
     comps: Vec<Value>,
     /// Per component: the ids its child-holding properties name (each once).
@@ -179,25 +203,52 @@ impl Graph {
     }
 }
 
-/// A compiled component's id.
+/// A compiled component's id (a component no longer compiled may be left as its id).
 fn comp_id(c: &Value) -> &str {
-    c.get("id").and_then(Value::as_str).unwrap_or_default()
+    match c {
+        Value::String(id) => id,
+        _ => c.get("id").and_then(Value::as_str).unwrap_or_default(),
+    }
 }
 
 impl Scope {
     /// `name` was assigned: forget what read it (to compile again).
-    fn invalidate(&mut self, name: &str) {
-        self.forget(name);
+    fn invalidate(&mut self, cat: &ExpressCatalog, name: &str) {
+        self.forget(cat, name);
         for r in self.readers.remove(name).unwrap_or_default() {
             if self.compiled.get(&r).is_some_and(|c| c.deps.contains(name)) {
-                self.forget(&r);
+                self.forget(cat, &r);
             }
         }
     }
 
-    fn forget(&mut self, var: &str) {
-        if let Some(c) = self.compiled.remove(var) {
+    /// Forget what `var` compiled to (to compile again): the forms applied from it are
+    /// moved out (its components are left as their ids, in `stale`).
+    fn forget(&mut self, cat: &ExpressCatalog, var: &str) {
+        if let Some(mut c) = self.compiled.remove(var) {
             self.graph.remove(var, &c);
+            self.serials.remove(&c.serial);
+            for (k, v) in c.comps.iter_mut().enumerate() {
+                let id = comp_id(v).to_owned();
+                let Some(a) = self.applied.get_mut(&id) else {
+                    continue;
+                };
+                if !matches!(a, Applied::Live { serial, k: ak, .. }
+                    if *serial == c.serial && usize::try_from(*ak).ok() == Some(k))
+                {
+                    continue;
+                }
+                let mut form = std::mem::replace(v, Value::String(id));
+                if let Applied::Live { undef, .. } = a {
+                    let undef: Vec<&str> = undef.iter().map(String::as_str).collect();
+                    with_placeholders(cat, &mut form, &undef);
+                }
+                #[cfg(test)]
+                if let Applied::Live { form: f, .. } = a {
+                    assert_eq!(*f, form, "the form moved out is the one applied");
+                }
+                *a = Applied::Held(form);
+            }
             self.stale.push((var.to_owned(), c));
         }
         self.dirty.push(var.to_owned());
@@ -690,9 +741,9 @@ impl ExpressBlock {
                 if newly && plain_component(&cat, &value) {
                     // What read the name compiled it to the id it now has: nothing that
                     // read it changes (only placeholders give way to it).
-                    sc.forget(&name);
+                    sc.forget(&cat, &name);
                 } else {
-                    sc.invalidate(&name);
+                    sc.invalidate(&cat, &name);
                 }
                 sc.syms.set(&name, value, line);
                 if newly {
@@ -807,7 +858,11 @@ impl ExpressBlock {
                     list.push(name.clone());
                 }
             }
+            let serial = sc.next_serial;
+            sc.next_serial += 1;
+            sc.serials.insert(serial, name.clone());
             let entry = Compiled {
+                serial,
                 comps,
                 refs,
                 error,
@@ -865,7 +920,7 @@ impl ExpressBlock {
         let Some(sc) = self.scope.as_mut() else {
             return;
         };
-        let list: Vec<(&str, u32, &Value, &[String])> = sc
+        let list: Vec<(&str, Slot<'_>)> = sc
             .syms
             .order
             .iter()
@@ -876,18 +931,24 @@ impl ExpressBlock {
                     .zip(&c.refs)
                     .enumerate()
                     .map(move |(k, (v, r))| {
-                        (n.as_str(), u32::try_from(k).unwrap_or(0), v, r.as_slice())
+                        let slot = Slot {
+                            serial: c.serial,
+                            k: u32::try_from(k).unwrap_or(0),
+                            c: v,
+                            refs: r.as_slice(),
+                        };
+                        (n.as_str(), slot)
                     })
             })
             .collect();
         // Reachable from root (an update scope: everything).
         let mut reach: HashSet<&str> = HashSet::default();
         if sc.update {
-            reach.extend(list.iter().map(|(_, _, c, _)| comp_id(c)));
+            reach.extend(list.iter().map(|(_, s)| comp_id(s.c)));
         } else {
             // The last component of an id is the one followed (as a map keeps it).
             let by_id: HashMap<&str, &[String]> =
-                list.iter().map(|(_, _, c, r)| (comp_id(c), *r)).collect();
+                list.iter().map(|(_, s)| (comp_id(s.c), s.refs)).collect();
             let mut stack = vec!["root"];
             while let Some(id) = stack.pop() {
                 if !reach.insert(id) {
@@ -901,16 +962,20 @@ impl ExpressBlock {
         let undefined = |x: &str| !sc.syms.map.contains_key(x) && sc.graph.count(x) == 0;
         let mut send = Vec::new();
         let mut wanted: Vec<&str> = Vec::new();
-        for &(_, _, c, refs) in &list {
-            let id = comp_id(c);
-            if !reach.contains(id) {
+        let (serials, compiled) = (&sc.serials, &sc.compiled);
+        let live = |serial: u64, k: u32| {
+            let var = serials.get(&serial)?;
+            compiled.get(var)?.comps.get(usize::try_from(k).ok()?)
+        };
+        for (_, slot) in &list {
+            if !reach.contains(comp_id(slot.c)) {
                 continue;
             }
             apply_one(
                 cat,
                 &mut sc.applied,
-                c,
-                refs,
+                &live,
+                slot,
                 &undefined,
                 &mut wanted,
                 &mut send,
@@ -934,7 +999,7 @@ impl ExpressBlock {
         if g.valid {
             g.loc = list
                 .iter()
-                .map(|&(n, k, c, _)| (comp_id(c).to_owned(), (n.to_owned(), k)))
+                .map(|(n, s)| (comp_id(s.c).to_owned(), ((*n).to_owned(), s.k)))
                 .collect();
             g.reach = if sc.update {
                 HashSet::default()
@@ -964,6 +1029,11 @@ impl ExpressBlock {
         let update = sc.update;
         let compiled = &sc.compiled;
         let syms = &sc.syms;
+        let serials = &sc.serials;
+        let live = |serial: u64, k: u32| {
+            let var = serials.get(&serial)?;
+            compiled.get(var)?.comps.get(usize::try_from(k).ok()?)
+        };
         let Graph {
             count,
             loc,
@@ -1100,15 +1170,21 @@ impl ExpressBlock {
             else {
                 continue;
             };
-            let k = usize::try_from(k).unwrap_or(usize::MAX);
-            let (Some(comp), Some(refs)) = (c.comps.get(k), c.refs.get(k)) else {
+            let at = usize::try_from(k).unwrap_or(usize::MAX);
+            let (Some(comp), Some(refs)) = (c.comps.get(at), c.refs.get(at)) else {
                 continue;
+            };
+            let slot = Slot {
+                serial: c.serial,
+                k,
+                c: comp,
+                refs,
             };
             apply_one(
                 cat,
                 &mut sc.applied,
-                comp,
-                refs,
+                &live,
+                &slot,
                 &undefined,
                 &mut wanted,
                 &mut send,
@@ -1207,24 +1283,43 @@ impl ExpressBlock {
             && sc.graph.dups == 0
             && fresh.is_empty()
             && sc.stale.is_empty();
-        let mut comps = Vec::new();
         let mut same = Vec::new();
-        {
-            let (syms, graph) = (&sc.syms, &sc.graph);
+        if sc.started {
+            let (syms, graph, compiled, serials) = (&sc.syms, &sc.graph, &sc.compiled, &sc.serials);
             let undefined = |x: &str| !syms.map.contains_key(x) && graph.count(x) == 0;
-            for n in &syms.order {
-                let Some(c) = sc.compiled.get_mut(n) else {
-                    continue;
-                };
-                for (v, refs) in c.comps.drain(..).zip(&c.refs) {
-                    let id = comp_id(&v);
+            let live = |serial: u64, k: u32| {
+                let var = serials.get(&serial)?;
+                compiled.get(var)?.comps.get(usize::try_from(k).ok()?)
+            };
+            for c in syms.order.iter().filter_map(|n| compiled.get(n)) {
+                for (k, (v, refs)) in c.comps.iter().zip(&c.refs).enumerate() {
+                    let id = comp_id(v);
+                    let slot = Slot {
+                        serial: c.serial,
+                        k: u32::try_from(k).unwrap_or(0),
+                        c: v,
+                        refs,
+                    };
+                    let fast = known
+                        && (sc.update || graph.reach.contains(id))
+                        && !refs.iter().any(|r| undefined(r));
+                    #[cfg(test)]
+                    if fast {
+                        assert!(
+                            same_as_applied(&self.cat, sc.applied.get(id), &live, &slot, &[]),
+                            "{id} is applied as it is"
+                        );
+                    }
                     same.push(
-                        known
-                            && (sc.update || graph.reach.contains(id))
-                            && !refs.iter().any(|r| undefined(r)),
+                        fast || same_as_applied(&self.cat, sc.applied.get(id), &live, &slot, &[]),
                     );
-                    comps.push(v);
                 }
+            }
+        }
+        let mut comps = Vec::new();
+        for n in &sc.syms.order {
+            if let Some(c) = sc.compiled.get_mut(n) {
+                comps.append(&mut c.comps);
             }
         }
         self.last_surface.clone_from(&sc.surface_id);
@@ -1302,7 +1397,7 @@ impl ExpressBlock {
         let send: Vec<Value> = comps
             .into_iter()
             .zip(same)
-            .filter(|(c, same)| !same && sc.applied.get(comp_id(c)) != Some(c))
+            .filter(|(_, same)| !same)
             .map(|(c, _)| c)
             .collect();
         if !send.is_empty() {
@@ -1345,38 +1440,117 @@ fn plain_component(cat: &ExpressCatalog, e: &Expr) -> bool {
     matches!(e, Expr::Call(c) if cat.components.contains_key(&c.name) && c.kw("id").is_none())
 }
 
-/// Apply one reachable component `c` (naming `refs`): its form (placeholders for the
-/// `undefined` children, which go to `wanted`) is sent when it differs from what was
-/// applied.
-fn apply_one<'v>(
-    cat: &ExpressCatalog,
-    applied: &mut HashMap<String, Value>,
+/// One compiled component: its compilation's serial, its index there, itself and the
+/// ids it names.
+struct Slot<'v> {
+    serial: u64,
+    k: u32,
     c: &'v Value,
     refs: &'v [String],
+}
+
+/// `c` with its `undef` children pointing at placeholders.
+fn form_of(cat: &ExpressCatalog, c: &Value, undef: &[&str]) -> Value {
+    let mut form = c.clone();
+    if !undef.is_empty() {
+        with_placeholders(cat, &mut form, undef);
+    }
+    form
+}
+
+/// Whether `applied` is the form of `slot` with `undef` placeholders (`live`: a still
+/// compiled component by serial and index).
+fn same_as_applied<'v>(
+    cat: &ExpressCatalog,
+    applied: Option<&Applied>,
+    live: &dyn Fn(u64, u32) -> Option<&'v Value>,
+    slot: &Slot<'_>,
+    undef: &[&str],
+) -> bool {
+    let same = same_as_applied_inner(cat, applied, live, slot, undef);
+    #[cfg(test)]
+    {
+        let applied_form = match applied {
+            Some(Applied::Live { form, .. } | Applied::Held(form)) => Some(form),
+            None => None,
+        };
+        assert_eq!(
+            same,
+            applied_form == Some(&form_of(cat, slot.c, undef)),
+            "{applied:?} against {:?} with {undef:?}",
+            slot.c
+        );
+    }
+    same
+}
+
+fn same_as_applied_inner<'v>(
+    cat: &ExpressCatalog,
+    applied: Option<&Applied>,
+    live: &dyn Fn(u64, u32) -> Option<&'v Value>,
+    slot: &Slot<'_>,
+    undef: &[&str],
+) -> bool {
+    match applied {
+        None => false,
+        Some(Applied::Live {
+            serial,
+            k,
+            undef: u,
+            ..
+        }) if *serial == slot.serial && *k == slot.k => {
+            u.len() == undef.len() && u.iter().zip(undef).all(|(a, b)| a == b)
+        }
+        Some(Applied::Live {
+            serial,
+            k,
+            undef: u,
+            ..
+        }) => live(*serial, *k).is_some_and(|v| {
+            let u: Vec<&str> = u.iter().map(String::as_str).collect();
+            form_of(cat, v, &u) == form_of(cat, slot.c, undef)
+        }),
+        Some(Applied::Held(v)) if undef.is_empty() => v == slot.c,
+        Some(Applied::Held(v)) => *v == form_of(cat, slot.c, undef),
+    }
+}
+
+/// Apply one reachable component: its form (placeholders for the `undefined` children,
+/// which go to `wanted`) is sent when it differs from what was applied.
+fn apply_one<'v>(
+    cat: &ExpressCatalog,
+    applied: &mut HashMap<String, Applied>,
+    live: &dyn Fn(u64, u32) -> Option<&'v Value>,
+    slot: &Slot<'v>,
     undefined: &dyn Fn(&str) -> bool,
     wanted: &mut Vec<&'v str>,
     send: &mut Vec<Value>,
 ) {
-    let id = comp_id(c);
-    let undef: Vec<&str> = refs
+    let id = comp_id(slot.c);
+    let undef: Vec<&'v str> = slot
+        .refs
         .iter()
         .map(String::as_str)
         .filter(|r| undefined(r))
         .collect();
-    if undef.is_empty() {
-        if applied.get(id) != Some(c) {
-            applied.insert(id.to_owned(), c.clone());
-            send.push(c.clone());
-        }
-        return;
-    }
-    let mut form = c.clone();
-    with_placeholders(cat, &mut form, &undef);
-    wanted.extend(undef);
-    if applied.get(id) != Some(&form) {
-        applied.insert(id.to_owned(), form.clone());
+    if !same_as_applied(cat, applied.get(id), live, slot, &undef) {
+        let form = form_of(cat, slot.c, &undef);
+        let now = Applied::Live {
+            serial: slot.serial,
+            k: slot.k,
+            undef: undef.iter().map(|u| (*u).to_owned()).collect(),
+            #[cfg(test)]
+            form: form.clone(),
+        };
         send.push(form);
+        match applied.get_mut(id) {
+            Some(a) => *a = now,
+            None => {
+                applied.insert(id.to_owned(), now);
+            }
+        }
     }
+    wanted.extend(undef);
 }
 
 /// Visit the component ids inside a child-holding property value.
