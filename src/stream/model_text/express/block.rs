@@ -90,7 +90,7 @@ enum Applied {
     Live {
         serial: u64,
         k: u32,
-        undef: Vec<String>,
+        undef: Vec<u32>,
         /// Tests: the form itself, to check the reference against.
         #[cfg(test)]
         form: Value,
@@ -240,7 +240,12 @@ impl Scope {
                 }
                 let mut form = std::mem::replace(v, Value::String(id));
                 if let Applied::Live { undef, .. } = a {
-                    let undef: Vec<&str> = undef.iter().map(String::as_str).collect();
+                    let refs = c.refs.get(k).map_or(&[][..], Vec::as_slice);
+                    let undef: Vec<&str> = undef
+                        .iter()
+                        .filter_map(|i| refs.get(usize::try_from(*i).ok()?))
+                        .map(String::as_str)
+                        .collect();
                     with_placeholders(cat, &mut form, &undef);
                 }
                 #[cfg(test)]
@@ -964,8 +969,9 @@ impl ExpressBlock {
         let mut wanted: Vec<&str> = Vec::new();
         let (serials, compiled) = (&sc.serials, &sc.compiled);
         let live = |serial: u64, k: u32| {
-            let var = serials.get(&serial)?;
-            compiled.get(var)?.comps.get(usize::try_from(k).ok()?)
+            let c = compiled.get(serials.get(&serial)?)?;
+            let k = usize::try_from(k).ok()?;
+            Some((c.comps.get(k)?, c.refs.get(k)?.as_slice()))
         };
         for (_, slot) in &list {
             if !reach.contains(comp_id(slot.c)) {
@@ -1031,8 +1037,9 @@ impl ExpressBlock {
         let syms = &sc.syms;
         let serials = &sc.serials;
         let live = |serial: u64, k: u32| {
-            let var = serials.get(&serial)?;
-            compiled.get(var)?.comps.get(usize::try_from(k).ok()?)
+            let c = compiled.get(serials.get(&serial)?)?;
+            let k = usize::try_from(k).ok()?;
+            Some((c.comps.get(k)?, c.refs.get(k)?.as_slice()))
         };
         let Graph {
             count,
@@ -1288,8 +1295,9 @@ impl ExpressBlock {
             let (syms, graph, compiled, serials) = (&sc.syms, &sc.graph, &sc.compiled, &sc.serials);
             let undefined = |x: &str| !syms.map.contains_key(x) && graph.count(x) == 0;
             let live = |serial: u64, k: u32| {
-                let var = serials.get(&serial)?;
-                compiled.get(var)?.comps.get(usize::try_from(k).ok()?)
+                let c = compiled.get(serials.get(&serial)?)?;
+                let k = usize::try_from(k).ok()?;
+                Some((c.comps.get(k)?, c.refs.get(k)?.as_slice()))
             };
             for c in syms.order.iter().filter_map(|n| compiled.get(n)) {
                 for (k, (v, refs)) in c.comps.iter().zip(&c.refs).enumerate() {
@@ -1463,7 +1471,7 @@ fn form_of(cat: &ExpressCatalog, c: &Value, undef: &[&str]) -> Value {
 fn same_as_applied<'v>(
     cat: &ExpressCatalog,
     applied: Option<&Applied>,
-    live: &dyn Fn(u64, u32) -> Option<&'v Value>,
+    live: &dyn Fn(u64, u32) -> Option<(&'v Value, &'v [String])>,
     slot: &Slot<'_>,
     undef: &[&str],
 ) -> bool {
@@ -1487,7 +1495,7 @@ fn same_as_applied<'v>(
 fn same_as_applied_inner<'v>(
     cat: &ExpressCatalog,
     applied: Option<&Applied>,
-    live: &dyn Fn(u64, u32) -> Option<&'v Value>,
+    live: &dyn Fn(u64, u32) -> Option<(&'v Value, &'v [String])>,
     slot: &Slot<'_>,
     undef: &[&str],
 ) -> bool {
@@ -1499,15 +1507,25 @@ fn same_as_applied_inner<'v>(
             undef: u,
             ..
         }) if *serial == slot.serial && *k == slot.k => {
-            u.len() == undef.len() && u.iter().zip(undef).all(|(a, b)| a == b)
+            u.len() == undef.len()
+                && u.iter().zip(undef).all(|(i, b)| {
+                    usize::try_from(*i)
+                        .ok()
+                        .and_then(|i| slot.refs.get(i))
+                        .is_some_and(|a| a == b)
+                })
         }
         Some(Applied::Live {
             serial,
             k,
             undef: u,
             ..
-        }) => live(*serial, *k).is_some_and(|v| {
-            let u: Vec<&str> = u.iter().map(String::as_str).collect();
+        }) => live(*serial, *k).is_some_and(|(v, refs)| {
+            let u: Vec<&str> = u
+                .iter()
+                .filter_map(|i| refs.get(usize::try_from(*i).ok()?))
+                .map(String::as_str)
+                .collect();
             form_of(cat, v, &u) == form_of(cat, slot.c, undef)
         }),
         Some(Applied::Held(v)) if undef.is_empty() => v == slot.c,
@@ -1520,25 +1538,27 @@ fn same_as_applied_inner<'v>(
 fn apply_one<'v>(
     cat: &ExpressCatalog,
     applied: &mut HashMap<String, Applied>,
-    live: &dyn Fn(u64, u32) -> Option<&'v Value>,
+    live: &dyn Fn(u64, u32) -> Option<(&'v Value, &'v [String])>,
     slot: &Slot<'v>,
     undefined: &dyn Fn(&str) -> bool,
     wanted: &mut Vec<&'v str>,
     send: &mut Vec<Value>,
 ) {
     let id = comp_id(slot.c);
-    let undef: Vec<&'v str> = slot
-        .refs
-        .iter()
-        .map(String::as_str)
-        .filter(|r| undefined(r))
-        .collect();
+    let mut undef: Vec<&'v str> = Vec::new();
+    let mut at: Vec<u32> = Vec::new();
+    for (i, r) in slot.refs.iter().enumerate() {
+        if undefined(r) {
+            undef.push(r);
+            at.push(u32::try_from(i).unwrap_or(u32::MAX));
+        }
+    }
     if !same_as_applied(cat, applied.get(id), live, slot, &undef) {
         let form = form_of(cat, slot.c, &undef);
         let now = Applied::Live {
             serial: slot.serial,
             k: slot.k,
-            undef: undef.iter().map(|u| (*u).to_owned()).collect(),
+            undef: at,
             #[cfg(test)]
             form: form.clone(),
         };

@@ -235,7 +235,7 @@ impl<'a> Cx<'a> {
         }
         let non_check: Vec<&String> = sig.props.iter().filter(|p| *p != "checks").collect();
         let mut raw_checks: Vec<&Expr> = Vec::new();
-        let mut pairs: Vec<(String, &Expr)> = Vec::new();
+        let mut pairs: Vec<(&str, &Expr)> = Vec::new();
         let mut idx = 0;
         for a in &c.args {
             if is_check_expr(a) {
@@ -246,7 +246,7 @@ impl<'a> Cx<'a> {
                 continue;
             }
             if let Some(p) = non_check.get(idx) {
-                pairs.push(((*p).clone(), a));
+                pairs.push((p.as_str(), a));
                 idx += 1;
             }
         }
@@ -261,13 +261,12 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             }
-            pairs.push((k.clone(), v));
+            pairs.push((k.as_str(), v));
         }
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
         let mut sibling_value_path = None;
-        let mut skipped: Vec<String> = Vec::new();
         for (prop, arg) in pairs {
-            if !sig.props.contains(&prop) {
+            if !sig.props.iter().any(|p| p == prop) {
                 let mut valid = sig.props.clone();
                 valid.sort();
                 let help = if valid.is_empty() {
@@ -296,14 +295,13 @@ impl<'a> Cx<'a> {
                     ),
                 ));
             }
-            seen.push(prop.clone());
+            seen.push(prop);
             if matches!(arg, Expr::Skip) {
-                skipped.push(prop);
                 continue;
             }
             let is_action = prop == "action" || prop == "submitAction";
-            let mut v = self.value(arg, is_action, Some((&comp_id, &prop)), None)?;
-            let traits = sig.traits.get(&prop);
+            let mut v = self.value(arg, is_action, Some((&comp_id, prop)), None)?;
+            let traits = sig.traits.get(prop);
             if let Some(t) = traits
                 && !t.binding
             {
@@ -347,7 +345,7 @@ impl<'a> Cx<'a> {
                 sibling_value_path = Some(v.clone());
             }
             if !v.is_null() {
-                out.insert(prop, v);
+                out.insert(prop.to_owned(), v);
             }
         }
         self.active_value_path = sibling_value_path;
