@@ -146,12 +146,20 @@ impl Graph {
         for (i, (comp, refs)) in c.comps.iter().zip(&c.refs).enumerate() {
             let id = comp_id(comp);
             self.total += 1;
-            let n = self.count.entry(id.to_owned()).or_insert(0);
-            *n += 1;
-            if *n == 2 {
+            let n = match self.count.get_mut(id) {
+                Some(n) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    self.count.insert(id.to_owned(), 1);
+                    1
+                }
+            };
+            if n == 2 {
                 self.dups += 1;
             }
-            if *n == 1 {
+            if n == 1 {
                 self.loc.insert(
                     id.to_owned(),
                     (var.to_owned(), u32::try_from(i).unwrap_or(0)),
@@ -160,10 +168,12 @@ impl Graph {
                 self.valid = false;
             }
             for r in refs {
-                self.referrers
-                    .entry(r.clone())
-                    .or_default()
-                    .push(id.to_owned());
+                match self.referrers.get_mut(r.as_str()) {
+                    Some(list) => list.push(id.to_owned()),
+                    None => {
+                        self.referrers.insert(r.clone(), vec![id.to_owned()]);
+                    }
+                }
             }
         }
     }
@@ -309,6 +319,9 @@ pub struct ExpressBlock {
     lex_line: u32,
     /// Index in `toks` of the next statement.
     next: usize,
+    /// `(next, toks.len())` when the statement at `next` was last found incomplete (the
+    /// same tokens are not read again).
+    incomplete: Option<(usize, usize)>,
     scope: Option<Scope>,
     units: usize,
     calls: usize,
@@ -369,6 +382,7 @@ impl ExpressBlock {
             lex_pos: 0,
             lex_line: 1,
             next: 0,
+            incomplete: None,
             scope: None,
             units: 0,
             calls: 0,
@@ -595,13 +609,19 @@ impl ExpressBlock {
                     None => break,
                 }
             }
+            if !final_ && self.incomplete == Some((self.next, self.toks.len())) {
+                break;
+            }
             match parse_statement(&self.toks, self.next, final_) {
                 Parsed::Stmt(s, end) => {
                     let line = self.toks.get(self.next).map_or(1, |t| t.line);
                     self.next = end;
                     self.statement(s, line, out);
                 }
-                Parsed::Incomplete => break,
+                Parsed::Incomplete => {
+                    self.incomplete = Some((self.next, self.toks.len()));
+                    break;
+                }
                 Parsed::Error { line, message } => {
                     self.pending_error =
                         Some((line, format!("Syntax error at line {line}: {message}")));
@@ -610,8 +630,12 @@ impl ExpressBlock {
         }
         // Tokens before the next statement are not read again.
         if self.next > 0 && self.pending_error.is_none() {
-            self.toks.drain(..self.next);
+            let k = self.next;
+            self.toks.drain(..k);
             self.next = 0;
+            self.incomplete = self
+                .incomplete
+                .and_then(|(n, l)| Some((n.checked_sub(k)?, l.checked_sub(k)?)));
         }
     }
 
@@ -858,9 +882,15 @@ impl ExpressBlock {
             };
             let refs = comps.iter().map(|c| refs_of(cat, c)).collect();
             for d in &deps {
-                let list = sc.readers.entry(d.clone()).or_default();
-                if list.last() != Some(&name) {
-                    list.push(name.clone());
+                match sc.readers.get_mut(d) {
+                    Some(list) => {
+                        if list.last() != Some(&name) {
+                            list.push(name.clone());
+                        }
+                    }
+                    None => {
+                        sc.readers.insert(d.clone(), vec![name.clone()]);
+                    }
                 }
             }
             let serial = sc.next_serial;
