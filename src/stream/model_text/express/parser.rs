@@ -402,7 +402,7 @@ pub(crate) fn parse_statement(toks: &[Token], i: usize, final_: bool) -> Parsed 
         depth: 0,
         build: false,
     };
-    if let Err(Fail::Incomplete) = p.statement() {
+    if matches!(p.statement(), Err(Fail::Incomplete)) {
         return Parsed::Incomplete;
     }
     let mut p = P {
