@@ -10,10 +10,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::compile::{Cx, Symbols, component_id};
+use super::compile::{Cx, Symbols};
 use super::lexer::{Lexed, Tok, Token, next_token};
 use super::parser::{Expr, Parsed, Stmt, parse_statement, recovery_point};
-use super::signatures::holds_children;
 use super::{ExpressCatalog, ExpressError, ExpressErrorKind};
 
 /// The tag closing an Express block.
@@ -59,19 +58,56 @@ struct Scope {
     data: Vec<(String, Value)>,
     started: bool,
     /// Component id → the form last applied.
-    applied: HashMap<String, Value>,
+    applied: HashMap<String, Applied>,
+    /// Serial of a compiled variable → the variable (see `Compiled::serial`).
+    serials: HashMap<u64, String>,
+    /// The serial the next variable compiled gets.
+    next_serial: u64,
     /// Placeholders applied and not retired.
     live: HashSet<String>,
     /// Per variable: what it compiled to, kept until it or a variable it depends on is
     /// assigned again (so a statement compiles once, not once per later statement).
     compiled: HashMap<String, Compiled>,
+    /// Variables to compile: assigned, or reading one assigned, since the last compile.
+    dirty: Vec<String>,
+    /// What the variables in `dirty` had compiled to (the graph's changes).
+    stale: Vec<(String, Compiled)>,
+    /// Per variable: the variables whose compilation read it (see `Compiled::deps`;
+    /// may name a variable that no longer reads it, checked when used).
+    readers: HashMap<String, Vec<String>>,
+    /// Per variable: its place in `syms.order`.
+    pos: HashMap<String, u32>,
+    /// The compiled components as a graph.
+    graph: Graph,
+}
+
+/// The form last applied for a component id: kept as a reference to the component while
+/// it stays compiled (no copy), held when it is compiled again.
+#[derive(Debug)]
+enum Applied {
+    /// The component `k` of the compilation `serial` (still compiled), the children
+    /// `undef` pointing at placeholders.
+    Live {
+        serial: u64,
+        k: u32,
+        undef: Vec<u32>,
+        /// Tests: the form itself, to check the reference against.
+        #[cfg(test)]
+        form: Value,
+    },
+    /// A form no longer compiled.
+    Held(Value),
 }
 
 /// One variable compiled (see `Scope::compiled`).
 #[derive(Debug)]
 struct Compiled {
+    /// This compilation's number in the scope (see `Applied::Live`).
+    serial: u64,
     /// The component and the inline components it hoisted (empty: no component).
     comps: Vec<Value>,
+    /// Per component: the ids its child-holding properties name (each once).
+    refs: Vec<Vec<String>>,
     /// The error compiling it gave.
     error: Option<ExpressError>,
     /// The variables its compilation read: those it names, and those named by the
@@ -79,11 +115,158 @@ struct Compiled {
     deps: HashSet<String>,
 }
 
+/// The compiled components of a scope as a graph, kept as variables compile (so that a
+/// statement costs what it changes, not the size of the scope).
+#[derive(Debug, Default)]
+struct Graph {
+    /// Component id → how many compiled components have it.
+    count: HashMap<String, u32>,
+    /// How many ids more than one component has.
+    dups: usize,
+    /// How many components are compiled.
+    total: usize,
+    /// Component id → (variable, index in its `Compiled::comps`); exact while `valid`.
+    loc: HashMap<String, (String, u32)>,
+    /// Child id → the ids of the components naming it (one entry per component).
+    referrers: HashMap<String, Vec<String>>,
+    /// The ids reachable from `root` when last applied (not in an update scope).
+    reach: HashSet<String>,
+    /// Whether `loc` and `reach` are exact (the last apply was a full one without
+    /// duplicate ids, or an incremental one after it).
+    valid: bool,
+}
+
+impl Graph {
+    fn count(&self, id: &str) -> u32 {
+        self.count.get(id).copied().unwrap_or(0)
+    }
+
+    /// Add the components of `var`.
+    fn add(&mut self, var: &str, c: &Compiled) {
+        for (i, (comp, refs)) in c.comps.iter().zip(&c.refs).enumerate() {
+            let id = comp_id(comp);
+            self.total += 1;
+            let n = match self.count.get_mut(id) {
+                Some(n) => {
+                    *n += 1;
+                    *n
+                }
+                None => {
+                    self.count.insert(id.to_owned(), 1);
+                    1
+                }
+            };
+            if n == 2 {
+                self.dups += 1;
+            }
+            if n == 1 {
+                self.loc.insert(
+                    id.to_owned(),
+                    (var.to_owned(), u32::try_from(i).unwrap_or(0)),
+                );
+            } else {
+                self.valid = false;
+            }
+            for r in refs {
+                match self.referrers.get_mut(r.as_str()) {
+                    Some(list) => list.push(id.to_owned()),
+                    None => {
+                        self.referrers.insert(r.clone(), vec![id.to_owned()]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Remove the components of `var` (as compiled before).
+    fn remove(&mut self, var: &str, c: &Compiled) {
+        for (i, (comp, refs)) in c.comps.iter().zip(&c.refs).enumerate() {
+            let id = comp_id(comp);
+            self.total = self.total.saturating_sub(1);
+            if let Some(n) = self.count.get_mut(id) {
+                *n = n.saturating_sub(1);
+                if *n == 1 {
+                    self.dups = self.dups.saturating_sub(1);
+                }
+                if *n == 0 {
+                    self.count.remove(id);
+                }
+            }
+            if self
+                .loc
+                .get(id)
+                .is_some_and(|(v, k)| v == var && usize::try_from(*k).ok() == Some(i))
+            {
+                self.loc.remove(id);
+            }
+            for r in refs {
+                if let Some(list) = self.referrers.get_mut(r.as_str()) {
+                    if let Some(k) = list.iter().position(|x| x == id) {
+                        list.swap_remove(k);
+                    }
+                    if list.is_empty() {
+                        self.referrers.remove(r.as_str());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A compiled component's id (a component no longer compiled may be left as its id).
+fn comp_id(c: &Value) -> &str {
+    match c {
+        Value::String(id) => id,
+        _ => c.get("id").and_then(Value::as_str).unwrap_or_default(),
+    }
+}
+
 impl Scope {
-    /// `name` was assigned: forget what read it.
-    fn invalidate(&mut self, name: &str) {
-        self.compiled
-            .retain(|k, c| k != name && !c.deps.contains(name));
+    /// `name` was assigned: forget what read it (to compile again).
+    fn invalidate(&mut self, cat: &ExpressCatalog, name: &str) {
+        self.forget(cat, name);
+        for r in self.readers.remove(name).unwrap_or_default() {
+            if self.compiled.get(&r).is_some_and(|c| c.deps.contains(name)) {
+                self.forget(cat, &r);
+            }
+        }
+    }
+
+    /// Forget what `var` compiled to (to compile again): the forms applied from it are
+    /// moved out (its components are left as their ids, in `stale`).
+    fn forget(&mut self, cat: &ExpressCatalog, var: &str) {
+        if let Some(mut c) = self.compiled.remove(var) {
+            self.graph.remove(var, &c);
+            self.serials.remove(&c.serial);
+            for (k, v) in c.comps.iter_mut().enumerate() {
+                let id = comp_id(v).to_owned();
+                let Some(a) = self.applied.get_mut(&id) else {
+                    continue;
+                };
+                if !matches!(a, Applied::Live { serial, k: ak, .. }
+                    if *serial == c.serial && usize::try_from(*ak).ok() == Some(k))
+                {
+                    continue;
+                }
+                let mut form = std::mem::replace(v, Value::String(id));
+                if let Applied::Live { undef, .. } = a {
+                    let refs = c.refs.get(k).map_or(&[][..], Vec::as_slice);
+                    let undef: Vec<&str> = undef
+                        .iter()
+                        .filter_map(|i| refs.get(usize::try_from(*i).ok()?))
+                        .map(String::as_str)
+                        .collect();
+                    with_placeholders(cat, &mut form, &undef);
+                }
+                #[cfg(test)]
+                if let Applied::Live { form: f, .. } = a {
+                    assert_eq!(*f, form, "the form moved out is the one applied");
+                }
+                *a = Applied::Held(form);
+            }
+            self.stale.push((var.to_owned(), c));
+        }
+        self.dirty.push(var.to_owned());
     }
 }
 
@@ -136,6 +319,9 @@ pub struct ExpressBlock {
     lex_line: u32,
     /// Index in `toks` of the next statement.
     next: usize,
+    /// `(next, toks.len())` when the statement at `next` was last found incomplete (the
+    /// same tokens are not read again).
+    incomplete: Option<(usize, usize)>,
     scope: Option<Scope>,
     units: usize,
     calls: usize,
@@ -145,6 +331,9 @@ pub struct ExpressBlock {
     /// Compile whole (nothing applied before the scope ends: the reference's message
     /// shapes), for [`super::compile()`].
     whole: bool,
+    /// Tests: apply every statement in full (the oracle of the incremental path).
+    #[cfg(test)]
+    full_only: bool,
 }
 
 fn placeholder(id: &str) -> Value {
@@ -193,12 +382,15 @@ impl ExpressBlock {
             lex_pos: 0,
             lex_line: 1,
             next: 0,
+            incomplete: None,
             scope: None,
             units: 0,
             calls: 0,
             pending_error: None,
             closed: false,
             whole: false,
+            #[cfg(test)]
+            full_only: false,
         }
     }
 
@@ -417,13 +609,19 @@ impl ExpressBlock {
                     None => break,
                 }
             }
+            if !final_ && self.incomplete == Some((self.next, self.toks.len())) {
+                break;
+            }
             match parse_statement(&self.toks, self.next, final_) {
                 Parsed::Stmt(s, end) => {
                     let line = self.toks.get(self.next).map_or(1, |t| t.line);
                     self.next = end;
                     self.statement(s, line, out);
                 }
-                Parsed::Incomplete => break,
+                Parsed::Incomplete => {
+                    self.incomplete = Some((self.next, self.toks.len()));
+                    break;
+                }
                 Parsed::Error { line, message } => {
                     self.pending_error =
                         Some((line, format!("Syntax error at line {line}: {message}")));
@@ -432,8 +630,12 @@ impl ExpressBlock {
         }
         // Tokens before the next statement are not read again.
         if self.next > 0 && self.pending_error.is_none() {
-            self.toks.drain(..self.next);
+            let k = self.next;
+            self.toks.drain(..k);
             self.next = 0;
+            self.incomplete = self
+                .incomplete
+                .and_then(|(n, l)| Some((n.checked_sub(k)?, l.checked_sub(k)?)));
         }
     }
 
@@ -562,10 +764,22 @@ impl ExpressBlock {
                 }
             }
             Stmt::Assign(name, value) => {
+                let cat = Arc::clone(&self.cat);
                 let sc = self.scope();
-                sc.invalidate(&name);
+                let newly = !sc.syms.map.contains_key(&name);
+                if newly && plain_component(&cat, &value) {
+                    // What read the name compiled it to the id it now has: nothing that
+                    // read it changes (only placeholders give way to it).
+                    sc.forget(&cat, &name);
+                } else {
+                    sc.invalidate(&cat, &name);
+                }
                 sc.syms.set(&name, value, line);
-                self.refresh(Some(&name), out);
+                if newly {
+                    let at = u32::try_from(sc.syms.order.len().saturating_sub(1)).unwrap_or(0);
+                    sc.pos.insert(name.clone(), at);
+                }
+                self.refresh(&name, newly, out);
             }
         }
     }
@@ -637,210 +851,417 @@ impl ExpressBlock {
         }))
     }
 
-    /// Every component of the current scope, compiled: (components in order, errors
-    /// of the statement assigning `report`).
-    fn compile_all(
-        &mut self,
-        report: Option<&str>,
-    ) -> (Vec<Value>, Vec<ExpressError>, HashSet<String>) {
-        let errors = self.compile_scope(report);
-        let Some(sc) = &self.scope else {
-            return (Vec::new(), errors, HashSet::default());
-        };
-        let refs = scope_components(sc);
-        let undefined = self.undefined_children(&refs);
-        let comps = refs.into_iter().cloned().collect();
-        (comps, errors, undefined)
-    }
-
     /// Compile what changed in the current scope (each variable once until it or what it
     /// read is assigned again; see `Scope::compiled`): the errors of the statement
-    /// assigning `report`.
-    fn compile_scope(&mut self, report: Option<&str>) -> Vec<ExpressError> {
+    /// assigning `report`, and the variables compiled.
+    fn compile_scope(&mut self, report: Option<&str>) -> (Vec<ExpressError>, Vec<String>) {
         let mut errors = Vec::new();
+        let mut fresh = Vec::new();
+        let cat = &*self.cat;
         let Some(sc) = self.scope.as_mut() else {
-            return errors;
+            return (errors, fresh);
         };
-        // Each variable compiled once until it or what it read is assigned again.
-        let mut cache = std::mem::take(&mut sc.compiled);
-        for name in &sc.syms.order {
-            let Some((e, line)) = sc.syms.map.get(name) else {
+        for name in std::mem::take(&mut sc.dirty) {
+            if sc.compiled.contains_key(&name) {
+                continue;
+            }
+            let Some((e, line)) = sc.syms.map.get(&name) else {
                 continue;
             };
-            let entry = cache.entry(name.clone()).or_insert_with(|| {
-                let mut cx = Cx::new(&self.cat, self.cat.version, &sc.syms, *line);
-                let mut deps = HashSet::default();
-                deps_of(&self.cat, &sc.syms, e, &mut deps);
-                match cx.component(name, e) {
-                    Ok(Some(c)) => {
-                        let mut comps = vec![c];
-                        comps.append(&mut cx.extra);
-                        Compiled {
-                            comps,
-                            error: None,
-                            deps,
+            let mut cx = Cx::new(cat, cat.version, &sc.syms, *line);
+            let mut deps = HashSet::default();
+            deps_of(cat, &sc.syms, e, &mut deps);
+            let (comps, error) = match cx.component(&name, e) {
+                Ok(Some(c)) => {
+                    let mut comps = vec![c];
+                    comps.append(&mut cx.extra);
+                    (comps, None)
+                }
+                Ok(None) => (Vec::new(), None),
+                Err(err) => (Vec::new(), Some(err)),
+            };
+            let refs = comps.iter().map(|c| refs_of(cat, c)).collect();
+            for d in &deps {
+                match sc.readers.get_mut(d) {
+                    Some(list) => {
+                        if list.last() != Some(&name) {
+                            list.push(name.clone());
                         }
                     }
-                    Ok(None) => Compiled {
-                        comps: Vec::new(),
-                        error: None,
-                        deps,
-                    },
-                    Err(err) => Compiled {
-                        comps: Vec::new(),
-                        error: Some(err),
-                        deps,
-                    },
+                    None => {
+                        sc.readers.insert(d.clone(), vec![name.clone()]);
+                    }
                 }
-            });
+            }
+            let serial = sc.next_serial;
+            sc.next_serial += 1;
+            sc.serials.insert(serial, name.clone());
+            let entry = Compiled {
+                serial,
+                comps,
+                refs,
+                error,
+                deps,
+            };
             if let Some(err) = &entry.error
                 && report == Some(name.as_str())
             {
                 errors.push(err.clone());
             }
+            sc.graph.add(&name, &entry);
+            sc.compiled.insert(name.clone(), entry);
+            fresh.push(name);
         }
-        sc.compiled = cache;
-        errors
+        (errors, fresh)
     }
 
-    /// The child references of `comps` (the current scope's) naming no variable of the
-    /// scope.
-    fn undefined_children(&self, comps: &[&Value]) -> HashSet<String> {
-        let mut undefined_children = HashSet::default();
-        let Some(sc) = &self.scope else {
-            return undefined_children;
-        };
-        let ids: HashSet<&str> = comps
-            .iter()
-            .filter_map(|k| k.get("id").and_then(Value::as_str))
-            .collect();
-        for c in comps {
-            let Some(name) = c.get("component").and_then(Value::as_str) else {
-                continue;
-            };
-            let Some(sig) = self.cat.components.get(name) else {
-                continue;
-            };
-            for (prop, v) in c.as_object().into_iter().flatten() {
-                if sig.schemas.get(prop).is_some_and(holds_children) {
-                    for id in child_ids(v) {
-                        if !sc.syms.map.contains_key(&id) && !ids.contains(id.as_str()) {
-                            undefined_children.insert(id);
-                        }
-                    }
-                }
-            }
-        }
-        undefined_children
-    }
-
-    /// Recompile the scope after `changed` was (re)assigned and apply what changed.
-    fn refresh(&mut self, changed: Option<&str>, out: &mut ExpressOutput) {
-        let errors = self.compile_scope(changed);
+    /// Recompile the scope after `changed` was (re)assigned (`newly`: named for the
+    /// first time) and apply what changed.
+    fn refresh(&mut self, changed: &str, newly: bool, out: &mut ExpressOutput) {
+        let (errors, fresh) = self.compile_scope(Some(changed));
         out.errors.extend(errors);
-        // The compiled components are read in place (taken out of the scope meanwhile).
-        let Some(compiled) = self
-            .scope
-            .as_mut()
-            .map(|sc| std::mem::take(&mut sc.compiled))
-        else {
-            return;
-        };
-        let order = self
-            .scope
-            .as_mut()
-            .map(|sc| std::mem::take(&mut sc.syms.order))
-            .unwrap_or_default();
-        let comps: Vec<&Value> = order
-            .iter()
-            .filter_map(|n| compiled.get(n))
-            .flat_map(|c| c.comps.iter())
-            .collect();
-        let undefined = self.undefined_children(&comps);
-        self.apply_compiled(&comps, &undefined, out);
-        drop(comps);
-        if let Some(sc) = self.scope.as_mut() {
-            sc.compiled = compiled;
-            sc.syms.order = order;
-        }
-    }
-
-    /// Apply the scope's compiled components `comps` (placeholders for `undefined`
-    /// children): what is reachable from `root` and differs from what was applied.
-    fn apply_compiled(
-        &mut self,
-        comps: &[&Value],
-        undefined: &HashSet<String>,
-        out: &mut ExpressOutput,
-    ) {
-        let version = self.cat.version;
-        let cat_id = self.cat.catalog_id.clone();
         let Some(sc) = self.scope.as_mut() else {
             return;
         };
-        let has_root = comps
-            .iter()
-            .any(|c| c.get("id").and_then(Value::as_str) == Some("root"));
+        let stale = std::mem::take(&mut sc.stale);
         if self.whole {
             return;
         }
-        if !(sc.started || has_root || sc.update && !comps.is_empty()) {
+        let has_root = sc.graph.count("root") > 0;
+        if !(sc.started || has_root || sc.update && sc.graph.total > 0) {
             return;
         }
-        // Reachable from root (an update scope: everything).
-        let by_id: HashMap<&str, &Value> = comps
+        #[cfg(test)]
+        let incremental = !self.full_only;
+        #[cfg(not(test))]
+        let incremental = true;
+        if incremental
+            && sc.started
+            && sc.graph.valid
+            && sc.graph.dups == 0
+            && self.apply_changes(&stale, &fresh, newly.then_some(changed), out)
+        {
+            return;
+        }
+        self.apply_full(out);
+    }
+
+    /// Apply the scope's compiled components, all of them: what is reachable from `root`
+    /// (an update scope: everything) and differs from what was applied, with
+    /// placeholders for children not written yet. Makes the graph's `loc` and `reach`
+    /// exact.
+    fn apply_full(&mut self, out: &mut ExpressOutput) {
+        let cat = &*self.cat;
+        let Some(sc) = self.scope.as_mut() else {
+            return;
+        };
+        let list: Vec<(&str, Slot<'_>)> = sc
+            .syms
+            .order
             .iter()
-            .filter_map(|c| Some((c.get("id")?.as_str()?, *c)))
+            .filter_map(|n| Some((n, sc.compiled.get(n)?)))
+            .flat_map(|(n, c)| {
+                c.comps
+                    .iter()
+                    .zip(&c.refs)
+                    .enumerate()
+                    .map(move |(k, (v, r))| {
+                        let slot = Slot {
+                            serial: c.serial,
+                            k: u32::try_from(k).unwrap_or(0),
+                            c: v,
+                            refs: r.as_slice(),
+                        };
+                        (n.as_str(), slot)
+                    })
+            })
             .collect();
-        let mut reach: HashSet<String> = HashSet::default();
+        // Reachable from root (an update scope: everything).
+        let mut reach: HashSet<&str> = HashSet::default();
         if sc.update {
-            reach.extend(by_id.keys().map(|k| (*k).to_owned()));
+            reach.extend(list.iter().map(|(_, s)| comp_id(s.c)));
         } else {
-            let mut stack = vec!["root".to_owned()];
+            // The last component of an id is the one followed (as a map keeps it).
+            let by_id: HashMap<&str, &[String]> =
+                list.iter().map(|(_, s)| (comp_id(s.c), s.refs)).collect();
+            let mut stack = vec!["root"];
             while let Some(id) = stack.pop() {
-                if !reach.insert(id.clone()) {
+                if !reach.insert(id) {
                     continue;
                 }
-                if let Some(c) = by_id.get(id.as_str()) {
-                    stack.extend(refs_of(&self.cat, c));
+                if let Some(refs) = by_id.get(id) {
+                    stack.extend(refs.iter().map(String::as_str));
                 }
             }
         }
+        let undefined = |x: &str| !sc.syms.map.contains_key(x) && sc.graph.count(x) == 0;
         let mut send = Vec::new();
-        let mut wanted: HashSet<String> = HashSet::default();
-        for &c in comps {
-            let Some(id) = c.get("id").and_then(Value::as_str) else {
-                continue;
-            };
-            if !reach.contains(id) {
+        let mut wanted: Vec<&str> = Vec::new();
+        let (serials, compiled) = (&sc.serials, &sc.compiled);
+        let live = |serial: u64, k: u32| {
+            let c = compiled.get(serials.get(&serial)?)?;
+            let k = usize::try_from(k).ok()?;
+            Some((c.comps.get(k)?, c.refs.get(k)?.as_slice()))
+        };
+        for (_, slot) in &list {
+            if !reach.contains(comp_id(slot.c)) {
                 continue;
             }
-            // Copied only when its form differs from it (a child not written yet).
-            if sc.applied.get(id) != Some(c) || touches(&self.cat, c, undefined) {
-                let mut form = c.clone();
-                with_placeholders(&self.cat, &mut form, undefined, &mut wanted);
-                if sc.applied.get(id) != Some(&form) {
-                    sc.applied.insert(id.to_owned(), form.clone());
-                    send.push(form);
-                }
+            apply_one(
+                cat,
+                &mut sc.applied,
+                &live,
+                slot,
+                &undefined,
+                &mut wanted,
+                &mut send,
+            );
+        }
+        let mut keep: HashSet<String> = HashSet::default();
+        for x in wanted {
+            let p = format!("loading_{x}");
+            if keep.insert(p.clone()) && sc.live.insert(p.clone()) {
+                send.push(placeholder(&p));
             }
         }
-        for p in &wanted {
-            if sc.live.insert(p.clone()) {
-                send.push(placeholder(p));
-            }
-        }
-        let gone: Vec<String> = sc.live.difference(&wanted).cloned().collect();
+        let mut gone: Vec<String> = sc.live.difference(&keep).cloned().collect();
+        gone.sort_unstable();
         for g in gone {
             sc.live.remove(&g);
             out.retired.push((sc.surface_id.clone(), g));
         }
+        let g = &mut sc.graph;
+        g.valid = g.dups == 0;
+        if g.valid {
+            g.loc = list
+                .iter()
+                .map(|(n, s)| (comp_id(s.c).to_owned(), ((*n).to_owned(), s.k)))
+                .collect();
+            g.reach = if sc.update {
+                HashSet::default()
+            } else {
+                reach.iter().map(|s| (*s).to_owned()).collect()
+            };
+        }
+        drop(list);
+        self.emit(send, out);
+    }
+
+    /// Apply what the last statement changed: the components compiled again (`fresh`;
+    /// `stale`: what they were), those newly reachable, and those naming an id that was
+    /// or became defined (`newly`: the variable named for the first time). `false`:
+    /// reachability may have shrunk, and the caller applies in full.
+    fn apply_changes(
+        &mut self,
+        stale: &[(String, Compiled)],
+        fresh: &[String],
+        newly: Option<&str>,
+        out: &mut ExpressOutput,
+    ) -> bool {
+        let cat = &*self.cat;
+        let Some(sc) = self.scope.as_mut() else {
+            return true;
+        };
+        let update = sc.update;
+        let compiled = &sc.compiled;
+        let syms = &sc.syms;
+        let serials = &sc.serials;
+        let live = |serial: u64, k: u32| {
+            let c = compiled.get(serials.get(&serial)?)?;
+            let k = usize::try_from(k).ok()?;
+            Some((c.comps.get(k)?, c.refs.get(k)?.as_slice()))
+        };
+        let Graph {
+            count,
+            loc,
+            referrers,
+            reach,
+            ..
+        } = &mut sc.graph;
+        let refs_at = |id: &str| -> &[String] {
+            loc.get(id)
+                .and_then(|(v, k)| compiled.get(v)?.refs.get(usize::try_from(*k).ok()?))
+                .map_or(&[], Vec::as_slice)
+        };
+        // Reachability shrinks when a reachable component stops naming an id.
+        if !update {
+            for (_, old) in stale {
+                for (oc, orefs) in old.comps.iter().zip(&old.refs) {
+                    if orefs.is_empty() || !reach.contains(comp_id(oc)) {
+                        continue;
+                    }
+                    let now = refs_at(comp_id(oc));
+                    let gone = if now.len() > 8 {
+                        let set: HashSet<&str> = now.iter().map(String::as_str).collect();
+                        orefs.iter().any(|r| !set.contains(r.as_str()))
+                    } else {
+                        orefs.iter().any(|r| !now.contains(r))
+                    };
+                    if gone {
+                        return false;
+                    }
+                }
+            }
+        }
+        let cnt = |id: &str| count.get(id).copied().unwrap_or(0);
+        let undefined = |x: &str| !syms.map.contains_key(x) && cnt(x) == 0;
+        // The ids whose being defined changed: (id, undefined now).
+        let mut delta: HashMap<&str, i64> = HashMap::default();
+        for (_, old) in stale {
+            for c in &old.comps {
+                *delta.entry(comp_id(c)).or_insert(0) -= 1;
+            }
+        }
+        for v in fresh {
+            for c in compiled
+                .get(v)
+                .map(|c| c.comps.as_slice())
+                .unwrap_or_default()
+            {
+                *delta.entry(comp_id(c)).or_insert(0) += 1;
+            }
+        }
+        if let Some(n) = newly {
+            delta.entry(n).or_insert(0);
+        }
+        let mut flips: Vec<(&str, bool)> = Vec::new();
+        for (&x, &d) in &delta {
+            let before_count = i64::from(cnt(x)) - d;
+            let named_before = syms.map.contains_key(x) && newly != Some(x);
+            let was = !named_before && before_count == 0;
+            let now = undefined(x);
+            if was != now {
+                flips.push((x, now));
+            }
+        }
+        // Grow reachability from the fresh components already reachable.
+        let mut reached: Vec<&str> = Vec::new();
+        if !update {
+            let mut stack: Vec<&str> = Vec::new();
+            for v in fresh {
+                if let Some(c) = compiled.get(v) {
+                    for (comp, refs) in c.comps.iter().zip(&c.refs) {
+                        if reach.contains(comp_id(comp)) {
+                            stack.extend(refs.iter().map(String::as_str));
+                        }
+                    }
+                }
+            }
+            while let Some(y) = stack.pop() {
+                if reach.contains(y) {
+                    continue;
+                }
+                reach.insert(y.to_owned());
+                if let Some((yv, k)) = loc.get(y) {
+                    reached.push(y);
+                    if let Some(r) = compiled
+                        .get(yv)
+                        .and_then(|c| c.refs.get(usize::try_from(*k).ok()?))
+                    {
+                        stack.extend(r.iter().map(String::as_str));
+                    }
+                }
+            }
+        }
+        let reachable = |id: &str| {
+            if update {
+                cnt(id) > 0
+            } else {
+                reach.contains(id)
+            }
+        };
+        // The components to form again, in the scope's order.
+        let mut cand: Vec<(u32, u32)> = Vec::new();
+        let place = |id: &str| {
+            let (v, k) = loc.get(id)?;
+            Some((*sc.pos.get(v)?, *k))
+        };
+        for v in fresh {
+            if let (Some(c), Some(&p)) = (compiled.get(v), sc.pos.get(v)) {
+                for (k, comp) in c.comps.iter().enumerate() {
+                    if reachable(comp_id(comp)) {
+                        cand.push((p, u32::try_from(k).unwrap_or(0)));
+                    }
+                }
+            }
+        }
+        cand.extend(reached.iter().filter_map(|y| place(y)));
+        for (x, _) in &flips {
+            for r in referrers.get(*x).into_iter().flatten() {
+                if reachable(r)
+                    && let Some(p) = place(r)
+                {
+                    cand.push(p);
+                }
+            }
+        }
+        cand.sort_unstable();
+        cand.dedup();
+        let mut send = Vec::new();
+        let mut wanted: Vec<&str> = Vec::new();
+        for (p, k) in cand {
+            let Some(c) = syms
+                .order
+                .get(usize::try_from(p).unwrap_or(usize::MAX))
+                .and_then(|v| compiled.get(v))
+            else {
+                continue;
+            };
+            let at = usize::try_from(k).unwrap_or(usize::MAX);
+            let (Some(comp), Some(refs)) = (c.comps.get(at), c.refs.get(at)) else {
+                continue;
+            };
+            let slot = Slot {
+                serial: c.serial,
+                k,
+                c: comp,
+                refs,
+            };
+            apply_one(
+                cat,
+                &mut sc.applied,
+                &live,
+                &slot,
+                &undefined,
+                &mut wanted,
+                &mut send,
+            );
+        }
+        for x in wanted {
+            let p = format!("loading_{x}");
+            if sc.live.insert(p.clone()) {
+                send.push(placeholder(&p));
+            }
+        }
+        let mut gone: Vec<String> = flips
+            .iter()
+            .filter(|(_, now)| !now)
+            .map(|(x, _)| format!("loading_{x}"))
+            .filter(|p| sc.live.remove(p))
+            .collect();
+        gone.sort_unstable();
+        for g in gone {
+            out.retired.push((sc.surface_id.clone(), g));
+        }
+        self.emit(send, out);
+        true
+    }
+
+    /// The messages applying `send` (the scope's first: `createSurface` and its data).
+    fn emit(&mut self, send: Vec<Value>, out: &mut ExpressOutput) {
+        let version = self.cat.version;
+        let Some(sc) = self.scope.as_mut() else {
+            return;
+        };
         let start = !sc.started;
         sc.started = true;
         if start && !sc.update {
             let mut create = Map::new();
             create.insert("surfaceId".into(), Value::String(sc.surface_id.clone()));
-            create.insert("catalogId".into(), Value::String(cat_id));
+            create.insert(
+                "catalogId".into(),
+                Value::String(self.cat.catalog_id.clone()),
+            );
             if let Some(s) = sc.send_data_model {
                 create.insert("sendDataModel".into(), Value::Bool(s));
             }
@@ -887,11 +1308,58 @@ impl ExpressBlock {
         if self.scope.is_none() {
             return;
         }
-        let (comps, _, undefined) = self.compile_all(None);
+        let (_, fresh) = self.compile_scope(None);
         let version = self.cat.version;
         let Some(mut sc) = self.scope.take() else {
             return;
         };
+        // The components, moved out in the scope's order, each with whether it is known
+        // to be applied as it is (reachable, every child defined, the graph exact).
+        let known = sc.started
+            && sc.graph.valid
+            && sc.graph.dups == 0
+            && fresh.is_empty()
+            && sc.stale.is_empty();
+        let mut same = Vec::new();
+        if sc.started {
+            let (syms, graph, compiled, serials) = (&sc.syms, &sc.graph, &sc.compiled, &sc.serials);
+            let undefined = |x: &str| !syms.map.contains_key(x) && graph.count(x) == 0;
+            let live = |serial: u64, k: u32| {
+                let c = compiled.get(serials.get(&serial)?)?;
+                let k = usize::try_from(k).ok()?;
+                Some((c.comps.get(k)?, c.refs.get(k)?.as_slice()))
+            };
+            for c in syms.order.iter().filter_map(|n| compiled.get(n)) {
+                for (k, (v, refs)) in c.comps.iter().zip(&c.refs).enumerate() {
+                    let id = comp_id(v);
+                    let slot = Slot {
+                        serial: c.serial,
+                        k: u32::try_from(k).unwrap_or(0),
+                        c: v,
+                        refs,
+                    };
+                    let fast = known
+                        && (sc.update || graph.reach.contains(id))
+                        && !refs.iter().any(|r| undefined(r));
+                    #[cfg(test)]
+                    if fast {
+                        assert!(
+                            same_as_applied(&self.cat, sc.applied.get(id), &live, &slot, &[]),
+                            "{id} is applied as it is"
+                        );
+                    }
+                    same.push(
+                        fast || same_as_applied(&self.cat, sc.applied.get(id), &live, &slot, &[]),
+                    );
+                }
+            }
+        }
+        let mut comps = Vec::new();
+        for n in &sc.syms.order {
+            if let Some(c) = sc.compiled.get_mut(n) {
+                comps.append(&mut c.comps);
+            }
+        }
         self.last_surface.clone_from(&sc.surface_id);
         let mut model = Map::new();
         for (k, v) in &sc.data {
@@ -966,10 +1434,9 @@ impl ExpressBlock {
         }
         let send: Vec<Value> = comps
             .into_iter()
-            .filter(|c| {
-                let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                sc.applied.get(id) != Some(c)
-            })
+            .zip(same)
+            .filter(|(_, same)| !same)
+            .map(|(c, _)| c)
             .collect();
         if !send.is_empty() {
             out.messages
@@ -980,7 +1447,6 @@ impl ExpressBlock {
         }
         // A child never defined stays a dangling reference, as in the reference (which
         // declares `ExpressUndefinedChildError` but does not raise it).
-        drop(undefined);
     }
 }
 
@@ -1006,32 +1472,154 @@ fn data_update(vs: &str, sid: &str, data: &[(String, Value)], model: Map<String,
     json!({"version": vs, "updateDataModel": {"surfaceId": sid, "path": "/", "value": model}})
 }
 
-/// The components compiled in `sc`, in its variables' order (each with the inline
-/// components it hoisted after it).
-fn scope_components(sc: &Scope) -> Vec<&Value> {
-    sc.syms
-        .order
-        .iter()
-        .filter_map(|n| sc.compiled.get(n))
-        .flat_map(|c| c.comps.iter())
-        .collect()
+/// Whether `e` defines a component with the id of its variable (no `id=`): compiling a
+/// reference to such a variable gives its name whether it is defined or not.
+fn plain_component(cat: &ExpressCatalog, e: &Expr) -> bool {
+    matches!(e, Expr::Call(c) if cat.components.contains_key(&c.name) && c.kw("id").is_none())
 }
 
-/// Component ids inside a child-holding property value.
-fn child_ids(v: &Value) -> Vec<String> {
-    match v {
-        Value::String(s) => vec![s.clone()],
-        Value::Array(a) => a.iter().flat_map(child_ids).collect(),
-        Value::Object(o) => ["child", "componentId", "children", "content", "trigger"]
-            .iter()
-            .filter_map(|k| o.get(*k))
-            .flat_map(child_ids)
-            .collect(),
-        _ => Vec::new(),
+/// One compiled component: its compilation's serial, its index there, itself and the
+/// ids it names.
+struct Slot<'v> {
+    serial: u64,
+    k: u32,
+    c: &'v Value,
+    refs: &'v [String],
+}
+
+/// `c` with its `undef` children pointing at placeholders.
+fn form_of(cat: &ExpressCatalog, c: &Value, undef: &[&str]) -> Value {
+    let mut form = c.clone();
+    if !undef.is_empty() {
+        with_placeholders(cat, &mut form, undef);
+    }
+    form
+}
+
+/// Whether `applied` is the form of `slot` with `undef` placeholders (`live`: a still
+/// compiled component by serial and index).
+fn same_as_applied<'v>(
+    cat: &ExpressCatalog,
+    applied: Option<&Applied>,
+    live: &dyn Fn(u64, u32) -> Option<(&'v Value, &'v [String])>,
+    slot: &Slot<'_>,
+    undef: &[&str],
+) -> bool {
+    let same = same_as_applied_inner(cat, applied, live, slot, undef);
+    #[cfg(test)]
+    {
+        let applied_form = match applied {
+            Some(Applied::Live { form, .. } | Applied::Held(form)) => Some(form),
+            None => None,
+        };
+        assert_eq!(
+            same,
+            applied_form == Some(&form_of(cat, slot.c, undef)),
+            "{applied:?} against {:?} with {undef:?}",
+            slot.c
+        );
+    }
+    same
+}
+
+fn same_as_applied_inner<'v>(
+    cat: &ExpressCatalog,
+    applied: Option<&Applied>,
+    live: &dyn Fn(u64, u32) -> Option<(&'v Value, &'v [String])>,
+    slot: &Slot<'_>,
+    undef: &[&str],
+) -> bool {
+    match applied {
+        None => false,
+        Some(Applied::Live {
+            serial,
+            k,
+            undef: u,
+            ..
+        }) if *serial == slot.serial && *k == slot.k => {
+            u.len() == undef.len()
+                && u.iter().zip(undef).all(|(i, b)| {
+                    usize::try_from(*i)
+                        .ok()
+                        .and_then(|i| slot.refs.get(i))
+                        .is_some_and(|a| a == b)
+                })
+        }
+        Some(Applied::Live {
+            serial,
+            k,
+            undef: u,
+            ..
+        }) => live(*serial, *k).is_some_and(|(v, refs)| {
+            let u: Vec<&str> = u
+                .iter()
+                .filter_map(|i| refs.get(usize::try_from(*i).ok()?))
+                .map(String::as_str)
+                .collect();
+            form_of(cat, v, &u) == form_of(cat, slot.c, undef)
+        }),
+        Some(Applied::Held(v)) if undef.is_empty() => v == slot.c,
+        Some(Applied::Held(v)) => *v == form_of(cat, slot.c, undef),
     }
 }
 
-/// The ids a compiled component refers to.
+/// Apply one reachable component: its form (placeholders for the `undefined` children,
+/// which go to `wanted`) is sent when it differs from what was applied.
+fn apply_one<'v>(
+    cat: &ExpressCatalog,
+    applied: &mut HashMap<String, Applied>,
+    live: &dyn Fn(u64, u32) -> Option<(&'v Value, &'v [String])>,
+    slot: &Slot<'v>,
+    undefined: &dyn Fn(&str) -> bool,
+    wanted: &mut Vec<&'v str>,
+    send: &mut Vec<Value>,
+) {
+    let id = comp_id(slot.c);
+    let mut undef: Vec<&'v str> = Vec::new();
+    let mut at: Vec<u32> = Vec::new();
+    for (i, r) in slot.refs.iter().enumerate() {
+        if undefined(r) {
+            undef.push(r);
+            at.push(u32::try_from(i).unwrap_or(u32::MAX));
+        }
+    }
+    if !same_as_applied(cat, applied.get(id), live, slot, &undef) {
+        let form = form_of(cat, slot.c, &undef);
+        let now = Applied::Live {
+            serial: slot.serial,
+            k: slot.k,
+            undef: at,
+            #[cfg(test)]
+            form: form.clone(),
+        };
+        send.push(form);
+        match applied.get_mut(id) {
+            Some(a) => *a = now,
+            None => {
+                applied.insert(id.to_owned(), now);
+            }
+        }
+    }
+    wanted.extend(undef);
+}
+
+/// Visit the component ids inside a child-holding property value.
+fn each_child_id<'v>(v: &'v Value, f: &mut dyn FnMut(&'v str)) {
+    match v {
+        Value::String(s) => f(s),
+        Value::Array(a) => a.iter().for_each(|x| each_child_id(x, f)),
+        Value::Object(o) => {
+            for k in ["child", "componentId", "children", "content", "trigger"] {
+                if let Some(x) = o.get(k) {
+                    each_child_id(x, f);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The ids a compiled component refers to, each once, in order.
 fn refs_of(cat: &ExpressCatalog, c: &Value) -> Vec<String> {
     let Some(sig) = c
         .get("component")
@@ -1040,62 +1628,34 @@ fn refs_of(cat: &ExpressCatalog, c: &Value) -> Vec<String> {
     else {
         return Vec::new();
     };
-    c.as_object()
-        .into_iter()
-        .flatten()
-        .filter(|(k, _)| sig.schemas.get(*k).is_some_and(holds_children))
-        .flat_map(|(_, v)| child_ids(v))
-        .collect()
-}
-
-/// Whether [`with_placeholders`] would change `c` (it refers to an undefined child).
-fn touches(cat: &ExpressCatalog, c: &Value, undefined: &HashSet<String>) -> bool {
-    fn go(v: &Value, undefined: &HashSet<String>) -> bool {
-        match v {
-            Value::String(s) => undefined.contains(s.as_str()),
-            Value::Array(a) => a.iter().any(|x| go(x, undefined)),
-            Value::Object(o) => ["child", "componentId", "children", "content", "trigger"]
-                .iter()
-                .filter_map(|k| o.get(*k))
-                .any(|x| go(x, undefined)),
-            _ => false,
+    let Some(o) = c.as_object() else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (k, v) in o {
+        if sig.holds_children(k) {
+            each_child_id(v, &mut |id| {
+                if !out.iter().any(|x| x == id) {
+                    out.push(id.to_owned());
+                }
+            });
         }
     }
-    if undefined.is_empty() {
-        return false;
-    }
-    let Some(sig) = c
-        .get("component")
-        .and_then(Value::as_str)
-        .and_then(|n| cat.components.get(n))
-    else {
-        return false;
-    };
-    c.as_object().is_some_and(|o| {
-        o.iter()
-            .any(|(k, v)| sig.schemas.get(k).is_some_and(holds_children) && go(v, undefined))
-    })
+    out
 }
 
-/// Point references to undefined children at placeholders (`loading_<id>`).
-fn with_placeholders(
-    cat: &ExpressCatalog,
-    c: &mut Value,
-    undefined: &HashSet<String>,
-    wanted: &mut HashSet<String>,
-) {
-    fn go(v: &mut Value, undefined: &HashSet<String>, wanted: &mut HashSet<String>) {
+/// Point references to the `undefined` children at placeholders (`loading_<id>`).
+fn with_placeholders(cat: &ExpressCatalog, c: &mut Value, undefined: &[&str]) {
+    fn go(v: &mut Value, undefined: &[&str]) {
         match v {
-            Value::String(s) if undefined.contains(s.as_str()) => {
-                let p = format!("loading_{s}");
-                wanted.insert(p.clone());
-                *s = p;
+            Value::String(s) if undefined.contains(&s.as_str()) => {
+                *s = format!("loading_{s}");
             }
-            Value::Array(a) => a.iter_mut().for_each(|x| go(x, undefined, wanted)),
+            Value::Array(a) => a.iter_mut().for_each(|x| go(x, undefined)),
             Value::Object(o) => {
                 for k in ["child", "componentId", "children", "content", "trigger"] {
                     if let Some(x) = o.get_mut(k) {
-                        go(x, undefined, wanted);
+                        go(x, undefined);
                     }
                 }
             }
@@ -1111,10 +1671,122 @@ fn with_placeholders(
     };
     if let Value::Object(o) = c {
         for (k, v) in o.iter_mut() {
-            if sig.schemas.get(k).is_some_and(holds_children) {
-                go(v, undefined, wanted);
+            if sig.holds_children(k) {
+                go(v, undefined);
             }
         }
     }
-    let _ = component_id;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::model_text::express::ExpressVersion;
+
+    /// Statements that add, redefine, duplicate, unhook and re-hook components, alias
+    /// child lists through variables, and fail then compile.
+    const CASES: &[&str] = &[
+        "root = Column([a, b, c])\na = Text(\"A\", id=\"x\")\nb = Row([d, e])\nd = Text(\"D\")\na = Text(\"A2\")\nc = Text(\"C\", id=\"b\")\nc = Text(\"C\")\ne = Column([a])\nb = Text(\"B\")\nd = Text(\"D2\")\ne = Row([d, f], id=\"e2\")\nroot = Column([b, c, e])\nf = Card(zz)\nzz = \"str\"\nf = Card(Text(\"inline\"))\nzz = Text(\"now\")\n",
+        "a = Column([b])\nb = Column([a, c])\nroot = Card(a)\nc = Text(\"c\")\nb = Text(\"b\")\nroot = Card(b)\nroot = Card(a)\n",
+        "kids = [a, b]\nroot = Column(kids)\na = Text(\"a\")\nkids = [b]\nb = Text(\"b\")\nkids = [a, b, c]\nc = Icon(\"star\")\n",
+        "root = Column([a, b])\na = Text()\nb = Text(\"b\", id=\"a\")\na = Text(\"ok\")\nb = Text(\"b2\")\n$/x = 1\nb = Text(\"b3\", id=\"root\")\nb = Text(\"b4\")\n",
+        "items = List(_template($/items, item))\nroot = Column([items, t])\nitem = Text($name)\n$/items = [{name: \"x\"}]\nt = Text(\"t\")\n",
+        "surface(\"u\", update=true)\nx = Text(\"x\")\ny = Row([x, z])\nz = Text(\"z\")\nx = Text(\"x2\", id=\"z\")\nx = Text(\"x3\")\nsurface(\"s2\")\n$/a = 1\nroot = Card(k)\nk = Column([m, n], id=\"kk\")\nm = Text(\"m\")\nk = Column([n])\nn = Text(\"n\")\nm = Text(\"m2\")\nk = Column([m, n])\n",
+        "root = Column([Text(\"a\"), Card(p), q])\np = Text(\"p\")\nq = Row([Text(\"r\"), p])\nroot = Column([q])\np = Button(Text(\"go\"), _, Event(\"go\"))\n",
+    ];
+
+    fn block_text(doc: &str) -> &str {
+        let start = doc.find("<a2ui>").map_or(0, |i| i + "<a2ui>".len());
+        let end = doc.find(EXPRESS_CLOSE_TAG).unwrap_or(doc.len());
+        &doc[start..end]
+    }
+
+    /// Feed `text` in `chunk`-byte chunks (at char boundaries), every statement applied
+    /// incrementally or in full.
+    fn run(
+        cat: &Arc<ExpressCatalog>,
+        text: &str,
+        chunk: usize,
+        full_only: bool,
+    ) -> Vec<ExpressOutput> {
+        let mut b = ExpressBlock::new(Arc::clone(cat), "s");
+        b.full_only = full_only;
+        let mut outs = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let mut n = chunk.min(rest.len());
+            while !rest.is_char_boundary(n) {
+                n += 1;
+            }
+            outs.push(b.feed(&rest[..n]));
+            rest = &rest[n..];
+        }
+        outs.push(b.finish());
+        outs
+    }
+
+    fn suite_inputs() -> Vec<(String, Option<String>)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/express-suites");
+        let mut inputs = Vec::new();
+        for rel in [
+            "agent/express/compiler.yaml",
+            "inference_formats/express/compile.yaml",
+        ] {
+            let Ok(text) = std::fs::read_to_string(format!("{dir}/{rel}")) else {
+                continue;
+            };
+            let cases: Vec<Value> = serde_yaml_ng::from_str(&text).unwrap_or_default();
+            for c in cases {
+                if let Some(input) = c.get("input").and_then(Value::as_str) {
+                    let catalog = c
+                        .pointer("/args/catalog")
+                        .and_then(Value::as_str)
+                        .map(|p| format!("{dir}/{p}"));
+                    inputs.push((input.to_owned(), catalog));
+                }
+            }
+        }
+        inputs
+    }
+
+    #[test]
+    fn incremental_apply_matches_the_full_one() {
+        let booking = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/model_text/restaurant_booking_v09.express.txt"
+        ));
+        let mut inputs: Vec<(String, Option<String>)> =
+            CASES.iter().map(|c| ((*c).to_owned(), None)).collect();
+        inputs.push((block_text(booking).to_owned(), None));
+        let suites = suite_inputs();
+        assert!(suites.len() > 40, "suite inputs: {}", suites.len());
+        inputs.extend(suites);
+        let basic09 = Arc::new(ExpressCatalog::basic(ExpressVersion::V0_9));
+        let basic10 = Arc::new(ExpressCatalog::basic(ExpressVersion::V1_0));
+        let mut compared = 0;
+        let mut applied = 0;
+        for (text, catalog) in &inputs {
+            let mut cats = vec![Arc::clone(&basic09), Arc::clone(&basic10)];
+            if let Some(doc) = catalog
+                .as_ref()
+                .and_then(|p| std::fs::read_to_string(p).ok())
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            {
+                cats.push(Arc::new(ExpressCatalog::from_definitions(&[&doc], None)));
+            }
+            for cat in &cats {
+                for chunk in [1, 4, 13, 64, 1 << 20] {
+                    let inc = run(cat, text, chunk, false);
+                    let full = run(cat, text, chunk, true);
+                    assert_eq!(inc, full, "{text:?} in {chunk}-byte chunks");
+                    compared += 1;
+                    applied += inc.iter().filter(|o| !o.messages.is_empty()).count();
+                }
+            }
+        }
+        assert!(
+            compared > 200 && applied > 200,
+            "{compared} runs, {applied} applying"
+        );
+    }
 }

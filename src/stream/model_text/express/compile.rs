@@ -6,7 +6,6 @@
 use serde_json::{Map, Number, Value, json};
 
 use super::parser::{Call, Expr};
-use super::signatures::{allows_binding, expects_options, find_enum};
 use super::{ExpressCatalog, ExpressError, ExpressErrorKind, ExpressVersion};
 
 /// Deepest variable-through-variable substitution (a cycle `a = b`, `b = a` ends here).
@@ -16,7 +15,7 @@ const MAX_SUBST: usize = 32;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Symbols {
     pub(crate) order: Vec<String>,
-    pub(crate) map: std::collections::HashMap<String, (Expr, u32)>,
+    pub(crate) map: std::collections::HashMap<String, (Expr, u32), foldhash::fast::RandomState>,
 }
 
 impl Symbols {
@@ -162,10 +161,15 @@ impl<'a> Cx<'a> {
     }
 
     /// The `catalogId=` of a call, checked against the catalog.
-    fn catalog_override(&self, c: &Call, target: &str) -> Result<Option<String>, ExpressError> {
+    fn catalog_override(
+        &self,
+        c: &Call,
+        target: impl Fn() -> String,
+    ) -> Result<Option<String>, ExpressError> {
         let Some(v) = c.kw("catalogId") else {
             return Ok(None);
         };
+        let target = target();
         let Expr::Str(id) = v else {
             return Err(self.e(
                 ExpressErrorKind::Validation,
@@ -212,8 +216,7 @@ impl<'a> Cx<'a> {
         {
             return Ok(None);
         }
-        let target = format!("Component '{}'", c.name);
-        let write_cat = self.catalog_override(c, &target)?;
+        let write_cat = self.catalog_override(c, || format!("Component '{}'", c.name))?;
         let Some(sig) = self.cat.components.get(&c.name) else {
             return Err(self.e(
                 ExpressErrorKind::Validation,
@@ -232,7 +235,7 @@ impl<'a> Cx<'a> {
         }
         let non_check: Vec<&String> = sig.props.iter().filter(|p| *p != "checks").collect();
         let mut raw_checks: Vec<&Expr> = Vec::new();
-        let mut pairs: Vec<(String, &Expr)> = Vec::new();
+        let mut pairs: Vec<(&str, &Expr)> = Vec::new();
         let mut idx = 0;
         for a in &c.args {
             if is_check_expr(a) {
@@ -243,7 +246,7 @@ impl<'a> Cx<'a> {
                 continue;
             }
             if let Some(p) = non_check.get(idx) {
-                pairs.push(((*p).clone(), a));
+                pairs.push((p.as_str(), a));
                 idx += 1;
             }
         }
@@ -258,13 +261,12 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             }
-            pairs.push((k.clone(), v));
+            pairs.push((k.as_str(), v));
         }
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
         let mut sibling_value_path = None;
-        let mut skipped: Vec<String> = Vec::new();
         for (prop, arg) in pairs {
-            if !sig.props.contains(&prop) {
+            if !sig.props.iter().any(|p| p == prop) {
                 let mut valid = sig.props.clone();
                 valid.sort();
                 let help = if valid.is_empty() {
@@ -293,15 +295,15 @@ impl<'a> Cx<'a> {
                     ),
                 ));
             }
-            seen.push(prop.clone());
+            seen.push(prop);
             if matches!(arg, Expr::Skip) {
-                skipped.push(prop);
                 continue;
             }
             let is_action = prop == "action" || prop == "submitAction";
-            let mut v = self.value(arg, is_action, Some((&comp_id, &prop)), None)?;
-            if let Some(schema) = sig.schemas.get(&prop)
-                && !allows_binding(schema)
+            let mut v = self.value(arg, is_action, Some((&comp_id, prop)), None)?;
+            let traits = sig.traits.get(prop);
+            if let Some(t) = traits
+                && !t.binding
             {
                 if has_binding(&v) {
                     return Err(self.e(
@@ -312,7 +314,7 @@ impl<'a> Cx<'a> {
                         ),
                     ));
                 }
-                if expects_options(schema)
+                if t.options
                     && let Value::Array(items) = &mut v
                 {
                     for it in items.iter_mut() {
@@ -322,9 +324,8 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
-            if let (Some(schema), Value::String(s)) = (sig.schemas.get(&prop), &v)
-                && let Some(choices) = find_enum(schema)
-                && !choices.is_empty()
+            if let (Some(t), Value::String(s)) = (traits, &v)
+                && let Some(choices) = &t.choices
                 && !choices.iter().any(|c| c.as_str() == Some(s))
             {
                 let list: Vec<String> = choices
@@ -344,7 +345,7 @@ impl<'a> Cx<'a> {
                 sibling_value_path = Some(v.clone());
             }
             if !v.is_null() {
-                out.insert(prop, v);
+                out.insert(prop.to_owned(), v);
             }
         }
         self.active_value_path = sibling_value_path;
@@ -385,9 +386,10 @@ impl<'a> Cx<'a> {
                 args: Vec::new(),
                 kwargs: vec![("catalogId".into(), Expr::Str(id.clone()))],
             };
-            write_cat = self.catalog_override(&c, &format!("Check '{name}'"))?;
+            write_cat = self.catalog_override(&c, || format!("Check '{name}'"))?;
         }
-        let Some(sig) = self.cat.functions.get(name) else {
+        let cat: &'a ExpressCatalog = self.cat;
+        let Some(sig) = cat.functions.get(name) else {
             return Err(self.e(
                 ExpressErrorKind::Validation,
                 format!(
@@ -416,8 +418,8 @@ impl<'a> Cx<'a> {
             }
         }
         let start = usize::from(injected);
-        let params = sig.params.clone();
-        let schemas = sig.schemas.clone();
+        let params = &sig.params;
+        let schemas = &sig.schemas;
         for (i, a) in explicit.iter().enumerate() {
             let target = i + start;
             let Some(p) = params.get(target) else {
@@ -589,8 +591,9 @@ impl<'a> Cx<'a> {
             }
             return Ok(Value::String(inline_id));
         }
-        let write_cat = self.catalog_override(c, &format!("Call '{}'", c.name))?;
-        let Some(sig) = self.cat.functions.get(&c.name) else {
+        let write_cat = self.catalog_override(c, || format!("Call '{}'", c.name))?;
+        let cat: &'a ExpressCatalog = self.cat;
+        let Some(sig) = cat.functions.get(&c.name) else {
             return Err(self.e(
                 ExpressErrorKind::Validation,
                 format!(
@@ -599,7 +602,7 @@ impl<'a> Cx<'a> {
                 ),
             ));
         };
-        let params = sig.params.clone();
+        let params = &sig.params;
         let mut args = Map::new();
         for (i, a) in c.args.iter().enumerate() {
             let Some(p) = params.get(i) else { continue };

@@ -48,7 +48,8 @@ mod lexer;
 mod parser;
 pub(crate) mod signatures;
 
-use std::collections::HashMap;
+/// The catalog's maps: foldhash (read per component compiled and applied).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 use serde_json::Value;
 
@@ -193,8 +194,8 @@ impl ExpressCatalog {
         let mut cat = Self {
             catalog_id,
             version: version.or(declared).unwrap_or(from_id),
-            components: HashMap::new(),
-            functions: HashMap::new(),
+            components: HashMap::default(),
+            functions: HashMap::default(),
         };
         for d in docs {
             cat.add_definition(d);

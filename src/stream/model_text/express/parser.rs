@@ -88,6 +88,9 @@ struct P<'a> {
     i: usize,
     final_: bool,
     depth: usize,
+    /// Build the statement (`false`: only tell whether the tokens hold a whole one,
+    /// allocating nothing: the same rules, empty expressions).
+    build: bool,
 }
 
 fn describe(t: &Tok) -> String {
@@ -164,7 +167,11 @@ impl P<'_> {
             match self.peek2() {
                 None if !self.final_ => return Err(Fail::Incomplete),
                 Some(Tok::Eq) => {
-                    let target = self.peek().cloned();
+                    let target = if self.build {
+                        self.peek().cloned()
+                    } else {
+                        None
+                    };
                     self.i += 2;
                     let value = self.expression()?;
                     return Ok(match target {
@@ -198,7 +205,10 @@ impl P<'_> {
             return Ok(items);
         }
         loop {
-            items.push(self.expression()?);
+            let e = self.expression()?;
+            if self.build {
+                items.push(e);
+            }
             if self.at(&Tok::Comma)? {
                 self.i += 1;
                 if self.at(close)? {
@@ -212,8 +222,17 @@ impl P<'_> {
         }
     }
 
+    /// `s`, when building.
+    fn text(&self, s: &str) -> String {
+        if self.build {
+            s.to_owned()
+        } else {
+            String::new()
+        }
+    }
+
     fn expression(&mut self) -> Result<Expr, Fail> {
-        let Some(t) = self.peek().cloned() else {
+        let Some(t) = self.peek() else {
             return Err(self.unexpected("an expression"));
         };
         match t {
@@ -232,10 +251,12 @@ impl P<'_> {
                 Ok(Expr::Map(m))
             }
             Tok::Path(p) => {
+                let p = self.text(p);
                 self.i += 1;
                 Ok(Expr::Path(p))
             }
             Tok::Check(name) => {
+                let name = self.text(name);
                 self.i += 1;
                 if self.at(&Tok::LParen)? {
                     self.enter()?;
@@ -247,6 +268,7 @@ impl P<'_> {
                 Ok(Expr::Check(name, Vec::new()))
             }
             Tok::Ident(name) => {
+                let name = self.text(name);
                 self.i += 1;
                 if self.at(&Tok::LParen)? {
                     self.enter()?;
@@ -262,14 +284,16 @@ impl P<'_> {
                 Ok(Expr::Skip)
             }
             Tok::Str(s) => {
+                let s = self.text(s);
                 self.i += 1;
                 Ok(Expr::Str(s))
             }
             Tok::Number(n) => {
+                let n = self.text(n);
                 self.i += 1;
                 Ok(Expr::Number(n))
             }
-            Tok::Bool(b) => {
+            &Tok::Bool(b) => {
                 self.i += 1;
                 Ok(Expr::Bool(b))
             }
@@ -288,15 +312,18 @@ impl P<'_> {
             return Ok(entries);
         }
         loop {
-            let Some(Tok::Ident(key) | Tok::Str(key)) = self.peek().cloned() else {
+            let Some(Tok::Ident(key) | Tok::Str(key)) = self.peek() else {
                 return Err(self.unexpected("a map key"));
             };
+            let key = self.text(key);
             self.i += 1;
             self.expect(&Tok::Colon, "':'")?;
             let v = self.expression()?;
-            match entries.iter_mut().find(|(k, _)| *k == key) {
-                Some(e) => e.1 = v,
-                None => entries.push((key, v)),
+            if self.build {
+                match entries.iter_mut().find(|(k, _)| *k == key) {
+                    Some(e) => e.1 = v,
+                    None => entries.push((key, v)),
+                }
             }
             if self.at(&Tok::Comma)? {
                 self.i += 1;
@@ -326,8 +353,8 @@ impl P<'_> {
             let kw = if named {
                 match self.peek2() {
                     None if !self.final_ => return Err(Fail::Incomplete),
-                    Some(Tok::Eq) => match self.peek().cloned() {
-                        Some(Tok::Ident(k)) => Some(k),
+                    Some(Tok::Eq) => match self.peek() {
+                        Some(Tok::Ident(k)) => Some(self.text(k)),
                         _ => None,
                     },
                     _ => None,
@@ -338,12 +365,17 @@ impl P<'_> {
             if let Some(k) = kw {
                 self.i += 2;
                 let v = self.expression()?;
-                match c.kwargs.iter_mut().find(|(n, _)| *n == k) {
-                    Some(e) => e.1 = v,
-                    None => c.kwargs.push((k, v)),
+                if self.build {
+                    match c.kwargs.iter_mut().find(|(n, _)| *n == k) {
+                        Some(e) => e.1 = v,
+                        None => c.kwargs.push((k, v)),
+                    }
                 }
             } else {
-                c.args.push(self.expression()?);
+                let v = self.expression()?;
+                if self.build {
+                    c.args.push(v);
+                }
             }
             if self.at(&Tok::Comma)? {
                 self.i += 1;
@@ -361,11 +393,24 @@ impl P<'_> {
 
 /// Parse the statement at token `i` of `toks`. `final_`: no more tokens will come.
 pub(crate) fn parse_statement(toks: &[Token], i: usize, final_: bool) -> Parsed {
+    // A statement still being written is read again as each token arrives: first only
+    // recognised (no allocation), built once it is whole (or wrong).
     let mut p = P {
         toks,
         i,
         final_,
         depth: 0,
+        build: false,
+    };
+    if matches!(p.statement(), Err(Fail::Incomplete)) {
+        return Parsed::Incomplete;
+    }
+    let mut p = P {
+        toks,
+        i,
+        final_,
+        depth: 0,
+        build: true,
     };
     match p.statement() {
         Ok(s) => Parsed::Stmt(s, p.i),

@@ -15,6 +15,51 @@ pub(crate) struct ComponentSig {
     pub(crate) required: Vec<String>,
     /// Per property: its schema (local refs inlined).
     pub(crate) schemas: Map<String, Value>,
+    /// The properties whose schema holds component references ([`holds_children`]),
+    /// read once with the catalog rather than per component compiled.
+    pub(crate) child_props: Vec<String>,
+    /// Per property: what the compiler asks of its schema, read once with the catalog.
+    pub(crate) traits: std::collections::HashMap<String, PropTraits, foldhash::fast::RandomState>,
+}
+
+/// What the compiler asks of one property's schema (see [`ComponentSig::traits`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PropTraits {
+    /// [`allows_binding`].
+    pub(crate) binding: bool,
+    /// [`expects_options`].
+    pub(crate) options: bool,
+    /// [`find_enum`], when not empty.
+    pub(crate) choices: Option<Vec<Value>>,
+}
+
+impl ComponentSig {
+    /// Whether property `prop` holds component references.
+    pub(crate) fn holds_children(&self, prop: &str) -> bool {
+        self.child_props.iter().any(|p| p == prop)
+    }
+
+    /// Fill `child_props` and `traits` from `schemas`.
+    fn read_traits(&mut self) {
+        self.child_props = self
+            .schemas
+            .iter()
+            .filter(|(_, s)| holds_children(s))
+            .map(|(k, _)| k.clone())
+            .collect();
+        self.traits = self
+            .schemas
+            .iter()
+            .map(|(k, s)| {
+                let t = PropTraits {
+                    binding: allows_binding(s),
+                    options: expects_options(s),
+                    choices: find_enum(s).filter(|e| !e.is_empty()).cloned(),
+                };
+                (k.clone(), t)
+            })
+            .collect();
+    }
 }
 
 /// One function's signature.
@@ -127,6 +172,7 @@ fn component_sig(schema: &Value) -> ComponentSig {
     if checkable {
         sig.props.push("checks".to_owned());
     }
+    sig.read_traits();
     sig
 }
 
