@@ -210,8 +210,9 @@ fn throughput_docs(copies: usize) -> (Vec<u8>, Vec<u8>) {
 
 /// `A2UI_MODEL_PROFILE=<chunk>` (or `jsonl`, or `floor<chunk>`: the messages yielded in
 /// such chunks cloned and dropped, see [`clone_all`]; or `express<chunk>`: the Express
-/// twin): one workload on the throughput document (a parse: 20 runs) and nothing else,
-/// for a profiler (`perf record`) or an instruction-count profiler
+/// twin; or `new`: parsers made and dropped): one workload on the throughput document (a
+/// parse; `A2UI_MODEL_PROFILE_RUNS` times, 20 unless set, the time per run printed) and
+/// nothing else, for a profiler (`perf record`) or an instruction-count profiler
 /// (`valgrind --tool=callgrind target/release/deps/model_stream-… --bench`).
 fn profile_run(what: &str) {
     // `A2UI_MODEL_PROFILE_RUNS`: how many parses (20 unless set).
@@ -219,6 +220,20 @@ fn profile_run(what: &str) {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(20);
+    if what == "new" {
+        // `new`: a parser with the stream configuration made `runs` times (what a host
+        // pays per `ModelTextStream`).
+        drop(stream_options());
+        let t = Instant::now();
+        for _ in 0..runs {
+            black_box(ModelTextParser::new(stream_options(), Limits::default()));
+        }
+        println!(
+            "new: {runs} parsers, {:.1} us each",
+            us(t.elapsed()) / runs as f64
+        );
+        return;
+    }
     if let Some(chunk) = what.strip_prefix("express") {
         // `express<chunk>`: the Express twin ×8 in such chunks, 20 times.
         let chunk: usize = chunk.parse().expect("A2UI_MODEL_PROFILE: express<chunk>");

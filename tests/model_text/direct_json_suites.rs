@@ -97,7 +97,7 @@ fn parser(case: &Value) -> ModelTextParser {
     ModelTextParser::new(
         ModelTextOptions {
             family: Some(Family::V09),
-            components,
+            components: std::borrow::Cow::Owned(components),
             extra_cuttable_keys: extra,
             sniff_data_model: true,
             ..ModelTextOptions::default()

@@ -234,7 +234,7 @@ fn parser_for(case: &Value) -> ModelTextParser {
     ModelTextParser::new(
         ModelTextOptions {
             family: Some(family),
-            components,
+            components: std::borrow::Cow::Owned(components),
             extra_cuttable_keys: extra,
             check,
             sniff_data_model: true,

@@ -18,6 +18,8 @@ pub const MAX_FUNC_CALL_DEPTH: usize = 5;
 
 /// Per component type: the properties holding one component id and those holding a list.
 pub type RefFieldsMap = HashMap<String, (HashSet<String>, HashSet<String>)>;
+/// Per component type: its required properties (except `component`).
+pub type RequiredFields = HashMap<String, Vec<String>>;
 
 const HEURISTIC_SINGLE: [&str; 6] = [
     "child",
@@ -138,7 +140,7 @@ pub fn extract_ref_fields(components: &Map<String, Value>) -> RefFieldsMap {
 }
 
 /// The `required` properties of each component type (except `component`).
-pub fn extract_required_fields(components: &Map<String, Value>) -> HashMap<String, Vec<String>> {
+pub fn extract_required_fields(components: &Map<String, Value>) -> RequiredFields {
     fn walk(cs: &Value, req: &mut Vec<String>) {
         let Some(o) = cs.as_object() else {
             return;

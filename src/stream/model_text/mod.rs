@@ -204,15 +204,17 @@ pub struct ModelTextOptions {
     /// a v0.8 message key → v0.8).
     pub family: Option<Family>,
     /// Component schemas of the catalog (see [`catalog_components`]): which
-    /// properties reference components and which are required.
-    pub components: Map<String, Value>,
+    /// properties reference components and which are required. Borrowed for the basic
+    /// catalogs ([`Self::basic`]: read once per process, nothing copied per parser);
+    /// `Cow::Owned(map)` for a catalog of the host's.
+    pub components: std::borrow::Cow<'static, Map<String, Value>>,
     /// String properties yielded while cut, beyond [`DEFAULT_CUTTABLE_KEYS`].
     pub extra_cuttable_keys: Vec<String>,
     /// The check every yielded message passes (none: no validation).
     pub check: Option<Box<dyn MessageCheck>>,
     /// Component schemas used instead of `components` when the family turns out to be
     /// v0.8 (for a parser that detects the family).
-    pub v08_components: Option<Map<String, Value>>,
+    pub v08_components: Option<std::borrow::Cow<'static, Map<String, Value>>>,
     /// Yield data-model updates entry by entry while their message is still open, as the
     /// reference does. Its partial v0.9 `updateDataModel` carries only the changed keys
     /// and drops `path`, which a renderer would apply as a replacement of the root, so
@@ -245,7 +247,7 @@ impl std::fmt::Debug for ModelTextOptions {
             .field("changed_only", &self.changed_only)
             .field(
                 "v08_components",
-                &self.v08_components.as_ref().map(Map::len),
+                &self.v08_components.as_ref().map(|m| m.len()),
             )
             .finish()
     }
@@ -287,8 +289,11 @@ pub struct ModelTextParser {
     family: Option<Family>,
     version_tag: String,
     cuttable: HashSet<String>,
-    refs: check::RefFieldsMap,
-    required: HashMap<String, Vec<String>>,
+    /// Per component type, its reference properties (shared: the basic catalogs' are read
+    /// once per process, see [`stream::catalog_facts`]).
+    refs: std::sync::Arc<check::RefFieldsMap>,
+    /// Per component type, its required properties (shared as `refs`).
+    required: std::sync::Arc<check::RequiredFields>,
     limits: Limits,
 
     utf8_carry: Vec<u8>,
@@ -420,10 +425,7 @@ fn has_empty_dict(v: &Value) -> bool {
 impl ModelTextParser {
     /// A parser with `options`, bounded by `limits`.
     pub fn new(options: ModelTextOptions, limits: Limits) -> Self {
-        let refs = check::extract_ref_fields(&options.components);
-        let required = check::extract_required_fields(&options.components)
-            .into_iter()
-            .collect();
+        let (refs, required) = stream::catalog_facts(&options.components);
         let mut cuttable: HashSet<String> = DEFAULT_CUTTABLE_KEYS
             .iter()
             .map(|s| (*s).to_owned())
@@ -518,8 +520,7 @@ impl ModelTextParser {
         if f == Family::V08
             && let Some(c) = &self.opts.v08_components
         {
-            self.refs = check::extract_ref_fields(c);
-            self.required = check::extract_required_fields(c).into_iter().collect();
+            (self.refs, self.required) = stream::catalog_facts(c);
         }
         // Reference fields and placeholder shapes depend on the family.
         self.refresh_component_refs();

@@ -1,6 +1,9 @@
 //! Driving a [`ModelTextParser`] into a surface store: the host feeds model text, the
 //! messages (complete and partial) are applied as they complete, and the prose comes back.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use super::{
@@ -114,6 +117,36 @@ fn basic_components() -> &'static (Map<String, Value>, Map<String, Value>) {
     })
 }
 
+/// What a catalog's component schemas say to the parser: per type, the reference
+/// properties and the required ones. Those of the basic catalogs ([`basic_components`],
+/// borrowed by [`ModelTextOptions::basic`]) are read once per process and shared.
+pub(super) fn catalog_facts(
+    components: &Cow<'static, Map<String, Value>>,
+) -> (Arc<check::RefFieldsMap>, Arc<check::RequiredFields>) {
+    type Facts = (Arc<check::RefFieldsMap>, Arc<check::RequiredFields>);
+    fn read(m: &Map<String, Value>) -> Facts {
+        (
+            Arc::new(check::extract_ref_fields(m)),
+            Arc::new(check::extract_required_fields(m)),
+        )
+    }
+    static BASIC: std::sync::OnceLock<(Facts, Facts)> = std::sync::OnceLock::new();
+    let Cow::Borrowed(m) = components else {
+        return read(components);
+    };
+    let (v09, v08) = basic_components();
+    let which = if std::ptr::eq(*m, v09) {
+        0
+    } else if std::ptr::eq(*m, v08) {
+        1
+    } else {
+        return read(m);
+    };
+    let (f09, f08) = BASIC.get_or_init(|| (read(v09), read(v08)));
+    let (refs, required) = if which == 0 { f09 } else { f08 };
+    (Arc::clone(refs), Arc::clone(required))
+}
+
 impl ModelTextOptions {
     /// The options a [`ModelTextStream`] uses: the basic catalogs' reference and required
     /// properties (v0.9 basic, and the v0.8 standard catalog when the family turns out to
@@ -124,8 +157,8 @@ impl ModelTextOptions {
         let (v09, v08) = basic_components();
         Self {
             family,
-            components: v09.clone(),
-            v08_components: Some(v08.clone()),
+            components: Cow::Borrowed(v09),
+            v08_components: Some(Cow::Borrowed(v08)),
             changed_only: true,
             ..Self::default()
         }
@@ -138,9 +171,11 @@ impl ModelTextOptions {
     pub fn add_catalog_definition(&mut self, definition: &Value) {
         if let Some(c) = definition.get("components").and_then(Value::as_object) {
             for (name, schema) in c {
-                self.components.insert(name.clone(), schema.clone());
+                self.components
+                    .to_mut()
+                    .insert(name.clone(), schema.clone());
                 if let Some(v08) = self.v08_components.as_mut() {
-                    v08.insert(name.clone(), schema.clone());
+                    v08.to_mut().insert(name.clone(), schema.clone());
                 }
             }
         }

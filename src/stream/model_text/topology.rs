@@ -1235,7 +1235,7 @@ mod tests {
         ModelTextParser::new(
             ModelTextOptions {
                 family: Some(Family::V09),
-                components,
+                components: std::borrow::Cow::Owned(components),
                 ..ModelTextOptions::default()
             },
             Limits::default(),
