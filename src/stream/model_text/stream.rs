@@ -121,7 +121,7 @@ fn basic_components() -> &'static (Map<String, Value>, Map<String, Value>) {
 /// properties and the required ones. Those of the basic catalogs ([`basic_components`],
 /// borrowed by [`ModelTextOptions::basic`]) are read once per process and shared.
 pub(super) fn catalog_facts(
-    components: &Cow<'static, Map<String, Value>>,
+    components: &Map<String, Value>,
 ) -> (Arc<check::RefFieldsMap>, Arc<check::RequiredFields>) {
     type Facts = (Arc<check::RefFieldsMap>, Arc<check::RequiredFields>);
     fn read(m: &Map<String, Value>) -> Facts {
@@ -131,16 +131,14 @@ pub(super) fn catalog_facts(
         )
     }
     static BASIC: std::sync::OnceLock<(Facts, Facts)> = std::sync::OnceLock::new();
-    let Cow::Borrowed(m) = components else {
-        return read(components);
-    };
+    // The very maps `basic_components` holds (borrowed, not copies of them).
     let (v09, v08) = basic_components();
-    let which = if std::ptr::eq(*m, v09) {
+    let which = if std::ptr::eq(components, v09) {
         0
-    } else if std::ptr::eq(*m, v08) {
+    } else if std::ptr::eq(components, v08) {
         1
     } else {
-        return read(m);
+        return read(components);
     };
     let (f09, f08) = BASIC.get_or_init(|| (read(v09), read(v08)));
     let (refs, required) = if which == 0 { f09 } else { f08 };
