@@ -17,7 +17,7 @@ URI with the code, so a test can follow the redirect without a browser.
   secret, `client_secret_basic`, redirect URI `http://127.0.0.1:9/callback`). The SDK's
   token endpoint wants `client_id` in the form even with HTTP Basic; `BasicClientId` adds it
   from the header (RFC 6749 §2.3.1), as an RFC-compliant server reads it.
-- `book_table {party}` needs the scope `book` too: a call whose token lacks it is refused
+- `book_table {party}` (or the tool `PEER_SCOPED_TOOL` names) needs the scope `book` too: a call whose token lacks it is refused
   with `403` and `WWW-Authenticate: Bearer error="insufficient_scope", scope="mcp book",
   resource_metadata=...` (`ScopeGate`), so the client must sign in again for it (MCP's
   step-up authorization). Registered clients may ask for both scopes; a first sign-in
@@ -63,6 +63,9 @@ import flow  # noqa: E402
 MIME = "application/a2ui+json"
 SCOPE = "mcp"
 BOOK = "book"
+# The tool behind the `book` scope (`PEER_SCOPED_TOOL`: `show_status` puts a text turn's
+# tool behind it).
+SCOPED_TOOL = os.environ.get("PEER_SCOPED_TOOL", "book_table")
 TTL_S = int(os.environ.get("PEER_TOKEN_TTL_S", "3600"))
 SEEN: dict[str, Any] = {"registrations": 0, "authorizations": 0, "grants": [],
                         "refused": 0, "secrets": [], "basic_auth": 0,
@@ -208,7 +211,7 @@ class BasicClientId:
 
 
 class ScopeGate:
-    """Refuses `tools/call` of `book_table` with `403 insufficient_scope` unless the bearer
+    """Refuses `tools/call` of `SCOPED_TOOL` with `403 insufficient_scope` unless the bearer
     token carries the scope `book` (the SDK's `RequireAuthMiddleware` checks one set of
     scopes for every request; a per-tool scope needs this)."""
 
@@ -229,7 +232,7 @@ class ScopeGate:
         except ValueError:
             rpc = None
         wants_book = (isinstance(rpc, dict) and rpc.get("method") == "tools/call"
-                      and (rpc.get("params") or {}).get("name") == "book_table")
+                      and (rpc.get("params") or {}).get("name") == SCOPED_TOOL)
         if wants_book:
             headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                        for k, v in scope["headers"]}

@@ -543,6 +543,59 @@ fn the_host_signs_in_through_a_loopback_redirect_and_draws() {
     assert_eq!(grants(&peer), ["authorization_code"]);
 }
 
+#[test]
+fn the_host_steps_up_when_its_turn_needs_more_scope_and_draws() {
+    // The text turn's tool (`show_status`) is behind the `book` scope.
+    let peer = start_with_env(
+        Venv::Main,
+        "mcp_oauth_peer.py",
+        &[("PEER_SCOPED_TOOL", "show_status")],
+    );
+    let url = peer.url("/mcp");
+    let asked = Arc::new(AtomicUsize::new(0));
+    let mut h = McpHost::connect(
+        &url,
+        &Catalog::basic(),
+        TransportOptions::default().with_mcp_oauth(oauth_following_redirects(asked.clone())),
+        || {},
+    )
+    .expect("connect");
+    // Bounded: 30 s each.
+    for _ in 0..3000 {
+        h.poll();
+        if !h.is_busy() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(h.connect_error().is_none(), "{:?}", h.connect_error());
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    h.send(Turn::Text("pasta".into())).expect("send");
+    for _ in 0..3000 {
+        h.poll();
+        if !h.is_busy() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        h.conversation()
+            .stores()
+            .any(|s| s.surface("status").is_some()),
+        "{:?}",
+        h.log()
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    assert_eq!(seen(&peer)["scope_refusals"], 1);
+    let shown: String = h
+        .log()
+        .iter()
+        .map(|e| format!("{e:?}{}", e.to_json()))
+        .collect::<String>()
+        + &format!("{h:?}");
+    assert_nothing_secret(&peer, &shown);
+}
+
 /// The authorization URL's redirect (the peer approves at once).
 fn follow(url: &str) -> String {
     let (status, headers, body) = http("GET", url);
