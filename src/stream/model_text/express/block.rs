@@ -336,6 +336,15 @@ pub struct ExpressBlock {
     full_only: bool,
 }
 
+/// The reference's error for a block (or scope) that never defines `root`.
+fn undefined_root(line: u32) -> ExpressError {
+    ExpressError {
+        kind: ExpressErrorKind::UndefinedRoot,
+        line,
+        message: "Root target 'root' is not defined.".into(),
+    }
+}
+
 fn placeholder(id: &str) -> Value {
     json!({"id": id, "component": "Row", "children": []})
 }
@@ -482,11 +491,7 @@ impl ExpressBlock {
         }
         self.flush_scope(out);
         if self.units == 0 && out.errors.is_empty() {
-            out.errors.push(ExpressError {
-                kind: ExpressErrorKind::UndefinedRoot,
-                line: self.lex_line,
-                message: "Root target 'root' is not defined.".into(),
-            });
+            out.errors.push(undefined_root(self.lex_line));
         }
     }
 
@@ -1403,11 +1408,7 @@ impl ExpressBlock {
         if !sc.started {
             if comps.is_empty() {
                 if sc.data.is_empty() {
-                    out.errors.push(ExpressError {
-                        kind: ExpressErrorKind::UndefinedRoot,
-                        line: self.lex_line,
-                        message: "Root target 'root' is not defined.".into(),
-                    });
+                    out.errors.push(undefined_root(self.lex_line));
                     return;
                 }
                 out.messages
@@ -1415,11 +1416,7 @@ impl ExpressBlock {
                 return;
             }
             if !sc.directive {
-                out.errors.push(ExpressError {
-                    kind: ExpressErrorKind::UndefinedRoot,
-                    line: self.lex_line,
-                    message: "Root target 'root' is not defined.".into(),
-                });
+                out.errors.push(undefined_root(self.lex_line));
                 return;
             }
             out.messages.push(json!({
