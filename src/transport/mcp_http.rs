@@ -1443,8 +1443,10 @@ async fn call_stepping_up(
     params: Value,
     step_up: Option<&super::oauth::StepUp>,
 ) -> Result<Value, TransportError> {
-    let first = call_tool(peer, params.clone()).await;
-    let (Some(step_up), Err(e)) = (step_up, &first) else {
+    // The params are kept for the retry only when a step-up is possible.
+    let retry = step_up.map(|s| (s, params.clone()));
+    let first = call_tool(peer, params).await;
+    let (Some((step_up, params)), Err(e)) = (retry, &first) else {
         return first;
     };
     let Some(challenge) = super::oauth::StepUp::answers(e) else {

@@ -152,14 +152,9 @@ class Recorder:
                         "headers": [(b"content-type", b"application/json")]})
             await send({"type": "http.response.body", "body": body})
             return
-        body = b""
-        more = True
-        while more:
-            msg = await receive()
-            if msg["type"] != "http.request":
-                return
-            body += msg.get("body", b"")
-            more = msg.get("more_body", False)
+        body = await flow.read_body(receive)
+        if body is None:
+            return
         try:
             decoded = json.loads(body) if body else None
         except ValueError:
@@ -172,16 +167,7 @@ class Recorder:
                         "headers": [(b"content-type", b"text/event-stream")]})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
-        sent = False
-
-        async def replay() -> Any:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, flow.replaying(body, receive), send)
 
 
 def main() -> None:

@@ -486,6 +486,17 @@ async fn a_preregistered_confidential_client_signs_in_without_registering_and_it
     assert_nothing_secret(&peer, &shown);
 }
 
+/// Poll `h` until it is idle (bounded: 30 s).
+fn wait_idle(h: &mut McpHost) {
+    for _ in 0..3000 {
+        h.poll();
+        if !h.is_busy() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn the_host_signs_in_through_a_loopback_redirect_and_draws() {
     let peer = start_with_env(Venv::Main, "mcp_oauth_peer.py", &[]);
@@ -509,23 +520,10 @@ fn the_host_signs_in_through_a_loopback_redirect_and_draws() {
         || {},
     )
     .expect("connect");
-    // Bounded: 30 s.
-    for _ in 0..3000 {
-        h.poll();
-        if !h.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_idle(&mut h);
     assert!(h.connect_error().is_none(), "{:?}", h.connect_error());
     h.send(Turn::Text("pasta".into())).expect("send");
-    for _ in 0..3000 {
-        h.poll();
-        if !h.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_idle(&mut h);
     assert!(
         h.conversation()
             .stores()
@@ -560,24 +558,11 @@ fn the_host_steps_up_when_its_turn_needs_more_scope_and_draws() {
         || {},
     )
     .expect("connect");
-    // Bounded: 30 s each.
-    for _ in 0..3000 {
-        h.poll();
-        if !h.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_idle(&mut h);
     assert!(h.connect_error().is_none(), "{:?}", h.connect_error());
     assert_eq!(asked.load(Ordering::SeqCst), 1);
     h.send(Turn::Text("pasta".into())).expect("send");
-    for _ in 0..3000 {
-        h.poll();
-        if !h.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_idle(&mut h);
     assert!(
         h.conversation()
             .stores()

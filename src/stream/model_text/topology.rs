@@ -387,14 +387,7 @@ impl ModelTextParser {
                     if v08 && o.get("path").is_some_and(|x| !x.is_null()) {
                         return false;
                     }
-                    for field in [
-                        "children",
-                        "explicitList",
-                        "child",
-                        "contentChild",
-                        "entryPointChild",
-                        "componentId",
-                    ] {
+                    for field in CHILD_FIELDS {
                         match o.get(field) {
                             Some(Value::Array(items)) => {
                                 if items.is_empty() && matches!(field, "children" | "explicitList")
@@ -484,14 +477,7 @@ impl ModelTextParser {
                         let s = id_of(cur);
                         o.insert("path".into(), Value::String(format!("/{s}")));
                     }
-                    for field in [
-                        "children",
-                        "explicitList",
-                        "child",
-                        "contentChild",
-                        "entryPointChild",
-                        "componentId",
-                    ] {
+                    for field in CHILD_FIELDS {
                         let Some(v) = o.get_mut(field) else {
                             continue;
                         };
@@ -1133,6 +1119,17 @@ fn placeholder_value(fam: Family, id: String) -> Value {
         Family::V09 => json!({ "id": id, "component": "Row", "children": [] }),
     }
 }
+
+/// The properties whose values name children (one id or a list), as the reference's
+/// `_process_component_topology` reads them.
+const CHILD_FIELDS: [&str; 6] = [
+    "children",
+    "explicitList",
+    "child",
+    "contentChild",
+    "entryPointChild",
+    "componentId",
+];
 
 /// How far below the depth limit the incremental pass stops (the full pass then finds the
 /// exact error, if any).
